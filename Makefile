@@ -1,0 +1,30 @@
+# The two commands of the README: `make play` and `make test`.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+
+.PHONY: play test setup bench clean
+
+$(BIN)/pardon: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(BIN)/pardon
+
+setup: $(BIN)/pardon
+
+play: setup
+	$(BIN)/pardon play
+
+test: setup
+	$(BIN)/ruff check src tests benchmarks scripts
+	$(BIN)/ruff format --check src tests benchmarks scripts
+	$(BIN)/mypy
+	$(BIN)/python -m pytest
+
+bench: setup
+	bash benchmarks/setup_peer_env.sh
+	$(BIN)/python benchmarks/engine.py
+
+clean:
+	rm -rf $(VENV) .peer-venv .mypy_cache .pytest_cache .ruff_cache

@@ -1,0 +1,7 @@
+"""``python -m pardon`` runs the ``pardon`` command."""
+
+import sys
+
+from pardon.cli import main
+
+sys.exit(main())

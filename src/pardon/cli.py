@@ -1,0 +1,203 @@
+"""The ``pardon`` command.
+
+    pardon play                       watch computer players play, move by move
+    pardon moves FILE --card CARD     every legal move in a JSON position
+    pardon selfplay --record FILE     play a game between random players, keep its record
+    pardon replay FILE                check a record move by move, print the final position
+    pardon rules                      presets and rules options
+
+Every error a user can cause prints one line on stderr and exits with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from pardon import __version__
+from pardon.bots import BOTS, make_bot
+from pardon.core.board import COLOUR_NAMES
+from pardon.core.cards import card_name
+from pardon.core.errors import PardonError
+from pardon.core.game import Game, record_of, replay
+from pardon.core.jsonio import moves_to_json, position_from_json, position_to_json
+from pardon.core.notation import format_record, parse_card_word, parse_record
+from pardon.core.observation import observe
+from pardon.core.rules import OPTION_HELP, PRESET_HELP, PRESETS, parse_rules, to_dict
+from pardon.core.state import seats_for
+from pardon.textboard import render
+
+
+class UserError(Exception):
+    """A problem with what the user asked for; reported as one line."""
+
+
+def _read_text(path: str) -> str:
+    if path == "-":
+        return sys.stdin.read()
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except OSError as error:
+        raise UserError(f"cannot read {path}: {error.strerror or error}") from None
+
+
+def _read_json(path: str) -> Any:
+    text = _read_text(path)
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise UserError(f"{path}: not valid JSON ({error.msg} at line {error.lineno} column {error.colno})") from None
+
+
+def command_moves(arguments: argparse.Namespace) -> int:
+    rules, position = position_from_json(_read_json(arguments.file))
+    card = parse_card_word(arguments.card)
+    if position.winner is not None:
+        raise UserError(f"the game is over: {COLOUR_NAMES[position.winner]} has won")
+    print(json.dumps({"card": card_name(card), "moves": moves_to_json(rules, position, card)}))
+    return 0
+
+
+def _play_game(rules_text: str, players: int, seed: int, bot_names: list[str], show: bool, delay: float) -> Game:
+    rules = parse_rules(rules_text)
+    seats = seats_for(players)
+    game = Game.new(rules, seats, seed)
+    bots = {colour: make_bot(bot_names[index % len(bot_names)]) for index, colour in enumerate(seats)}
+    rng = random.Random(f"pardon-bots:{seed}")
+    if show and game.leader_draw is not None:
+        draws = "; ".join(
+            ", ".join(f"{COLOUR_NAMES[colour]} {card_name(card)}" for colour, card in round_)
+            for round_ in game.leader_draw.rounds
+        )
+        print(f"Leader draw: {draws}. {COLOUR_NAMES[game.turn].capitalize()} plays first.\n")
+    while not game.is_over:
+        colour = game.turn
+        card = game.draw()
+        moves = game.legal_moves()
+        observation = observe(rules, game.position, colour, card, game.pack.discards)
+        move = bots[colour].choose(observation, moves, rng)
+        before = game.position
+        game.play_trusted(move)
+        if show:
+            _show_turn(game, before, move, delay)
+    return game
+
+
+def _show_turn(game: Game, before: Any, move: Any, delay: float) -> None:
+    from pardon.core.describe import describe_move
+
+    print(f"{game.turns:4d}. {describe_move(before, move)}")
+    if not move.is_pass:
+        print(render(game.position))
+        print()
+    if delay:
+        time.sleep(delay)
+
+
+def command_play(arguments: argparse.Namespace) -> int:
+    seed = arguments.seed if arguments.seed is not None else random.SystemRandom().randrange(10**6)
+    print(f"pardon {__version__}: {arguments.players} computer players, rules {arguments.rules}, seed {seed}\n")
+    game = _play_game(arguments.rules, arguments.players, seed, arguments.bots.split(","), True, arguments.delay)
+    assert game.winner is not None
+    print(f"{COLOUR_NAMES[game.winner].capitalize()} wins after {game.turns} cards.")
+    print(f"Replay this game with: pardon play --seed {seed} --players {arguments.players}")
+    return 0
+
+
+def command_selfplay(arguments: argparse.Namespace) -> int:
+    game = _play_game(arguments.rules, arguments.players, arguments.seed, arguments.bots.split(","), False, 0)
+    record = format_record(record_of(game))
+    if arguments.record:
+        try:
+            Path(arguments.record).write_text(record, encoding="utf-8")
+        except OSError as error:
+            raise UserError(f"cannot write {arguments.record}: {error.strerror or error}") from None
+    else:
+        sys.stdout.write(record)
+    if arguments.record:
+        assert game.winner is not None
+        print(f"{COLOUR_NAMES[game.winner]} won after {game.turns} cards; record written to {arguments.record}")
+    return 0
+
+
+def command_replay(arguments: argparse.Namespace) -> int:
+    game = replay(parse_record(_read_text(arguments.file)))
+    print(json.dumps(position_to_json(game.rules, game.position)))
+    return 0
+
+
+def command_rules(arguments: argparse.Namespace) -> int:
+    if arguments.json:
+        print(
+            json.dumps({"presets": {name: to_dict(rules) for name, rules in PRESETS.items()}, "options": OPTION_HELP})
+        )
+        return 0
+    print("Presets:")
+    for name, text in PRESET_HELP.items():
+        print(f"  {name:20s} {text}")
+    print("\nOptions (adjust a preset with --rules 'classic(pawns=3,deck=44)'):")
+    defaults = to_dict(PRESETS["classic"])
+    for option, text in OPTION_HELP.items():
+        print(f"  {option:26s} {text} [classic: {str(defaults[option]).lower()}]")
+    return 0
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="pardon", description="The board game Sorry!, played exactly by the rules.")
+    parser.add_argument("--version", action="version", version=f"pardon {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    bots_help = f"computer players, comma-separated, one per seat in turn ({', '.join(BOTS)})"
+
+    play = commands.add_parser("play", help="watch computer players play a game, move by move")
+    play.add_argument("--rules", default="classic", help="preset, optionally adjusted (see 'pardon rules')")
+    play.add_argument("--players", type=int, default=4, choices=(2, 3, 4))
+    play.add_argument("--seed", type=int, help="the game's seed (random if left out)")
+    play.add_argument("--bots", default="random", help=bots_help)
+    play.add_argument("--delay", type=float, default=0.0, help="seconds to pause after each move")
+    play.set_defaults(run=command_play)
+
+    moves = commands.add_parser("moves", help="list every legal move in a JSON position")
+    moves.add_argument("file", help="position JSON file, or - for standard input")
+    moves.add_argument("--card", required=True, help="1 2 3 4 5 7 8 10 11 12 or sorry")
+    moves.set_defaults(run=command_moves)
+
+    selfplay = commands.add_parser("selfplay", help="play a game between computer players and write its record")
+    selfplay.add_argument("--rules", default="classic")
+    selfplay.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    selfplay.add_argument("--seed", type=int, default=0)
+    selfplay.add_argument("--bots", default="random", help=bots_help)
+    selfplay.add_argument("--record", help="file for the game record (standard output if left out)")
+    selfplay.set_defaults(run=command_selfplay)
+
+    replay_command = commands.add_parser("replay", help="check a game record and print its final position")
+    replay_command.add_argument("file", help="record file, or - for standard input")
+    replay_command.set_defaults(run=command_replay)
+
+    rules = commands.add_parser("rules", help="list presets and rules options")
+    rules.add_argument("--json", action="store_true")
+    rules.set_defaults(run=command_rules)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    arguments = _parser().parse_args(argv)
+    try:
+        result: int = arguments.run(arguments)
+        return result
+    except (UserError, PardonError, ValueError) as error:
+        print(f"pardon {arguments.command}: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

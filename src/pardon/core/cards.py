@@ -1,0 +1,123 @@
+"""Cards, deck compositions and the pack (RULES.md §2).
+
+A card is a small integer: its number, or ``SORRY`` (13, so that plain ``>`` ranks
+cards for the leader draw of §3.8).  The pack is an immutable value; every shuffle
+draws from its own ``random.Random`` seeded by the game's seed and the number of
+shuffles so far, so a pack is a pure function of (seed, what was drawn) and undoing a
+turn needs nothing but the previous value.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Final, NamedTuple
+
+SORRY: Final = 13
+CARDS: Final = (1, 2, 3, 4, 5, 7, 8, 10, 11, 12, SORRY)
+CARD_NAMES: Final[dict[int, str]] = {card: str(card) for card in CARDS} | {SORRY: "sorry"}
+CARD_BY_NAME: Final[dict[str, int]] = {name: card for card, name in CARD_NAMES.items()}
+
+#: Deck compositions by size: 44 (1939, four of each), 45 (a fifth 1), 55 (five of each).
+DECKS: Final[dict[int, dict[int, int]]] = {
+    44: dict.fromkeys(CARDS, 4),
+    45: dict.fromkeys(CARDS, 4) | {1: 5},
+    55: dict.fromkeys(CARDS, 5),
+}
+
+#: What each card does, in a player's words (for help texts and the rule sheet).
+CARD_TEXT: Final[dict[int, str]] = {
+    1: "Bring a pawn out of Start, or move a pawn forward 1.",
+    2: "Bring a pawn out of Start, or move a pawn forward 2. Draw again.",
+    3: "Move a pawn forward 3.",
+    4: "Move a pawn backward 4.",
+    5: "Move a pawn forward 5.",
+    7: "Move a pawn forward 7, or split the 7 between two pawns.",
+    8: "Move a pawn forward 8.",
+    10: "Move a pawn forward 10, or backward 1.",
+    11: "Move a pawn forward 11, or switch places with an opponent's pawn.",
+    12: "Move a pawn forward 12.",
+    SORRY: "Take a pawn from Start and bump an opponent's pawn back to its Start.",
+}
+
+
+def card_name(card: int) -> str:
+    """The card as players write it: ``"1"`` … ``"12"``, ``"sorry"``."""
+    return CARD_NAMES[card]
+
+
+def parse_card(text: str) -> int:
+    """Read a card name (``"7"``, ``"sorry"``, ``"Sorry!"``); raise ValueError if unknown."""
+    key = text.strip().lower().rstrip("!")
+    if key not in CARD_BY_NAME:
+        names = ", ".join(CARD_NAMES.values())
+        raise ValueError(f"unknown card {text!r}: expected one of {names}")
+    return CARD_BY_NAME[key]
+
+
+def deck(size: int) -> tuple[int, ...]:
+    """The cards of a deck of ``size`` (44, 45 or 55), in rank order."""
+    if size not in DECKS:
+        raise ValueError(f"no deck of {size} cards: choose 44, 45 or 55")
+    return tuple(card for card, count in DECKS[size].items() for _ in range(count))
+
+
+def shuffled(cards: tuple[int, ...], seed: int, shuffle_number: int) -> tuple[int, ...]:
+    """``cards`` in the order of shuffle number ``shuffle_number`` of the game ``seed``."""
+    order = list(cards)
+    random.Random(f"pardon:{seed}:{shuffle_number}").shuffle(order)
+    return tuple(order)
+
+
+class Pack(NamedTuple):
+    """The face-down pack and the face-up discard pile.
+
+    ``draw_pile[0]`` is the top card.  ``shuffles`` counts the shuffles so far and
+    names the random stream of the next one.
+    """
+
+    draw_pile: tuple[int, ...]
+    discards: tuple[int, ...]
+    shuffles: int
+
+    @classmethod
+    def new(cls, size: int, seed: int) -> Pack:
+        """A freshly shuffled pack (shuffle number 0)."""
+        return cls(shuffled(deck(size), seed, 0), (), 1)
+
+    def draw(self, seed: int) -> tuple[int, Pack]:
+        """Turn the top card face up onto the discard pile.
+
+        When the pack is empty the discards are first shuffled into a new pack.
+        """
+        pile = self.draw_pile
+        discards = self.discards
+        shuffles = self.shuffles
+        if not pile:
+            if not discards:
+                raise ValueError("no cards left to draw")
+            pile = shuffled(discards, seed, shuffles)
+            discards = ()
+            shuffles += 1
+        card = pile[0]
+        return card, Pack(pile[1:], (*discards, card), shuffles)
+
+    def reshuffled(self, seed: int) -> Pack:
+        """All cards gathered and shuffled into a new pack (after the leader draw)."""
+        cards = tuple(sorted(self.draw_pile + self.discards))
+        return Pack(shuffled(cards, seed, self.shuffles), (), self.shuffles + 1)
+
+    def remaining(self) -> Counter[int]:
+        """How many of each card are left to draw (what a player can count)."""
+        return Counter(self.draw_pile)
+
+    def chances(self) -> list[tuple[int, float]]:
+        """Each card that can be drawn next with its probability.
+
+        Only the pile's composition matters (its order is hidden): when the pile is
+        empty, the next card comes from the reshuffled discards.
+        """
+        source = self.draw_pile or self.discards
+        counts = Counter(source)
+        total = len(source)
+        return [(card, counts[card] / total) for card in CARDS if counts[card]]

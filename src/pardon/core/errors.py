@@ -1,0 +1,26 @@
+"""The three ways an input can be refused (each a ValueError).
+
+* ``InvalidError`` — malformed: it cannot be read at all.
+* ``IllegalError`` — well formed, but the rules do not allow it here.
+* ``AmbiguousError`` — well formed and allowed, but it names more than one move.
+
+A refused input never changes a game.
+"""
+
+from __future__ import annotations
+
+
+class PardonError(ValueError):
+    """Base class of the errors a user's input can cause."""
+
+
+class InvalidError(PardonError):
+    """The input is malformed."""
+
+
+class IllegalError(PardonError):
+    """The input is well formed but breaks a rule in this position."""
+
+
+class AmbiguousError(PardonError):
+    """The input matches more than one legal move."""

@@ -1,0 +1,383 @@
+"""Text forms of locations, moves, positions and game records; their parsers.
+
+Locations: ``start``, ``home``, a track square ``0``–``59`` (RULES.md §1 numbering) or
+``S1``–``S5`` (a colour's own Safety Zone).  A pawn whose colour is not the player's
+and who is not on the track is written with its colour letter: ``Y:start``.
+
+Moves (``format_move`` / ``parse_move``), the card first::
+
+    1 start-4        a 1 brings a pawn out of Start onto square 4
+    4 20-16          a pawn backward 4
+    7 10-13 S2-home  a split 7, parts in the order they are made
+    11 20x33         switch the pawn on 20 with the opponent's pawn on 33
+    sorry start-33   from Start onto the opponent's pawn on 33
+    2 pass           the card cannot be used (or an 11's switch is declined)
+
+The destination of a step is where the count ends; a slide, if any, follows from the
+board.  ``parse_move`` also takes short forms — ``4 20`` (the pawn on 20),
+``sorry 33`` — and says when one names several moves.
+
+Positions: ``R:home,S3,17,start Y:start,start,start,start turn:R`` (each seat's pawns,
+then whose turn it is, or ``winner:R`` once the game is over).
+
+Game records look like PGN: tag lines, then one decision per line, the colour first::
+
+    [Rules "classic"]
+    [Seats "red yellow"]
+    [Seed "7"]
+    [Result "yellow"]
+
+    Y 1 start-34
+    R 5 pass
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from pardon.core.board import (
+    COLOUR_LETTERS,
+    COLOUR_NAMES,
+    COLOURS,
+    DISTANCE,
+    FIRST_TRACK,
+    HOME,
+    SQUARE,
+    START,
+    TRACK_LENGTH,
+    safety_distance,
+    safety_index,
+)
+from pardon.core.cards import CARD_NAMES, SORRY, card_name, parse_card
+from pardon.core.errors import AmbiguousError, IllegalError, InvalidError
+from pardon.core.moves import BUMP_FROM_START, SWITCH, Action, Move, legal_moves
+from pardon.core.rules import Rules
+from pardon.core.state import Position
+
+# ---------------------------------------------------------------- colours
+
+
+def parse_colour(text: str) -> int:
+    """A colour from its name or letter (``red``, ``R``)."""
+    key = text.strip().lower()
+    for colour in COLOURS:
+        if key in (COLOUR_NAMES[colour], COLOUR_LETTERS[colour].lower()):
+            return colour
+    raise InvalidError(f"unknown colour {text!r}: expected red, blue, yellow or green (or R, B, Y, G)")
+
+
+def colour_name(colour: int) -> str:
+    return COLOUR_NAMES[colour]
+
+
+# -------------------------------------------------------------- locations
+
+
+def format_location(colour: int, distance: int) -> str:
+    """``start``, ``home``, ``S1``–``S5`` or the track square number."""
+    if distance == START:
+        return "start"
+    if distance == HOME:
+        return "home"
+    if distance < FIRST_TRACK:
+        return f"S{safety_index(distance)}"
+    return str(SQUARE[colour][distance])
+
+
+_LOCATION = re.compile(r"^(?:(start)|(home)|[sS]([1-5])|(\d{1,2}))$", re.IGNORECASE)
+
+
+def parse_location(colour: int, text: str) -> int:
+    """The distance from Home of a location written for a pawn of ``colour``."""
+    match = _LOCATION.match(text.strip())
+    if match is None:
+        raise InvalidError(f"cannot read location {text!r}: expected start, home, S1-S5 or a square 0-59")
+    if match.group(1):
+        return START
+    if match.group(2):
+        return HOME
+    if match.group(3):
+        return safety_distance(int(match.group(3)))
+    square = int(match.group(4))
+    if square >= TRACK_LENGTH:
+        raise InvalidError(f"there is no square {square}: the track has squares 0-59")
+    return DISTANCE[colour][square]
+
+
+def location_to_json(colour: int, distance: int) -> str | int:
+    """A location as the JSON interface writes it: a track square is an integer."""
+    if FIRST_TRACK <= distance < START:
+        return SQUARE[colour][distance]
+    return format_location(colour, distance)
+
+
+def location_from_json(colour: int, value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        raise InvalidError(f"a location is 'start', 'home', 'S1'-'S5' or a square 0-59, not {value!r}")
+    if isinstance(value, int):
+        if not 0 <= value < TRACK_LENGTH:
+            raise InvalidError(f"there is no square {value}: the track has squares 0-59")
+        return DISTANCE[colour][value]
+    if value.strip().isdigit():
+        raise InvalidError(f"a track square is written as a number, not the string {value!r}")
+    return parse_location(colour, value)
+
+
+# ------------------------------------------------------------------ moves
+
+
+def _pawn_text(player: int, colour: int, distance: int) -> str:
+    text = format_location(colour, distance)
+    if colour != player and not FIRST_TRACK <= distance < START:
+        return f"{COLOUR_LETTERS[colour]}:{text}"
+    return text
+
+
+def _action_text(player: int, action: Action) -> str:
+    origin = _pawn_text(player, action.colour, action.origin)
+    if action.kind == SWITCH:
+        return f"{origin}x{SQUARE[action.target][action.target_origin]}"
+    return f"{origin}-{_pawn_text(player, action.colour, action.landing)}"
+
+
+def format_move(position: Position, move: Move) -> str:
+    """The canonical text of a move made in ``position``."""
+    if move.is_pass:
+        return f"{card_name(move.card)} pass"
+    actions = " ".join(_action_text(position.turn, action) for action in move.actions)
+    return f"{card_name(move.card)} {actions}"
+
+
+class _Spec(NamedTuple):
+    """One action as written: which pawn, and where to (``None`` when left out)."""
+
+    colour: int | None
+    origin: int  # distance, in ``colour``'s frame (or the player's when colour is None)
+    switch: bool
+    destination: str | None
+
+
+_ACTION = re.compile(r"^(?:([RBYGrbyg]):)?([^-x]+?)(?:([-x])(.+))?$")
+
+
+def _parse_spec(player: int, text: str) -> _Spec:
+    match = _ACTION.match(text)
+    if match is None or (match.group(3) and not match.group(4)):
+        raise InvalidError(f"cannot read {text!r}: expected FROM-TO, FROMxSQUARE or a pawn's location")
+    colour = parse_colour(match.group(1)) if match.group(1) else None
+    origin = parse_location(player if colour is None else colour, match.group(2))
+    return _Spec(colour, origin, match.group(3) == "x", match.group(4))
+
+
+def _square_of(colour: int, distance: int) -> int:
+    return SQUARE[colour][distance] if FIRST_TRACK <= distance < START else -1
+
+
+def _matches(player: int, spec: _Spec, action: Action) -> bool:
+    """Whether a written action names ``action``."""
+    colour = player if spec.colour is None else spec.colour
+    if FIRST_TRACK <= spec.origin < START:
+        # A track square names its pawn whatever the colour it was read for.
+        if _square_of(colour, spec.origin) != _square_of(action.colour, action.origin):
+            return False
+        if spec.colour is not None and spec.colour != action.colour:
+            return False
+    elif colour != action.colour or spec.origin != action.origin:
+        return False
+    if spec.switch != (action.kind == SWITCH):
+        return False
+    if spec.destination is None:
+        return True
+    if action.kind == SWITCH:
+        target = parse_location(action.target, spec.destination)
+        return _square_of(action.target, target) == SQUARE[action.target][action.target_origin]
+    if action.kind == BUMP_FROM_START:
+        target = parse_location(action.target, spec.destination)
+        return FIRST_TRACK <= target < START and SQUARE[action.target][target] == _square_of(
+            action.colour, action.landing
+        )
+    return parse_location(action.colour, spec.destination) == action.landing
+
+
+def parse_move(rules: Rules, position: Position, card: int, text: str) -> Move:
+    """The legal move of ``card`` that ``text`` names.
+
+    Raises InvalidError (cannot be read), IllegalError (no legal move matches; the
+    message says why when it can) or AmbiguousError (several moves match).
+    """
+    words = text.split()
+    if not words:
+        raise InvalidError("empty move: expected a card and what to do with it, e.g. '5 20-25'")
+    written_card = parse_card_word(words[0])
+    if written_card != card:
+        raise IllegalError(f"the card to play is a {card_name(card)}, not a {card_name(written_card)}")
+    moves = legal_moves(rules, position, card)
+    if not moves:
+        raise IllegalError("the game is over")
+    rest = words[1:]
+    if [word.lower() for word in rest] == ["pass"]:
+        for move in moves:
+            if move.is_pass:
+                return move
+        raise IllegalError(why_not_pass(card))
+    if not rest:
+        raise InvalidError(f"say what to do with the {card_name(card)}, e.g. '{format_move(position, moves[0])}'")
+    specs = [_parse_spec(position.turn, word) for word in rest]
+    if card == SORRY and len(rest) == 1 and specs[0].destination is None and specs[0].origin != START:
+        specs = [_Spec(None, START, False, rest[0].split(":")[-1])]  # "sorry 33" names the target
+    found = _find(position.turn, specs, moves) or _find(position.turn, specs[::-1], moves)
+    if not found:
+        raise IllegalError(f"{' '.join(rest)} is not a legal move for a {card_name(card)} here")
+    if len(found) > 1:
+        choices = ", ".join(format_move(position, move) for move in found)
+        raise AmbiguousError(f"{text.strip()!r} could mean {choices}: say which")
+    return found[0]
+
+
+def _find(player: int, specs: list[_Spec], moves: list[Move]) -> list[Move]:
+    return [
+        move
+        for move in moves
+        if len(move.actions) == len(specs)
+        and all(_matches(player, spec, action) for spec, action in zip(specs, move.actions, strict=True))
+    ]
+
+
+def parse_card_word(word: str) -> int:
+    try:
+        return parse_card(word)
+    except ValueError as error:
+        raise InvalidError(str(error)) from None
+
+
+def why_not_pass(card: int) -> str:
+    if card == 11:
+        return "a pawn can move forward 11, so the 11 must be used: move 11 or switch"
+    return f"a pawn can use the {card_name(card)}, and a card that can be used must be used"
+
+
+# -------------------------------------------------------------- positions
+
+
+def format_position(position: Position) -> str:
+    """``R:home,S3,17,start Y:... turn:R`` (or ``winner:R``)."""
+    parts = [
+        f"{COLOUR_LETTERS[colour]}:" + ",".join(format_location(colour, pawn) for pawn in position.pawns[colour])
+        for colour in position.seats
+    ]
+    if position.winner is not None:
+        parts.append(f"winner:{COLOUR_LETTERS[position.winner]}")
+    else:
+        parts.append(f"turn:{COLOUR_LETTERS[position.turn]}")
+    return " ".join(parts)
+
+
+def parse_position(text: str) -> Position:
+    """The inverse of :func:`format_position`; pawns may be listed in any order."""
+    pawns: dict[int, tuple[int, ...]] = {}
+    turn = winner = None
+    for word in text.split():
+        key, colon, value = word.partition(":")
+        if not colon or not value:
+            raise InvalidError(f"cannot read {word!r}: expected COLOUR:PAWNS, turn:COLOUR or winner:COLOUR")
+        if key.lower() in ("turn", "winner"):
+            colour = parse_colour(value)
+            if key.lower() == "turn":
+                turn = colour
+            else:
+                winner = colour
+            continue
+        colour = parse_colour(key)
+        if colour in pawns:
+            raise InvalidError(f"{COLOUR_NAMES[colour]}'s pawns are listed twice")
+        pawns[colour] = tuple(sorted(parse_location(colour, item) for item in value.split(",")))
+    if len(pawns) < 2:
+        raise InvalidError("a position lists the pawns of 2 to 4 colours")
+    if turn is None:
+        turn = winner
+    if turn is None:
+        raise InvalidError("say whose turn it is: turn:COLOUR")
+    rows = tuple(pawns.get(colour, ()) for colour in COLOURS)
+    return Position(tuple(sorted(pawns)), rows, turn, winner)
+
+
+# ---------------------------------------------------------------- records
+
+
+class Record(NamedTuple):
+    """A whole game: the rules, the seats, the seed, and every decision in order.
+
+    ``moves`` are ``(colour, move text)`` pairs; ``result`` is the winner or None.
+    """
+
+    rules: str
+    seats: tuple[int, ...]
+    seed: int
+    moves: tuple[tuple[int, str], ...]
+    result: int | None = None
+
+
+def format_record(record: Record) -> str:
+    result = COLOUR_NAMES[record.result] if record.result is not None else "*"
+    lines = [
+        f'[Rules "{record.rules}"]',
+        f'[Seats "{" ".join(COLOUR_NAMES[colour] for colour in record.seats)}"]',
+        f'[Seed "{record.seed}"]',
+        f'[Result "{result}"]',
+        "",
+    ]
+    lines.extend(f"{COLOUR_LETTERS[colour]} {text}" for colour, text in record.moves)
+    return "\n".join(lines) + "\n"
+
+
+_TAG = re.compile(r'^\[(\w+)\s+"([^"]*)"\]$')
+
+
+def parse_record(text: str) -> Record:
+    """Read a record (tags, a blank line, one decision a line); ``#`` starts a comment."""
+    tags: dict[str, str] = {}
+    moves: list[tuple[int, str]] = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        tag = _TAG.match(line)
+        if tag:
+            if moves:
+                raise InvalidError(f"line {number}: tags come before the moves")
+            tags[tag.group(1).lower()] = tag.group(2)
+            continue
+        colour_text, _, move_text = line.partition(" ")
+        if not move_text.strip():
+            raise InvalidError(f"line {number}: expected COLOUR MOVE, e.g. 'R 1 start-4', not {line!r}")
+        try:
+            colour = parse_colour(colour_text)
+        except InvalidError as error:
+            raise InvalidError(f"line {number}: {error}") from None
+        moves.append((colour, " ".join(move_text.split())))
+    for required in ("rules", "seats", "seed"):
+        if required not in tags:
+            raise InvalidError(f"the record has no [{required.capitalize()} ...] tag")
+    try:
+        seed = int(tags["seed"])
+    except ValueError:
+        raise InvalidError(f"the seed must be a whole number, not {tags['seed']!r}") from None
+    seats = tuple(sorted(parse_colour(word) for word in tags["seats"].split()))
+    result_text = tags.get("result", "*")
+    result = None if result_text == "*" else parse_colour(result_text)
+    return Record(tags["rules"], seats, seed, tuple(moves), result)
+
+
+__all__ = [
+    "CARD_NAMES",
+    "Record",
+    "format_location",
+    "format_move",
+    "format_position",
+    "format_record",
+    "parse_location",
+    "parse_move",
+    "parse_position",
+    "parse_record",
+]

@@ -1,0 +1,172 @@
+"""Rules: one frozen dataclass of options, named presets, and their text form.
+
+A variant is data: each option is read at the one place its rule lives.  Any preset
+can be adjusted in text, ``"classic(pawns=3,deck=44)"``, which is also how rules are
+written in game records and accepted by the command line.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from dataclasses import dataclass
+from typing import Any, Final
+
+from pardon.core.errors import InvalidError
+
+LEADER_CHOICES: Final = ("draw", "first-seat")
+SLIDE_RIDERS: Final = ("others", "own")
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """Every rules option of the game; the defaults are the classic game (RULES.md §3)."""
+
+    #: Cards in the pack: 44 (1939), 45 (five 1s) or 55 (five of each), RULES.md §2.
+    deck: int = 45
+    #: Pawns per colour: 4, or 3 for the faster game (RULES.md §4).
+    pawns: int = 4
+    #: Pawns that begin on their start exit circle instead of in Start (H05: 1).
+    pawns_out: int = 0
+    #: Whether a 2 gives another draw, even when it could not be used (classic).
+    draw_again_on_2: bool = True
+    #: Who rides a slide: pawns of the ``others`` colours (classic) or its ``own`` colour.
+    slide_riders: str = "others"
+    #: Whether the opponent moved by an 11 switch slides when it lands on a triangle.
+    switched_opponent_slides: bool = True
+    #: Who plays first: every player ``draw``s a card (§3.8), or the ``first-seat``.
+    leader: str = "draw"
+
+    def __post_init__(self) -> None:
+        _check_choice("deck", self.deck, (44, 45, 55))
+        _check_choice("pawns", self.pawns, (3, 4))
+        if not 0 <= self.pawns_out <= self.pawns:
+            raise InvalidError(f"pawns_out must be between 0 and pawns ({self.pawns}), not {self.pawns_out}")
+        _check_choice("slide_riders", self.slide_riders, SLIDE_RIDERS)
+        _check_choice("leader", self.leader, LEADER_CHOICES)
+
+    @property
+    def name(self) -> str:
+        """The shortest text that names these rules: a preset, adjusted if need be."""
+        return to_text(self)
+
+
+def _check_choice(option: str, value: object, choices: tuple[object, ...]) -> None:
+    if value not in choices:
+        allowed = ", ".join(str(choice) for choice in choices)
+        raise InvalidError(f"rules option {option} cannot be {value!r}: choose {allowed}")
+
+
+#: One-line descriptions of the options, for ``pardon rules`` and the docs.
+OPTION_HELP: Final[dict[str, str]] = {
+    "deck": "cards in the pack: 44 (1939: four of each), 45 (a fifth 1), 55 (five of each)",
+    "pawns": "pawns per colour: 4, or 3 for a faster game",
+    "pawns_out": "pawns that begin on their start exit circle (1 in the faster 2005 start)",
+    "draw_again_on_2": "a 2 gives another draw, even when it could not be used",
+    "slide_riders": "who rides a slide: 'others' (classic: other colours) or 'own' colour",
+    "switched_opponent_slides": "the opponent moved by an 11 switch slides if it lands on a triangle",
+    "leader": "who plays first: 'draw' (highest card leads) or 'first-seat'",
+}
+
+PRESETS: Final[dict[str, Rules]] = {
+    "classic": Rules(),
+}
+
+PRESET_HELP: Final[dict[str, str]] = {
+    "classic": "the classic game: 45 cards, 4 pawns, a 2 draws again (1939 rules, P92)",
+}
+
+_SPEC = re.compile(r"^\s*([a-z0-9-]+)\s*(?:\((.*)\))?\s*$")
+
+
+def parse_rules(text: str) -> Rules:
+    """Read ``"classic"`` or ``"classic(pawns=3,deck=44)"``.
+
+    >>> parse_rules("classic(pawns=3)").pawns
+    3
+    """
+    match = _SPEC.match(text)
+    if match is None:
+        raise InvalidError(f"cannot read rules {text!r}: expected PRESET or PRESET(option=value,...)")
+    preset_name, arguments = match.group(1), match.group(2)
+    if preset_name not in PRESETS:
+        raise InvalidError(f"unknown rules preset {preset_name!r}: choose {', '.join(PRESETS)}")
+    changes: dict[str, Any] = {}
+    for item in (arguments or "").split(","):
+        if not item.strip():
+            continue
+        option, equals, value = item.partition("=")
+        option = option.strip().replace("-", "_")
+        if not equals:
+            raise InvalidError(f"cannot read rules option {item.strip()!r}: expected option=value")
+        if option in changes:
+            raise InvalidError(f"rules option {option} is given twice")
+        changes[option] = _parse_value(option, value.strip())
+    return adjust(PRESETS[preset_name], **changes)
+
+
+def adjust(rules: Rules, **changes: Any) -> Rules:
+    """``rules`` with some options changed, each checked."""
+    fields = {field.name: field for field in dataclasses.fields(Rules)}
+    for option, value in changes.items():
+        if option not in fields:
+            raise InvalidError(f"unknown rules option {option!r}: choose {', '.join(fields)}")
+        default = getattr(Rules(), option)
+        if type(value) is not type(default):
+            kind = type(default).__name__
+            raise InvalidError(f"rules option {option} takes a {kind}, not {value!r}")
+    return dataclasses.replace(rules, **changes)
+
+
+def _parse_value(option: str, text: str) -> Any:
+    fields = {field.name for field in dataclasses.fields(Rules)}
+    if option not in fields:
+        raise InvalidError(f"unknown rules option {option!r}: choose {', '.join(sorted(fields))}")
+    default = getattr(Rules(), option)
+    if isinstance(default, bool):
+        lowered = text.lower()
+        if lowered in ("true", "yes", "1", "on"):
+            return True
+        if lowered in ("false", "no", "0", "off"):
+            return False
+        raise InvalidError(f"rules option {option} takes true or false, not {text!r}")
+    if isinstance(default, int):
+        try:
+            return int(text)
+        except ValueError:
+            raise InvalidError(f"rules option {option} takes a number, not {text!r}") from None
+    return text
+
+
+def _format_value(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def to_text(rules: Rules) -> str:
+    """The preset whose options differ least from ``rules``, with the differences."""
+    best_name, best_changes = "", list[str]()
+    for preset_name, preset in PRESETS.items():
+        changes = [
+            f"{field.name}={_format_value(getattr(rules, field.name))}"
+            for field in dataclasses.fields(Rules)
+            if getattr(rules, field.name) != getattr(preset, field.name)
+        ]
+        if not best_name or len(changes) < len(best_changes):
+            best_name, best_changes = preset_name, changes
+    return f"{best_name}({','.join(best_changes)})" if best_changes else best_name
+
+
+def to_dict(rules: Rules) -> dict[str, Any]:
+    """Every option with its value."""
+    return {field.name: getattr(rules, field.name) for field in dataclasses.fields(Rules)}
+
+
+def from_dict(data: dict[str, Any]) -> Rules:
+    """Rules from a JSON object: ``{"preset": NAME, option: value, ...}``, preset optional."""
+    changes = dict(data)
+    preset_name = changes.pop("preset", "classic")
+    if not isinstance(preset_name, str) or preset_name not in PRESETS:
+        raise InvalidError(f"unknown rules preset {preset_name!r}: choose {', '.join(PRESETS)}")
+    return adjust(PRESETS[preset_name], **changes)

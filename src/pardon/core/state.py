@@ -1,0 +1,133 @@
+"""The immutable position: where every pawn stands, whose turn it is, who has won.
+
+Pawn locations are colour-relative distances to Home (see :mod:`pardon.core.board`);
+each colour's pawns are kept sorted, so two positions with the same pawns on the same
+squares are equal and hash alike whatever order the pawns were listed in.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from pardon.core.board import (
+    COLOUR_NAMES,
+    COLOURS,
+    DISTANCE,
+    FIRST_TRACK,
+    HOME,
+    SQUARE,
+    START,
+    START_EXIT,
+    is_on_track,
+)
+from pardon.core.errors import InvalidError
+from pardon.core.rules import Rules
+
+#: Colours in play for each number of players when the players do not choose (RULES.md §1).
+DEFAULT_SEATS: dict[int, tuple[int, ...]] = {2: (0, 2), 3: (0, 1, 2), 4: (0, 1, 2, 3)}
+
+
+class Position(NamedTuple):
+    """Everything on the board, and whose turn it is.
+
+    ``pawns[colour]`` lists that colour's pawns (empty for a colour not in play) as
+    sorted distances to Home.  ``turn`` is the colour that draws next; ``winner`` is
+    the colour that has won, or ``None`` while the game goes on.
+    """
+
+    seats: tuple[int, ...]
+    pawns: tuple[tuple[int, ...], ...]
+    turn: int
+    winner: int | None = None
+
+    @property
+    def is_over(self) -> bool:
+        """Whether somebody has won."""
+        return self.winner is not None
+
+    def occupant(self, square: int) -> tuple[int, int] | None:
+        """``(colour, distance)`` of the pawn on a track square, if any."""
+        for colour in self.seats:
+            distance = DISTANCE[colour][square]
+            if distance in self.pawns[colour]:
+                return colour, distance
+        return None
+
+
+def seats_for(players: int) -> tuple[int, ...]:
+    """The usual colours for 2, 3 or 4 players."""
+    if players not in DEFAULT_SEATS:
+        raise InvalidError(f"Sorry! is played by 2 to 4 players, not {players}")
+    return DEFAULT_SEATS[players]
+
+
+def initial_position(rules: Rules, seats: tuple[int, ...], first: int | None = None) -> Position:
+    """Every pawn in Start (or on its start exit for ``pawns_out``); ``first`` plays first."""
+    seats = check_seats(seats)
+    out = rules.pawns_out
+    pawns = tuple(
+        tuple(sorted((START_EXIT,) * out + (START,) * (rules.pawns - out))) if colour in seats else ()
+        for colour in COLOURS
+    )
+    return Position(seats, pawns, seats[0] if first is None else first)
+
+
+def check_seats(seats: tuple[int, ...]) -> tuple[int, ...]:
+    """Seats in clockwise order, checked: 2–4 distinct colours."""
+    if not 2 <= len(seats) <= 4:
+        raise InvalidError(f"Sorry! is played by 2 to 4 players, not {len(seats)}")
+    if len(set(seats)) != len(seats):
+        raise InvalidError("a colour can be played by one player only")
+    if any(colour not in COLOURS for colour in seats):
+        raise InvalidError(f"unknown colour in seats {seats!r}")
+    return tuple(sorted(seats))
+
+
+def check_position(rules: Rules, position: Position) -> Position:
+    """Raise InvalidError unless ``position`` could arise under ``rules``; return it."""
+    seats = check_seats(position.seats)
+    if seats != position.seats:
+        raise InvalidError("seats must be listed clockwise: red, blue, yellow, green")
+    if position.turn not in seats:
+        raise InvalidError(f"{_name(position.turn)} is not playing, so it cannot be {_name(position.turn)}'s turn")
+    squares: dict[int, int] = {}
+    for colour in COLOURS:
+        pawns = position.pawns[colour]
+        if colour not in seats:
+            if pawns:
+                raise InvalidError(f"{_name(colour)} is not playing but has pawns")
+            continue
+        if len(pawns) != rules.pawns:
+            raise InvalidError(f"{_name(colour)} has {len(pawns)} pawns; these rules give each player {rules.pawns}")
+        if list(pawns) != sorted(pawns):
+            raise InvalidError(f"{_name(colour)}'s pawns are not sorted")
+        _check_pawns(colour, pawns, squares)
+    finished = [colour for colour in seats if all(pawn == HOME for pawn in position.pawns[colour])]
+    if position.winner is None and finished:
+        raise InvalidError(f"{_name(finished[0])} has every pawn Home, so the game is over")
+    if position.winner is not None and position.winner not in finished:
+        raise InvalidError(f"{_name(position.winner)} is named the winner without every pawn Home")
+    if len(finished) > 1:
+        raise InvalidError("only one player can have every pawn Home")
+    return position
+
+
+def _check_pawns(colour: int, pawns: tuple[int, ...], squares: dict[int, int]) -> None:
+    seen_safety: set[int] = set()
+    for pawn in pawns:
+        if not HOME <= pawn <= START:
+            raise InvalidError(f"{_name(colour)} has a pawn at an impossible place ({pawn})")
+        if is_on_track(pawn):
+            square = SQUARE[colour][pawn]
+            if square in squares:
+                other = _name(squares[square])
+                raise InvalidError(f"two pawns ({_name(colour)} and {other}) stand on square {square}")
+            squares[square] = colour
+        elif HOME < pawn < FIRST_TRACK:
+            if pawn in seen_safety:
+                raise InvalidError(f"two {_name(colour)} pawns stand on one Safety Zone square")
+            seen_safety.add(pawn)
+
+
+def _name(colour: int) -> str:
+    return COLOUR_NAMES[colour].capitalize() if 0 <= colour < len(COLOUR_NAMES) else str(colour)

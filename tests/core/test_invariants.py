@@ -1,0 +1,55 @@
+"""Invariants checked after every move of thousands of seeded random games."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from pardon.core import Game, parse_rules
+from pardon.core.board import DISTANCE, FIRST_TRACK, HOME, SQUARE, START
+from pardon.core.state import Position, check_position, seats_for
+
+GAMES_PER_PLAYER_COUNT = 2000
+TURN_LIMIT = 5000  # far beyond any real game: reaching it means a game never ends
+
+
+def check_invariants(before: Position, after: Position, pawns_each: int) -> None:
+    squares: set[int] = set()
+    for colour in after.seats:
+        row = after.pawns[colour]
+        assert len(row) == pawns_each, "pawn count changed"
+        assert list(row) == sorted(row)
+        track = [SQUARE[colour][pawn] for pawn in row if FIRST_TRACK <= pawn < START]
+        assert not squares & set(track), "two pawns on one track square"
+        squares.update(track)
+        assert len(set(track)) == len(track)
+        safety = [pawn for pawn in row if HOME < pawn < FIRST_TRACK]
+        assert len(set(safety)) == len(safety), "two pawns on one Safety Zone square"
+        # Home pawns never move: a colour's count at Home never falls.
+        assert row.count(HOME) >= before.pawns[colour].count(HOME)
+        for pawn in track:
+            assert DISTANCE[colour][pawn] >= FIRST_TRACK
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_invariants_hold_after_every_move(players: int) -> None:
+    rules = parse_rules("classic")
+    seats = seats_for(players)
+    winners = dict.fromkeys(seats, 0)
+    for seed in range(GAMES_PER_PLAYER_COUNT):
+        game = Game.new(rules, seats, seed)
+        rng = random.Random(seed)
+        while not game.is_over:
+            assert game.turns < TURN_LIMIT, f"game {seed} does not end"
+            game.draw()
+            moves = game.legal_moves()
+            assert moves, "a turn always has a move, if only a pass"
+            before = game.position
+            game.play_trusted(moves[rng.randrange(len(moves))])
+            check_invariants(before, game.position, rules.pawns)
+        check_position(rules, game.position)
+        assert game.winner is not None
+        assert all(pawn == HOME for pawn in game.position.pawns[game.winner])
+        winners[game.winner] += 1
+    assert all(count > 0 for count in winners.values()), "every seat wins some games"

@@ -1,0 +1,171 @@
+"""Notation round trips (hypothesis), and the three errors for bad input."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pardon.core import (
+    AmbiguousError,
+    Game,
+    IllegalError,
+    InvalidError,
+    format_move,
+    format_position,
+    format_record,
+    legal_moves,
+    parse_card,
+    parse_move,
+    parse_position,
+    parse_record,
+    parse_rules,
+    record_of,
+)
+from pardon.core.cards import CARDS
+from pardon.core.state import seats_for
+
+CLASSIC = parse_rules("classic")
+
+
+def random_game_positions(seed: int, players: int, stop: int) -> Game:
+    """A game played ``stop`` turns by random players (or to its end)."""
+    game = Game.new(CLASSIC, seats_for(players), seed)
+    rng = random.Random(seed)
+    while not game.is_over and game.turns < stop:
+        game.draw()
+        moves = game.legal_moves()
+        game.play_trusted(moves[rng.randrange(len(moves))])
+    return game
+
+
+games = st.builds(
+    random_game_positions,
+    seed=st.integers(0, 10**6),
+    players=st.sampled_from([2, 3, 4]),
+    stop=st.integers(0, 400),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(game=games, card=st.sampled_from(CARDS))
+def test_every_generated_move_round_trips_through_its_text(game: Game, card: int) -> None:
+    position = game.position
+    for move in legal_moves(CLASSIC, position, card):
+        text = format_move(position, move)
+        assert parse_move(CLASSIC, position, card, text) == move
+        # Every generated move applies: its result is a valid position.
+        assert move.result.seats == position.seats
+
+
+@settings(max_examples=150, deadline=None)
+@given(game=games)
+def test_positions_round_trip(game: Game) -> None:
+    text = format_position(game.position)
+    assert parse_position(text) == game.position
+    assert format_position(parse_position(text)) == text
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10**6), players=st.sampled_from([2, 3, 4]))
+def test_records_round_trip(seed: int, players: int) -> None:
+    game = random_game_positions(seed, players, 10**6)
+    record = record_of(game)
+    assert parse_record(format_record(record)) == record
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    game=games,
+    card=st.sampled_from(CARDS),
+    origin=st.sampled_from(["start", "home", "S1", "S3", "S5", *map(str, range(60))]),
+    destination=st.sampled_from(["start", "home", "S1", "S2", "S4", *map(str, range(60))]),
+    switch=st.booleans(),
+)
+def test_a_move_that_is_not_generated_is_rejected(
+    game: Game, card: int, origin: str, destination: str, switch: bool
+) -> None:
+    position = game.position
+    text = f"{'sorry' if card == 13 else card} {origin}{'x' if switch else '-'}{destination}"
+    legal = legal_moves(CLASSIC, position, card)
+    legal_texts = {format_move(position, move) for move in legal}
+    if text in legal_texts:
+        return
+    try:
+        move = parse_move(CLASSIC, position, card, text)
+    except (IllegalError, AmbiguousError, InvalidError):
+        return
+    # Accepted text that is not canonical (a split in the other order, say) must still
+    # name a generated move.
+    assert move in legal
+
+
+POSITION = "R:20,S2,start,start Y:25,start,start,start turn:R"
+
+
+@pytest.mark.parametrize(
+    ("text", "error", "words"),
+    [
+        ("", InvalidError, "empty"),
+        ("five 20-25", InvalidError, "unknown card"),
+        ("5 20-", InvalidError, "cannot read"),
+        ("5 99-104", InvalidError, "no square"),
+        ("5 Q:20-25", InvalidError, "cannot read"),
+        ("7 20-27", IllegalError, "the card to play is a 5"),
+        ("5 21-26", IllegalError, "not a legal move"),
+        ("5 S2-home", IllegalError, "not a legal move"),
+        ("5 pass", IllegalError, "must be used"),
+    ],
+)
+def test_bad_moves_raise_the_right_error(text: str, error: type[Exception], words: str) -> None:
+    position = parse_position(POSITION)
+    with pytest.raises(error, match=words):
+        parse_move(CLASSIC, position, parse_card("5"), text)
+
+
+def test_short_forms_and_ambiguity() -> None:
+    position = parse_position(POSITION)
+    assert format_move(position, parse_move(CLASSIC, position, 5, "5 20")) == "5 20-25"
+    with pytest.raises(AmbiguousError, match="could mean"):
+        parse_move(CLASSIC, position, 10, "10 20")
+    assert format_move(position, parse_move(CLASSIC, position, 10, "10 20-19")) == "10 20-19"
+    assert format_move(position, parse_move(CLASSIC, position, 13, "sorry 25")) == "sorry start-25"
+
+
+def test_a_split_may_be_written_in_either_order() -> None:
+    position = parse_position("R:20,40,start,start Y:50,start,start,start turn:R")
+    move = parse_move(CLASSIC, position, 7, "7 20-23 40-44")
+    assert format_move(position, move) == "7 40-44 20-23"
+    assert parse_move(CLASSIC, position, 7, "7 40-44 20-23") == move
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("R:20 Y:25 turn:R extra", "cannot read"),
+        ("R:20,start Y:25,start", "whose turn"),
+        ("Q:20 Y:1 turn:R", "unknown colour"),
+        ("R:20,61 Y:1 turn:R", "no square"),
+        ("R:20 R:21 turn:R", "listed twice"),
+        ("R:20,start,start,start", "2 to 4"),
+    ],
+)
+def test_bad_positions_are_invalid(text: str, words: str) -> None:
+    with pytest.raises(InvalidError, match=words):
+        parse_position(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ('[Rules "classic"]\n[Seats "red yellow"]\n', "Seed"),
+        ('[Rules "classic"]\n[Seats "red yellow"]\n[Seed "x"]\n', "whole number"),
+        ('[Rules "classic"]\n[Seats "red yellow"]\n[Seed "1"]\n\nQ 5 pass\n', "line 5"),
+        ('[Rules "classic"]\n[Seats "red yellow"]\n[Seed "1"]\n\nR\n', "line 5"),
+    ],
+)
+def test_bad_records_are_invalid(text: str, words: str) -> None:
+    with pytest.raises(InvalidError, match=words):
+        parse_record(text)

@@ -1,0 +1,172 @@
+"""The ``pardon`` command, run as a real process, on valid and invalid input."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+
+def pardon(*arguments: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "pardon", *arguments],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def position(**changes: Any) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "rules": "classic",
+        "seats": ["red", "yellow"],
+        "turn": "red",
+        "pawns": {"red": ["S4", "home", "home", 20], "yellow": [25, "start", "S1", "start"]},
+    }
+    data.update(changes)
+    return data
+
+
+def moves_of(data: object, card: str) -> dict[str, Any]:
+    result = pardon("moves", "-", "--card", card, stdin=json.dumps(data))
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""
+    parsed: dict[str, Any] = json.loads(result.stdout)
+    return parsed
+
+
+def test_moves_lists_every_choice_with_its_result() -> None:
+    output = moves_of(position(), "5")
+    assert output["card"] == "5"
+    assert [(move["move"], move["pass"]) for move in output["moves"]] == [("5 20-25", False)]
+    result = output["moves"][0]["result"]
+    assert result == {
+        "rules": "classic",
+        "seats": ["red", "yellow"],
+        "turn": "yellow",
+        "pawns": {"red": ["home", "home", "S4", 25], "yellow": ["S1", "start", "start", "start"]},
+    }
+
+
+def test_moves_after_a_2_keeps_the_turn_and_marks_the_winner() -> None:
+    output = moves_of(position(pawns={"red": ["S4", "home", "home", "home"], "yellow": [25, 1, 2, 3]}), "2")
+    assert output["moves"] == [
+        {
+            "move": "2 S4-home",
+            "pass": False,
+            "result": {
+                "rules": "classic",
+                "seats": ["red", "yellow"],
+                "turn": "red",
+                "pawns": {"red": ["home", "home", "home", "home"], "yellow": [25, 3, 2, 1]},
+                "winner": "red",
+            },
+        }
+    ]
+    forfeit = moves_of(position(pawns={"red": ["S5", "home", "home", "home"], "yellow": [25, 1, 2, 3]}), "2")
+    assert [(move["move"], move["pass"], move["result"]["turn"]) for move in forfeit["moves"]] == [
+        ("2 pass", True, "red")
+    ]
+
+
+def test_moves_offers_the_pass_of_an_11_whenever_it_is_legal() -> None:
+    data = position(pawns={"red": [59, "home", "home", "home"], "yellow": [30, "start", "start", "start"]})
+    output = moves_of(data, "11")
+    assert [(move["move"], move["pass"]) for move in output["moves"]] == [("11 pass", True), ("11 59x30", False)]
+
+
+def test_moves_reads_a_file_and_a_rules_object(tmp_path: Path) -> None:
+    file = tmp_path / "position.json"
+    file.write_text(json.dumps(position(rules={"preset": "classic", "switched_opponent_slides": False})))
+    result = pardon("moves", str(file), "--card", "sorry")
+    assert result.returncode == 0, result.stderr
+    output = json.loads(result.stdout)
+    assert output["card"] == "sorry"
+    assert output["moves"][0]["result"]["rules"] == {"preset": "classic", "switched_opponent_slides": False}
+
+
+@pytest.mark.parametrize(
+    ("stdin", "card", "words"),
+    [
+        ("{not json", "5", "not valid JSON"),
+        (json.dumps(position(colour="red")), "5", "unknown key 'colour'"),
+        (json.dumps(position()), "6", "unknown card"),
+        (json.dumps(position(turn="green")), "5", "not playing"),
+        (json.dumps(position(rules="classic(pawns=5)")), "5", "pawns"),
+        (json.dumps(position(rules="nonesuch")), "5", "unknown rules preset"),
+        (json.dumps(position(pawns={"red": [20, 20, "home", "home"], "yellow": [1, 2, 3, 4]})), "5", "two pawns"),
+        (json.dumps(position(pawns={"red": [20, "home"], "yellow": [1, 2, 3, 4]})), "5", "has 2 pawns"),
+        (json.dumps(position(pawns={"red": [60, "home", "home", "home"], "yellow": [1, 2, 3, 4]})), "5", "no square"),
+        (json.dumps(position(pawns={"red": ["20", "home", "home", "home"], "yellow": [1, 2, 3, 4]})), "5", "number"),
+        (json.dumps(position(pawns={"red": ["S9", "home", "home", "home"], "yellow": [1, 2, 3, 4]})), "5", "location"),
+        (json.dumps(position(seats=["red"])), "5", "not in 'seats'"),
+        (json.dumps(position(seats=["red"], pawns={"red": [1, 2, 3, 4]})), "5", "2 to 4"),
+        (json.dumps([1, 2]), "5", "JSON object"),
+        (json.dumps(position(pawns={"red": ["home"] * 4, "yellow": [1, 2, 3, 4]})), "5", "game is over"),
+    ],
+)
+def test_bad_input_exits_non_zero_with_one_line_on_stderr(stdin: str, card: str, words: str) -> None:
+    result = pardon("moves", "-", "--card", card, stdin=stdin)
+    assert result.returncode != 0
+    assert result.stdout == ""
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert words in result.stderr
+
+
+def test_a_missing_file_is_one_line_too(tmp_path: Path) -> None:
+    result = pardon("moves", str(tmp_path / "nope.json"), "--card", "5")
+    assert result.returncode != 0
+    assert "cannot read" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_selfplay_writes_a_record_that_replay_checks(tmp_path: Path) -> None:
+    record = tmp_path / "game.txt"
+    result = pardon("selfplay", "--rules", "classic", "--players", "2", "--seed", "7", "--record", str(record))
+    assert result.returncode == 0, result.stderr
+    text = record.read_text()
+    assert '[Seed "7"]' in text
+    replayed = pardon("replay", str(record))
+    assert replayed.returncode == 0, replayed.stderr
+    final = json.loads(replayed.stdout)
+    assert final["winner"] in ("red", "yellow")
+    assert all(location == "home" for location in final["pawns"][final["winner"]])
+    # The same seed gives the same game.
+    again = pardon("selfplay", "--players", "2", "--seed", "7")
+    assert again.stdout == text
+
+
+def test_replay_refuses_a_tampered_record(tmp_path: Path) -> None:
+    record = tmp_path / "game.txt"
+    pardon("selfplay", "--players", "3", "--seed", "3", "--record", str(record))
+    lines = record.read_text().splitlines()
+    index = max(number for number, line in enumerate(lines) if line.endswith("pass"))
+    colour, card, _ = lines[index].split(" ", 2)
+    lines[index] = f"{colour} {card} 12-25"
+    record.write_text("\n".join(lines) + "\n")
+    result = pardon("replay", str(record))
+    assert result.returncode != 0
+    assert "decision" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_play_prints_a_game_with_a_board() -> None:
+    result = pardon("play", "--players", "2", "--seed", "5")
+    assert result.returncode == 0, result.stderr
+    assert "Leader draw" in result.stdout
+    assert " wins after " in result.stdout
+    assert "[R]" in result.stdout or "[Y]" in result.stdout
+
+
+def test_rules_lists_presets_and_options() -> None:
+    result = pardon("rules")
+    assert result.returncode == 0
+    assert "classic" in result.stdout and "switched_opponent_slides" in result.stdout
+    listed = json.loads(pardon("rules", "--json").stdout)
+    assert listed["presets"]["classic"]["deck"] == 45
