@@ -46,6 +46,11 @@ def card_name(card: int) -> str:
     return CARD_NAMES[card]
 
 
+def a_card(card: int) -> str:
+    """The card with its article, as in a sentence: "a 7", "an 8", "an 11", "a Sorry!"."""
+    return ("an " if card in (8, 11) else "a ") + ("Sorry!" if card == SORRY else str(card))
+
+
 def parse_card(text: str) -> int:
     """Read a card name (``"7"``, ``"sorry"``, ``"Sorry!"``); raise ValueError if unknown."""
     key = text.strip().lower().rstrip("!")

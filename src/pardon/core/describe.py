@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pardon.core.board import COLOUR_NAMES, FIRST_TRACK, SQUARE, START
-from pardon.core.cards import card_name
+from pardon.core.cards import a_card
 from pardon.core.moves import BUMP_FROM_START, SWITCH, Action, Move
 from pardon.core.notation import format_location, format_move
 from pardon.core.state import Position
@@ -39,13 +39,12 @@ def _action(action: Action) -> str:
 def describe_move(position: Position, move: Move) -> str:
     """One line for a move made in ``position``: the card, the pawns, the bumps, the win."""
     player = _name(position.turn)
-    card = card_name(move.card)
-    article = "an" if card in ("8", "11") else "a"
+    card = a_card(move.card)
     if move.is_pass:
         verb = "declines the switch" if move.card == 11 else "cannot use it (forfeit)"
-        text = f"{player} draws {article} {card} and {verb}"
+        text = f"{player} draws {card} and {verb}"
     else:
-        text = f"{player} plays {article} {card}: " + "; ".join(_action(action) for action in move.actions)
+        text = f"{player} plays {card}: " + "; ".join(_action(action) for action in move.actions)
     bumped = [_name(colour) if colour != position.turn else "its own pawn" for colour, _ in move.bumps]
     if bumped:
         text += f" (sends {', '.join(bumped)} back to Start)"

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from pardon.core.board import COLOUR_NAMES
-from pardon.core.cards import Pack, card_name
+from pardon.core.cards import Pack, a_card
 from pardon.core.errors import IllegalError
 from pardon.core.moves import Move, legal_moves
 from pardon.core.notation import Record, format_move, parse_move
@@ -111,7 +111,7 @@ class Game:
         if self.is_over:
             raise IllegalError(f"the game is over: {COLOUR_NAMES[self.position.winner or 0]} has won")
         if self.card is not None:
-            raise IllegalError(f"a {card_name(self.card)} has been drawn and must be played first")
+            raise IllegalError(f"{a_card(self.card)} has been drawn and must be played first")
         self._pack_before_draw = self.pack
         self.card, self.pack = self.pack.draw(self.seed)
         return self.card

@@ -49,7 +49,7 @@ from pardon.core.board import (
     safety_distance,
     safety_index,
 )
-from pardon.core.cards import CARD_NAMES, SORRY, card_name, parse_card
+from pardon.core.cards import CARD_NAMES, SORRY, a_card, card_name, parse_card
 from pardon.core.errors import AmbiguousError, IllegalError, InvalidError
 from pardon.core.moves import BUMP_FROM_START, SWITCH, Action, Move, legal_moves
 from pardon.core.rules import Rules
@@ -211,7 +211,7 @@ def parse_move(rules: Rules, position: Position, card: int, text: str) -> Move:
         raise InvalidError("empty move: expected a card and what to do with it, e.g. '5 20-25'")
     written_card = parse_card_word(words[0])
     if written_card != card:
-        raise IllegalError(f"the card to play is a {card_name(card)}, not a {card_name(written_card)}")
+        raise IllegalError(f"the card to play is {a_card(card)}, not {a_card(written_card)}")
     moves = legal_moves(rules, position, card)
     if not moves:
         raise IllegalError("the game is over")
@@ -228,7 +228,7 @@ def parse_move(rules: Rules, position: Position, card: int, text: str) -> Move:
         specs = [_Spec(None, START, False, rest[0].split(":")[-1])]  # "sorry 33" names the target
     found = _find(position.turn, specs, moves) or _find(position.turn, specs[::-1], moves)
     if not found:
-        raise IllegalError(f"{' '.join(rest)} is not a legal move for a {card_name(card)} here")
+        raise IllegalError(f"{' '.join(rest)} is not a legal move for {a_card(card)} here")
     if len(found) > 1:
         choices = ", ".join(format_move(position, move) for move in found)
         raise AmbiguousError(f"{text.strip()!r} could mean {choices}: say which")

@@ -113,8 +113,8 @@ def adjust(rules: Rules, **changes: Any) -> Rules:
             raise InvalidError(f"unknown rules option {option!r}: choose {', '.join(fields)}")
         default = getattr(Rules(), option)
         if type(value) is not type(default):
-            kind = type(default).__name__
-            raise InvalidError(f"rules option {option} takes a {kind}, not {value!r}")
+            kind = {bool: "true or false", int: "a whole number", str: "a word"}[type(default)]
+            raise InvalidError(f"rules option {option} takes {kind}, not {value!r}")
     return dataclasses.replace(rules, **changes)
 
 
