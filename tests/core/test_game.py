@@ -92,10 +92,15 @@ def _any_move() -> Move:
     return other.legal_moves()[-1]
 
 
-def test_first_seat_rule_skips_the_leader_draw() -> None:
-    game = Game.new(parse_rules("classic(leader=first-seat)"), seats_for(3), 4)
+def test_a_named_first_player_skips_the_leader_draw() -> None:
+    game = Game.new(parse_rules("classic(leader=named)"), seats_for(3), 4)
     assert game.leader_draw is None
     assert game.turn == 0
+    named = Game.new(parse_rules("classic"), seats_for(3), 4, first=2)
+    assert named.leader_draw is None
+    assert named.turn == 2
+    with pytest.raises(IllegalError, match="not playing"):
+        Game.new(parse_rules("classic"), seats_for(2), 4, first=1)
 
 
 @pytest.mark.parametrize("seed", range(25))

@@ -26,10 +26,14 @@ class RandomBot:
         return moves[rng.randrange(len(moves))] if len(moves) > 1 else moves[0]
 
 
-BOTS: dict[str, type[RandomBot]] = {"random": RandomBot}
-
-
 def make_bot(name: str) -> Bot:
-    if name not in BOTS:
-        raise ValueError(f"unknown computer player {name!r}: choose {', '.join(BOTS)}")
-    return BOTS[name]()
+    """A computer player by its level's name."""
+    from pardon.bots.greedy import GreedyBot
+
+    bots: dict[str, type[RandomBot] | type[GreedyBot]] = {"random": RandomBot, "greedy": GreedyBot}
+    if name not in bots:
+        raise ValueError(f"unknown computer player {name!r}: choose {', '.join(bots)}")
+    return bots[name]()
+
+
+BOTS = ("random", "greedy")

@@ -71,13 +71,21 @@ class Game:
         self._history: list[_Turn] = []
 
     @classmethod
-    def new(cls, rules: Rules, seats: tuple[int, ...], seed: int) -> Game:
-        """A new game: the Leader is chosen as the rules say, then the pack is shuffled."""
+    def new(cls, rules: Rules, seats: tuple[int, ...], seed: int, first: int | None = None) -> Game:
+        """A new game: the Leader is chosen as the rules say, then the pack is shuffled.
+
+        ``first`` names who plays first when the rules let the players choose (the
+        youngest in 2013, the winner of the last game of a match); otherwise the Leader
+        is drawn for.
+        """
         seats = check_seats(seats)
+        if first is not None and first not in seats:
+            raise IllegalError(f"{COLOUR_NAMES[first] if 0 <= first < 4 else first} is not playing")
         pack = Pack.new(rules.deck, seed)
         leader_draw = None
-        first = seats[0]
-        if rules.leader == "draw":
+        if rules.leader == "named" and first is None:
+            first = seats[0]
+        if first is None:
             leader_draw, pack = draw_for_leader(seats, pack, seed)
             first = leader_draw.leader
         return cls(rules, initial_position(rules, seats, first), pack, seed, leader_draw)

@@ -54,6 +54,7 @@ from pardon.core.errors import AmbiguousError, IllegalError, InvalidError
 from pardon.core.moves import BUMP_FROM_START, SWITCH, Action, Move, legal_moves
 from pardon.core.rules import Rules
 from pardon.core.state import Position
+from pardon.core.why import why_not_pass, why_pawn_cannot_move
 
 # ---------------------------------------------------------------- colours
 
@@ -228,7 +229,8 @@ def parse_move(rules: Rules, position: Position, card: int, text: str) -> Move:
         specs = [_Spec(None, START, False, rest[0].split(":")[-1])]  # "sorry 33" names the target
     found = _find(position.turn, specs, moves) or _find(position.turn, specs[::-1], moves)
     if not found:
-        raise IllegalError(f"{' '.join(rest)} is not a legal move for {a_card(card)} here")
+        reason = _explain(rules, position, card, specs, moves)
+        raise IllegalError(f"{' '.join(rest)} is not a legal move for {a_card(card)} here: {reason}")
     if len(found) > 1:
         choices = ", ".join(format_move(position, move) for move in found)
         raise AmbiguousError(f"{text.strip()!r} could mean {choices}: say which")
@@ -244,17 +246,60 @@ def _find(player: int, specs: list[_Spec], moves: list[Move]) -> list[Move]:
     ]
 
 
+def _explain(rules: Rules, position: Position, card: int, specs: list[_Spec], moves: list[Move]) -> str:
+    """The rule a written move breaks, as far as it can be named."""
+    if len(specs) > 1 and card != 7:
+        return "only a 7 can be split between two pawns"
+    if len(specs) > 2:
+        return "a 7 is split between two pawns at most"
+    if len(specs) == 2 and specs[0].origin == specs[1].origin:
+        return "a split 7 moves two different pawns"
+    player = position.turn
+    for spec in specs:
+        if spec.colour is not None and spec.colour != player:
+            return "you can move only your own pawns"
+        if len(specs) == 2 and spec.origin == START:
+            return "a split 7 never brings a pawn out of Start"
+        reason = why_pawn_cannot_move(rules, position, card, spec.origin)
+        if reason:
+            return reason
+    spec = specs[0]
+    if spec.switch or (card == SORRY and spec.destination is not None):
+        return _explain_target(position, card, spec)
+    if len(specs) == 2:
+        return "the parts must add up to 7, each made forward, one after the other, and legal when made"
+    destinations = sorted(
+        {
+            _pawn_text(player, action.colour, action.landing)
+            for move in moves
+            for action in move.actions[:1]
+            if len(move.actions) == 1 and action.origin == spec.origin and action.kind != SWITCH
+        }
+    )
+    where = format_location(player, spec.origin)
+    if destinations:
+        return f"with {a_card(card)} the pawn on {where} can go to {' or '.join(destinations)} only"
+    return f"the pawn on {where} cannot move with {a_card(card)}"
+
+
+def _explain_target(position: Position, card: int, spec: _Spec) -> str:
+    destination = spec.destination or ""
+    if not destination.strip().isdigit():
+        return "only pawns on the track can be bumped by a Sorry! or switched by an 11"
+    square = int(destination)
+    for other in position.seats:
+        if other != position.turn and DISTANCE[other][square] in position.pawns[other]:
+            return "that move is not allowed here"
+    if DISTANCE[position.turn][square] in position.pawns[position.turn]:
+        return "you cannot bump or switch your own pawn"
+    return f"there is no opponent's pawn on square {square}"
+
+
 def parse_card_word(word: str) -> int:
     try:
         return parse_card(word)
     except ValueError as error:
         raise InvalidError(str(error)) from None
-
-
-def why_not_pass(card: int) -> str:
-    if card == 11:
-        return "a pawn can move forward 11, so the 11 must be used: move 11 or switch"
-    return f"a pawn can use the {card_name(card)}, and a card that can be used must be used"
 
 
 # -------------------------------------------------------------- positions

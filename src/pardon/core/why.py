@@ -1,0 +1,77 @@
+"""Why a move is not allowed, in a player's words, naming the rule that forbids it.
+
+:func:`why_not` answers for a move as the player wrote it (``"5 20-25"``, ``"1 start"``,
+``"sorry 33"``); :func:`parse_move <pardon.core.notation.parse_move>` puts the answer in
+its IllegalError.  The checks follow RULES.md §3 in the order a player would think of
+them: is there such a pawn, can this card move it at all, how far, and where it ends.
+"""
+
+from __future__ import annotations
+
+from pardon.core.board import FIRST_TRACK, HOME, SQUARE, START, START_EXIT
+from pardon.core.cards import SORRY, a_card
+from pardon.core.moves import legal_moves
+from pardon.core.rules import Rules
+from pardon.core.state import Position
+
+FORWARD_CARDS = frozenset((1, 2, 3, 5, 7, 8, 10, 11, 12))
+LEAVE_START_CARDS = frozenset((1, 2, SORRY))
+
+
+def _where(colour: int, distance: int) -> str:
+    if distance == START:
+        return "Start"
+    if distance == HOME:
+        return "Home"
+    if distance < FIRST_TRACK:
+        return f"S{FIRST_TRACK - distance}"
+    return f"square {SQUARE[colour][distance]}"
+
+
+def why_pawn_cannot_move(rules: Rules, position: Position, card: int, origin: int) -> str | None:
+    """Why the player's pawn at ``origin`` cannot use ``card`` at all, or None if it can."""
+    colour = position.turn
+    if origin not in position.pawns[colour]:
+        return f"you have no pawn at {_where(colour, origin)}"
+    if origin == HOME:
+        return "a pawn that is Home never moves again"
+    if origin == START:
+        if card not in LEAVE_START_CARDS:
+            return "only a 1, a 2 or a Sorry! brings a pawn out of Start"
+        if card == SORRY and not _opponents_on_track(position):
+            return "a Sorry! needs an opponent's pawn on the track to land on"
+        if card != SORRY and START_EXIT in position.pawns[colour]:
+            return "your own pawn is on your start exit, and you may not land on your own pawn"
+        return None
+    if card == SORRY:
+        return "a Sorry! moves a pawn from your Start, not one already out"
+    if card in FORWARD_CARDS and origin < card and card not in (10, 11):
+        return f"a pawn needs the exact count to reach Home: it is {origin} from Home, not {card}"
+    if card == 11 and origin < 11 and origin < FIRST_TRACK:
+        return "a pawn needs the exact count to reach Home, and only pawns on the track can be switched"
+    if card == 10 and origin < 10 and _blocked_back_one(position, colour, origin):
+        return "a pawn needs the exact count to reach Home, and going back 1 would land on your own pawn"
+    if any(action.origin == origin for move in legal_moves(rules, position, card) for action in move.actions):
+        return None
+    return f"{_where(colour, origin)} cannot use {a_card(card)}: it would land on your own pawn"
+
+
+def _opponents_on_track(position: Position) -> bool:
+    return any(
+        FIRST_TRACK <= pawn < START
+        for other in position.seats
+        if other != position.turn
+        for pawn in position.pawns[other]
+    )
+
+
+def _blocked_back_one(position: Position, colour: int, origin: int) -> bool:
+    back = origin + 1 if origin + 1 <= START - 1 else origin + 1 - 60
+    return back in position.pawns[colour]
+
+
+def why_not_pass(card: int) -> str:
+    """Why a player may not pass: a card that can be used must be used (§3.7)."""
+    if card == 11:
+        return "a pawn can move forward 11, so the 11 must be used: move 11 or switch"
+    return f"a pawn can use {a_card(card)}, and a card that can be used must be used"
