@@ -64,6 +64,14 @@ def command_moves(arguments: argparse.Namespace) -> int:
     return 0
 
 
+def _players(rules_text: str, players: int | None, usual: int) -> int:
+    """The number of players asked for, or the usual number these rules allow."""
+    if players is not None:
+        return players
+    allowed = parse_rules(rules_text).players
+    return usual if usual in allowed else allowed[0]
+
+
 def _play_game(rules_text: str, players: int, seed: int, bot_names: list[str], show: bool, delay: float) -> Game:
     rules = parse_rules(rules_text)
     seats = seats_for(players)
@@ -102,16 +110,23 @@ def _show_turn(game: Game, before: Any, move: Any, delay: float) -> None:
 
 def command_play(arguments: argparse.Namespace) -> int:
     seed = arguments.seed if arguments.seed is not None else random.SystemRandom().randrange(10**6)
-    print(f"pardon {__version__}: {arguments.players} computer players, rules {arguments.rules}, seed {seed}\n")
-    game = _play_game(arguments.rules, arguments.players, seed, arguments.bots.split(","), True, arguments.delay)
+    players = _players(arguments.rules, arguments.players, 4)
+    print(f"pardon {__version__}: {players} computer players, rules {arguments.rules}, seed {seed}\n")
+    game = _play_game(arguments.rules, players, seed, arguments.bots.split(","), True, arguments.delay)
     assert game.winner is not None
-    print(f"{COLOUR_NAMES[game.winner].capitalize()} wins after {game.turns} cards.")
-    print(f"Replay this game with: pardon play --seed {seed} --players {arguments.players}")
+    if len(game.position.seats) == 1:
+        print(f"{COLOUR_NAMES[game.winner].capitalize()} has every pawn Home after {game.turns} cards.")
+    else:
+        print(f"{COLOUR_NAMES[game.winner].capitalize()} wins after {game.turns} cards.")
+    if game.points is not None:
+        print("Points: " + ", ".join(f"{COLOUR_NAMES[colour]} {points}" for colour, points in game.points.items()))
+    print(f"Watch this game again with: pardon play --rules '{arguments.rules}' --players {players} --seed {seed}")
     return 0
 
 
 def command_selfplay(arguments: argparse.Namespace) -> int:
-    game = _play_game(arguments.rules, arguments.players, arguments.seed, arguments.bots.split(","), False, 0)
+    players = _players(arguments.rules, arguments.players, 2)
+    game = _play_game(arguments.rules, players, arguments.seed, arguments.bots.split(","), False, 0)
     record = format_record(record_of(game))
     if arguments.record:
         try:
@@ -156,9 +171,9 @@ def _parser() -> argparse.ArgumentParser:
 
     play = commands.add_parser("play", help="watch computer players play a game, move by move")
     play.add_argument("--rules", default="classic", help="preset, optionally adjusted (see 'pardon rules')")
-    play.add_argument("--players", type=int, default=4, choices=(2, 3, 4))
+    play.add_argument("--players", type=int, choices=(1, 2, 3, 4), help="4 unless the rules say otherwise")
     play.add_argument("--seed", type=int, help="the game's seed (random if left out)")
-    play.add_argument("--bots", default="random", help=bots_help)
+    play.add_argument("--bots", default="greedy,random", help=bots_help)
     play.add_argument("--delay", type=float, default=0.0, help="seconds to pause after each move")
     play.set_defaults(run=command_play)
 
@@ -169,7 +184,7 @@ def _parser() -> argparse.ArgumentParser:
 
     selfplay = commands.add_parser("selfplay", help="play a game between computer players and write its record")
     selfplay.add_argument("--rules", default="classic")
-    selfplay.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    selfplay.add_argument("--players", type=int, choices=(1, 2, 3, 4), help="2 unless the rules say otherwise")
     selfplay.add_argument("--seed", type=int, default=0)
     selfplay.add_argument("--bots", default="random", help=bots_help)
     selfplay.add_argument("--record", help="file for the game record (standard output if left out)")

@@ -149,7 +149,7 @@ def test_a_split_may_be_written_in_either_order() -> None:
         ("Q:20 Y:1 turn:R", "unknown colour"),
         ("R:20,61 Y:1 turn:R", "no square"),
         ("R:20 R:21 turn:R", "listed twice"),
-        ("R:20,start,start,start", "2 to 4"),
+        ("turn:R", "1 to 4"),
     ],
 )
 def test_bad_positions_are_invalid(text: str, words: str) -> None:

@@ -21,6 +21,7 @@ from pardon.core.errors import IllegalError
 from pardon.core.moves import Move, legal_moves
 from pardon.core.notation import Record, format_move, parse_move
 from pardon.core.rules import Rules, parse_rules, to_text
+from pardon.core.scoring import pawns_home, score_1939, score_1992
 from pardon.core.state import Position, check_seats, initial_position
 
 __all__ = ["Game", "LeaderDraw", "record_of", "replay"]
@@ -78,7 +79,7 @@ class Game:
         youngest in 2013, the winner of the last game of a match); otherwise the Leader
         is drawn for.
         """
-        seats = check_seats(seats)
+        seats = check_seats(seats, rules)
         if first is not None and first not in seats:
             raise IllegalError(f"{COLOUR_NAMES[first] if 0 <= first < 4 else first} is not playing")
         pack = Pack.new(rules.deck, seed)
@@ -103,6 +104,17 @@ class Game:
     @property
     def is_over(self) -> bool:
         return self.position.winner is not None
+
+    @property
+    def points(self) -> dict[int, int] | None:
+        """Each colour's points for a finished game under the rules' scoring, else None."""
+        winner = self.position.winner
+        if winner is None or self.rules.scoring == "none":
+            return None
+        home = {colour: pawns_home(self.position.pawns[colour]) for colour in self.position.seats}
+        if self.rules.scoring == "1939":
+            return score_1939(home, winner)
+        return score_1992(home, winner, self.rules.pawns)
 
     @property
     def moves(self) -> list[Move]:

@@ -8,13 +8,28 @@ every pawn bumped back to Start.  A forfeit is an explicit move with no actions.
 
 Internally a pawn is a colour-relative distance to Home (:mod:`pardon.core.board`),
 so forward is subtraction and "never past your own entrance" is "never below 0".
-This module is the engine's hot path: it builds tuples directly and keeps the common
-case (one pawn, no bump, no slide) free of any general machinery.
+
+This module is the engine's hot path, and is built in two stages that
+:mod:`pardon.core.playout` shares:
+
+* :func:`options` lists the distinct outcomes of a card as small *options*, cheap
+  tuples that are only as resolved as telling outcomes apart requires;
+* :func:`realise` turns one option into its actions, bumps and resulting pawns
+  (:func:`outcome`: the pawns only).
+
+``legal_moves`` realises every option; a random playout realises only the one it
+picks.  Both therefore see the same outcomes in the same order.  The rules are read
+in one place: a landing is judged by :func:`_land`, a slide by the per-rules tables
+of a :class:`Context` (made once per rules, seats and colour).
+
+For speed, generation never builds a map of the board nor a position it does not
+return: an occupied square is found by asking the few rows that could hold it, and
+outcomes are told apart by an integer code of the change they make (``_CODE``).
 """
 
 from __future__ import annotations
 
-from typing import Final, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from pardon.core.board import (
     COLOURS,
@@ -127,342 +142,619 @@ def next_turn(rules: Rules, position: Position, card: int) -> int:
     return next_seat(position.seats, position.turn)
 
 
-def _settle(pawns: Pawns, changes: list[tuple[int, int, int]]) -> Pawns:
-    """``pawns`` after each ``(colour, old, new)`` change, in order, re-sorted."""
-    changed: dict[int, list[int]] = {}
-    for colour, old, new in changes:
-        row = changed.get(colour)
-        if row is None:
-            row = changed[colour] = list(pawns[colour])
-        row[row.index(old)] = new
-    result = list(pawns)
-    for colour, row in changed.items():
-        row.sort()
-        result[colour] = tuple(row)
-    return tuple(result)
+# --- lookups in distance space ---------------------------------------------------------
+#
+# Generation never builds a map of the board: whether a square is taken is asked of
+# the few rows that could hold it, each translated to that colour's distances.
+
+#: ``_ACROSS[colour][other][distance]``: ``other``'s distance for the track square at
+#: ``colour``'s ``distance``, or -1 (found in no row) when that is not a track square.
+_ACROSS: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
+    tuple(
+        tuple(DISTANCE[other][SQUARE[colour][d]] if FIRST_TRACK <= d < START else -1 for d in range(START + 1))
+        for other in COLOURS
+    )
+    for colour in COLOURS
+)
+
+#: ``_CODE[colour][distance]``: a position is coded as the sum of its pawns' codes, a
+#: bit per distance 1–65 and a count of pawns Home, 80 bits per colour (Start is 0).
+#: Outcomes are told apart by the *change* of code a move makes, which adds up over
+#: the steps of a move, so outcomes can be compared without building them.
+_CODE: Final = tuple(
+    tuple(0 if d == START else 1 << (80 * colour + (70 if d == HOME else d)) for d in range(START + 1))
+    for colour in COLOURS
+)
+
+#: ``_PLACE[colour][distance]``: a bit for where a pawn stands (track square, or 60 +
+#: its Safety Zone distance); Home is no place, as any number of pawns fit there.
+_PLACE: Final = tuple(
+    tuple(
+        1 << SQUARE[colour][d] if FIRST_TRACK <= d < START else 1 << (TRACK_LENGTH + d) if HOME < d < START else 0
+        for d in range(START + 1)
+    )
+    for colour in COLOURS
+)
 
 
-def _moved(pawns: Pawns, colour: int, origin: int, end: int) -> Pawns:
-    """``pawns`` with one pawn of ``colour`` moved from ``origin`` to ``end``."""
-    row = list(pawns[colour])
-    row[row.index(origin)] = end
-    row.sort()
-    return (*pawns[:colour], tuple(row), *pawns[colour + 1 :])
+class _Ride(NamedTuple):
+    """A slide as seen by one colour landing on its triangle."""
+
+    end: int  # the rider's distance once it has slid
+    swept: tuple[tuple[int, ...], ...]  # per swept square, in order: every colour's distance
+    places: int  # the swept squares as ``_PLACE`` bits
 
 
-def _land(
-    rides: dict[int, tuple[int, tuple[int, ...]]],
-    pawns: Pawns,
-    occupied: dict[int, int],
-    colour: int,
-    origin: int,
-    landing: int,
-) -> tuple[int, Bumps] | None:
+class Context(NamedTuple):
+    """What generation reads on one colour's turns, for given rules and seats."""
+
+    colour: int
+    seats: tuple[int, ...]
+    #: The other colours in play, clockwise.
+    rivals: tuple[int, ...]
+    #: ``(other, _ACROSS[colour][other])`` for each rival: where its pawns stand, in its
+    #: distances, on each track square of this colour's.
+    rival_views: tuple[tuple[int, tuple[int, ...]], ...]
+    #: ``rides[distance]``: the slide this colour rides on landing there, if any.
+    rides: tuple[_Ride | None, ...]
+    #: ``every_ride[colour]``: the same for every colour.
+    every_ride: tuple[tuple[_Ride | None, ...], ...]
+    switched_opponent_slides: bool
+    #: The distances where this colour rides a slide.
+    ride_spots: frozenset[int]
+    #: ``switch_spots[other]`` for each rival: its distances on the triangles this
+    #: colour rides, and this colour's distances on the triangles ``other`` rides (where
+    #: an 11 switch makes one or the other pawn slide).
+    switch_spots: tuple[tuple[frozenset[int], frozenset[int]], ...]
+    #: Split 7 tables by the distance of the pawn moved: its parts for counts 0–7 as
+    #: if no pawn stood ahead (see ``_Part``), the counts that land on a slide it
+    #: rides, and every place its parts of 1–6 can touch.
+    split_parts: tuple[tuple[_Part | None, ...], ...]
+    split_rides: tuple[tuple[int, ...], ...]
+    split_reach: tuple[int, ...]
+    #: Who draws after a card, and after a 2 (the same player in the classic game).
+    next_turn: int
+    next_turn_after_2: int
+
+
+#: A part of a split 7, resolved: (origin, landing, end, bumps, places, change).
+#: ``end`` is -1 for a part judged alone that lands on an own pawn (it may still be
+#: legal second, once that pawn has moved away).  ``places`` are the ``_PLACE`` bits
+#: the part may read or change (its squares, and the slide's if it lands on one), and
+#: ``change`` its change of code.
+_Part = tuple[int, int, int, Bumps, int, int]
+
+_SplitTables = tuple[tuple[tuple[_Part | None, ...], ...], tuple[tuple[int, ...], ...], tuple[int, ...]]
+
+
+class _Kit(NamedTuple):
+    """The tables of one Rules value, and its contexts by seats."""
+
+    rules: Rules
+    every_ride: tuple[tuple[_Ride | None, ...], ...]
+    #: Per colour: ``Context.split_parts``, ``split_rides`` and ``split_reach``.
+    split_tables: tuple[_SplitTables, ...]
+    contexts: dict[tuple[int, ...], tuple[Context | None, ...]]
+
+
+def _make_kit(rules: Rules) -> _Kit:
+    rides = []
+    for colour in COLOURS:
+        row: list[_Ride | None] = [None] * (START + 1)
+        for triangle, (end, swept) in tables(rules).rides[colour].items():
+            across = tuple(tuple(DISTANCE[other][square] for other in COLOURS) for square in swept)
+            row[DISTANCE[colour][triangle]] = _Ride(DISTANCE[colour][end], across, sum(1 << s for s in swept))
+        rides.append(tuple(row))
+    return _Kit(rules, tuple(rides), tuple(_split_tables(colour, rides[colour]) for colour in COLOURS), {})
+
+
+def _split_tables(colour: int, rides: tuple[_Ride | None, ...]) -> _SplitTables:
+    """``Context.split_parts``, ``split_rides`` and ``split_reach`` for one colour."""
+    place, code = _PLACE[colour], _CODE[colour]
+    parts, slides, reach = [], [], []
+    for pawn in range(START + 1):
+        mine: list[_Part | None] = [None] * (SPLIT_CARD + 1)
+        for count in range(1, min(pawn, SPLIT_CARD) + 1) if HOME < pawn < START else ():
+            landing = pawn - count
+            ride = rides[landing]
+            places = place[pawn] | place[landing] | (0 if ride is None else ride.places)
+            mine[count] = (pawn, landing, landing, (), places, code[landing] - code[pawn])
+        parts.append(tuple(mine))
+        slides.append(tuple(count for count, part in enumerate(mine) if part and rides[part[1]] is not None))
+        union = 0
+        for part in mine[1:SPLIT_CARD]:
+            union |= part[4] if part else 0
+        reach.append(union)
+    return tuple(parts), tuple(slides), tuple(reach)
+
+
+def _make_contexts(kit: _Kit, seats: tuple[int, ...]) -> tuple[Context | None, ...]:
+    rules, every_ride = kit.rules, kit.every_ride
+    contexts: list[Context | None] = [None] * len(COLOURS)
+    for colour in seats:
+        after = next_seat(seats, colour)
+        contexts[colour] = Context(
+            colour,
+            seats,
+            tuple(other for other in seats if other != colour),
+            tuple((other, _ACROSS[colour][other]) for other in seats if other != colour),
+            every_ride[colour],
+            every_ride,
+            rules.switched_opponent_slides,
+            frozenset(d for d, ride in enumerate(every_ride[colour]) if ride is not None),
+            tuple(_switch_spots(rules, every_ride, colour, other) for other in COLOURS),
+            *kit.split_tables[colour],
+            after,
+            colour if rules.draw_again_on_2 else after,
+        )
+    return tuple(contexts)
+
+
+def _switch_spots(
+    rules: Rules, every_ride: tuple[tuple[_Ride | None, ...], ...], colour: int, other: int
+) -> tuple[frozenset[int], frozenset[int]]:
+    """``Context.switch_spots[other]`` for ``colour``."""
+    if other == colour:
+        return frozenset(), frozenset()
+    theirs = frozenset(_ACROSS[colour][other][d] for d, ride in enumerate(every_ride[colour]) if ride)
+    mine = frozenset(
+        d
+        for d in range(FIRST_TRACK, START)
+        if rules.switched_opponent_slides and every_ride[other][_ACROSS[colour][other][d]] is not None
+    )
+    return theirs, mine
+
+
+_KITS_BY_VALUE: dict[Rules, _Kit] = {}
+_KITS_BY_ID: dict[int, _Kit] = {}  # hashing a Rules dataclass is slow next to a lookup by id
+
+
+def context(rules: Rules, seats: tuple[int, ...], colour: int) -> Context:
+    """The generation context of ``colour`` in a game of ``rules`` between ``seats``."""
+    kit = _KITS_BY_ID.get(id(rules))
+    if kit is None or kit.rules is not rules:
+        kit = _KITS_BY_VALUE.get(rules)
+        if kit is None:
+            kit = _KITS_BY_VALUE[rules] = _make_kit(rules)
+        if len(_KITS_BY_ID) > 64:
+            _KITS_BY_ID.clear()
+        _KITS_BY_ID[id(rules)] = kit  # the kit holds ``rules``, so the id stays its own
+    contexts = kit.contexts.get(seats)
+    if contexts is None:
+        contexts = kit.contexts[seats] = _make_contexts(kit, seats)
+    found = contexts[colour]
+    if found is None:
+        raise ValueError(f"colour {colour} is not in play among seats {seats}")
+    return found
+
+
+# --- one pawn landing ------------------------------------------------------------------
+
+
+def _land(ctx: Context, pawns: Pawns, origin: int, landing: int) -> tuple[int, Bumps] | None:
     """Where a pawn moved from ``origin`` to ``landing`` ends, and whom it bumps.
 
     ``None`` when the move is illegal (it would end on an own pawn).  The order is
     RULES.md §3.3: bump the occupant of the landing square, then slide and sweep.
     """
+    row = pawns[ctx.colour]
     if landing < FIRST_TRACK:
-        if landing != HOME and landing in pawns[colour]:
+        if landing != HOME and landing in row:
             return None
         return landing, ()
-    square = SQUARE[colour][landing]
-    occupant = occupied.get(square, -1)
-    if occupant == colour:
+    if landing in row:  # an own pawn's distance is its square
         return None
-    ride = rides.get(square)
+    bumps: Bumps = ()
+    for other, view in ctx.rival_views:
+        at = view[landing]
+        if at in pawns[other]:
+            bumps = ((other, at),)
+            break
+    ride = ctx.rides[landing]
     if ride is None:
-        return landing, (((occupant, DISTANCE[occupant][square]),) if occupant >= 0 else ())
-    end_square, swept = ride
-    bumps = [(occupant, DISTANCE[occupant][square])] if occupant >= 0 else []
-    origin_square = SQUARE[colour][origin] if FIRST_TRACK <= origin < START else -1
-    for swept_square in swept:
-        swept_colour = occupied.get(swept_square, -1)
-        if swept_colour >= 0 and swept_square != origin_square:  # the slider has left
-            bumps.append((swept_colour, DISTANCE[swept_colour][swept_square]))
-    return DISTANCE[colour][end_square], tuple(bumps)
+        return landing, bumps
+    return ride.end, bumps + _swept(ride, ctx.seats, pawns, ctx.colour, origin)
 
 
-def _after_land(pawns: Pawns, colour: int, origin: int, end: int, bumps: Bumps) -> Pawns:
-    if not bumps:
-        return _moved(pawns, colour, origin, end)
-    changes = [(colour, origin, end)]
-    changes.extend((bumped, at, START) for bumped, at in bumps)
-    return _settle(pawns, changes)
+def _swept(ride: _Ride, seats: tuple[int, ...], pawns: Pawns, colour: int, origin: int) -> Bumps:
+    """The pawns a slide sends to Start, square by square; the slider has left ``origin``."""
+    bumps: Bumps = ()
+    for square in ride.swept:
+        for other in seats:
+            at = square[other]
+            if at in pawns[other] and (other != colour or at != origin):
+                bumps += ((other, at),)
+                break
+    return bumps
 
 
-def _backward(distance: int, count: int) -> int:
-    """Distance after a backward move (wrapping round the track)."""
-    moved = distance + count
-    return moved - TRACK_LENGTH if moved > _LAST_TRACK else moved
+def _moved(pawns: Pawns, colour: int, origin: int, end: int, bumps: Bumps) -> Pawns:
+    """``pawns`` once a pawn of ``colour`` went from ``origin`` to ``end``, bumping ``bumps``."""
+    result = list(pawns)
+    row = list(pawns[colour])
+    row[row.index(origin)] = end
+    if bumps:
+        _bump(result, row, colour, bumps)
+    row.sort()
+    result[colour] = tuple(row)
+    return tuple(result)
 
 
-class _Generator:
-    """Builds the moves of one card in one position, one per distinct result."""
+def _moved_twice(pawns: Pawns, colour: int, first: _Part, second: _Part) -> Pawns:
+    """``pawns`` after the two parts of a split 7, the second made after the first."""
+    result = list(pawns)
+    row = list(pawns[colour])
+    for origin, _, end, bumps, _, _ in (first, second):
+        row[row.index(origin)] = end
+        if bumps:
+            _bump(result, row, colour, bumps)
+    row.sort()
+    result[colour] = tuple(row)
+    return tuple(result)
 
-    __slots__ = ("_occupied", "card", "colour", "moves", "position", "rules", "seen", "tables", "turn")
 
-    def __init__(self, rules: Rules, position: Position, card: int) -> None:
-        self.rules = rules
-        self.tables = tables(rules)
-        self.position = position
-        self.card = card
-        self.colour = position.turn
-        if card == 2 and self.tables.draw_again_on_2:
-            self.turn = position.turn
+def _bump(result: list[tuple[int, ...]], row: list[int], colour: int, bumps: Bumps) -> None:
+    """Send ``bumps`` to Start: in ``row`` (the mover's, sorted later) or in ``result``."""
+    for bumped, at in bumps:
+        if bumped == colour:
+            row[row.index(at)] = START
         else:
-            self.turn = next_seat(position.seats, position.turn)
-        self.moves: list[Move] = []
-        self.seen: set[Pawns] | None = None
-        self._occupied: dict[int, int] | None = None
+            other = list(result[bumped])
+            other.remove(at)
+            other.append(START)  # Start sorts last
+            result[bumped] = tuple(other)
 
-    @property
-    def occupied(self) -> dict[int, int]:
-        occupied = self._occupied
-        if occupied is None:
-            occupied = self._occupied = occupancy(self.position.pawns)
-        return occupied
 
-    def add(self, actions: tuple[Action, ...], pawns: Pawns, bumps: Bumps) -> None:
-        """Record a move; a result already seen is dropped when de-duplicating."""
-        seen = self.seen
-        if seen is not None:
-            if pawns in seen:
-                return
-            seen.add(pawns)
-        position = self.position
-        mover = actions[0].colour
-        if pawns[mover][-1] == HOME:  # sorted, so the farthest pawn is last
-            result = _new(Position, (position.seats, pawns, position.turn, mover))
-        else:
-            result = _new(Position, (position.seats, pawns, self.turn, None))
-        self.moves.append(_new(Move, (self.card, actions, result, bumps)))
+def _change(before: Pawns, after: Pawns) -> int:
+    """How the code of the position changes from ``before`` to ``after`` (see ``_CODE``)."""
+    change = 0
+    for colour, row in enumerate(after):
+        if row is not before[colour]:
+            code = _CODE[colour]
+            for pawn in row:
+                change += code[pawn]
+            for pawn in before[colour]:
+                change -= code[pawn]
+    return change
 
-    def step(self, origin: int, landing: int) -> None:
-        """A pawn of the player's colour moved by count from ``origin`` to ``landing``."""
-        colour = self.colour
-        pawns = self.position.pawns
-        if landing < FIRST_TRACK:
-            if landing != HOME and landing in pawns[colour]:
-                return
-            action = _new(Action, (STEP, colour, origin, landing, landing, -1, -1))
-            self.add((action,), _moved(pawns, colour, origin, landing), ())
-            return
-        landed = _land(self.tables.rides[colour], pawns, self.occupied, colour, origin, landing)
-        if landed is not None:
-            end, bumps = landed
-            action = _new(Action, (STEP, colour, origin, landing, end, -1, -1))
-            self.add((action,), _after_land(pawns, colour, origin, end, bumps), bumps)
 
-    def forward(self, count: int) -> None:
-        previous = -1
-        for pawn in self.position.pawns[self.colour]:
-            if pawn == START:
-                break  # rows are sorted: the rest are in Start too
-            if pawn >= count and pawn != previous:
-                self.step(pawn, pawn - count)
-            previous = pawn
+def _step_change(colour: int, origin: int, end: int, bumps: Bumps) -> int:
+    """The change of code made by one resolved step."""
+    code = _CODE[colour]
+    change = code[end] - code[origin]
+    for bumped, at in bumps:
+        change -= _CODE[bumped][at]
+    return change
 
-    def backward(self, count: int) -> None:
-        previous = -1
-        for pawn in self.position.pawns[self.colour]:
+
+# --- options ---------------------------------------------------------------------------
+#
+# An option is a 4-tuple whose first item says what it holds:
+
+PASS: Final = 0  # (PASS, 0, 0, 0): the card is not used
+ONE_STEP: Final = 1  # (ONE_STEP, origin, landing, 0): one pawn by count, known legal
+SORRY_ON: Final = 2  # (SORRY_ON, target, at, 0): a Sorry! on that opponent pawn
+SWITCH_WITH: Final = 3  # (SWITCH_WITH, pawn, target, at): an 11 switch
+TWO_STEPS: Final = 4  # (TWO_STEPS, part, part, 0): a split 7, resolved, parts in order
+MADE: Final = 5  # (MADE, actions, bumps, pawns): fully realised
+
+Option = tuple[int, Any, Any, Any]
+
+_PASS: Final[Option] = (PASS, 0, 0, 0)
+
+
+def options(ctx: Context, pawns: Pawns, card: int) -> list[Option]:
+    """The distinct outcomes of ``card`` on ``ctx.colour``'s turn, in ``legal_moves`` order.
+
+    Never empty: a card that cannot be used gives a single ``PASS``.
+    """
+    row = pawns[ctx.colour]
+    if card in _FORWARD_ONLY:
+        return _forward(row, card, []) or [_PASS]
+    if card == SORRY:
+        found = _sorry_options(ctx, pawns) if row[-1] == START else []
+    elif card == 4:
+        found = _backward(row, 4, [])
+        if _slides(ctx, found) > 1:
+            found = _distinct(ctx, pawns, found)
+    else:
+        found = _forward(row, card, [])
+        if card in (1, 2):
+            if row[-1] == START and START_EXIT not in row:
+                found.append((ONE_STEP, START, START_EXIT, 0))
+        elif card == 10:
+            if _slides(ctx, _backward(row, 1, found)) > 1:
+                found = _distinct(ctx, pawns, found)
+        elif card == SPLIT_CARD:
+            if len(row) - row.count(HOME) - row.count(START) > 1:  # two pawns can move
+                _add_splits(ctx, pawns, found)
+        elif card == 11:
+            if not found:
+                found.append(_PASS)  # a switch is never compulsory
+            _add_switches(ctx, pawns, found)
+    return found or [_PASS]
+
+
+_FORWARD_ONLY: Final = frozenset((3, 5, 8, 12))
+
+
+def _forward(row: tuple[int, ...], count: int, found: list[Option]) -> list[Option]:
+    """Each pawn moved forward ``count`` (no further than Home, never onto an own pawn)."""
+    for pawn in row:
+        if pawn >= count:  # rows are sorted and only Home and Start can repeat
             if pawn == START:
                 break
-            if pawn not in (HOME, previous):
-                self.step(pawn, _backward(pawn, count))
-            previous = pawn
+            landing = pawn - count
+            if landing == HOME or landing not in row:
+                found.append((ONE_STEP, pawn, landing, 0))
+    return found
 
-    def leave_start(self) -> None:
-        if START in self.position.pawns[self.colour]:
-            self.step(START, START_EXIT)
 
-    def pass_move(self) -> Move:
-        position = self.position
-        result = _new(Position, (position.seats, position.pawns, self.turn, None))
-        return _new(Move, (self.card, (), result, ()))
+def _backward(row: tuple[int, ...], count: int, found: list[Option]) -> list[Option]:
+    """Each pawn moved backward ``count``, wrapping round the track."""
+    for pawn in row:
+        if pawn == START:
+            break
+        if pawn != HOME:
+            landing = pawn + count
+            if landing > _LAST_TRACK:
+                landing -= TRACK_LENGTH
+            if landing not in row:
+                found.append((ONE_STEP, pawn, landing, 0))
+    return found
 
-    def opponents(self) -> list[tuple[int, int]]:
-        """Every opponent pawn on the track, as ``(colour, distance)``."""
-        position = self.position
-        colour = self.colour
-        return [
-            (other, pawn)
-            for other in position.seats
-            if other != colour
-            for pawn in position.pawns[other]
-            if FIRST_TRACK <= pawn < START
+
+def _slides(ctx: Context, found: list[Option]) -> int:
+    """How many steps land on a slide.  Two steps by count can only end alike if both
+    slide: one pawn moving shows in the result unless a slide carries it back to where
+    it was or sweeps pawns to Start, and a step that does not slide does neither."""
+    spots = ctx.ride_spots
+    sliding = 0
+    for option in found:
+        if option[2] in spots:
+            sliding += 1
+    return sliding
+
+
+def _distinct(ctx: Context, pawns: Pawns, found: list[Option]) -> list[Option]:
+    """Steps by count with the first of each outcome kept: only steps that slide can
+    end alike (see ``_slides``), so only those are compared."""
+    spots = ctx.ride_spots
+    return _first_of_each(ctx, pawns, found, [option[2] in spots for option in found])
+
+
+def _first_of_each(ctx: Context, pawns: Pawns, found: list[Option], suspects: list[bool]) -> list[Option]:
+    """``found`` less the options that end like an earlier one.  Only ``suspects`` can
+    end alike; they are compared by their change of code (a switch is realised for it,
+    and kept realised)."""
+    seen = set()
+    kept = []
+    for option, suspect in zip(found, suspects, strict=True):
+        if suspect:
+            kind = option[0]
+            if kind == ONE_STEP:
+                _, origin, landing, _ = option
+                landed = _land(ctx, pawns, origin, landing)
+                assert landed is not None
+                change = _step_change(ctx.colour, origin, *landed)
+            elif kind == PASS:
+                change = 0
+            else:
+                actions, bumps, after = realise(ctx, pawns, option)
+                change = _change(pawns, after)
+                option = (MADE, actions, bumps, after)
+            if change in seen:
+                continue
+            seen.add(change)
+        kept.append(option)
+    return kept
+
+
+def _sorry_options(ctx: Context, pawns: Pawns) -> list[Option]:
+    """A Sorry! on each opponent pawn on the track."""
+    return [(SORRY_ON, other, at, 0) for other in ctx.rivals for at in pawns[other] if FIRST_TRACK <= at < START]
+
+
+def _add_switches(ctx: Context, pawns: Pawns, found: list[Option]) -> None:
+    """Every 11 switch of an own track pawn with an opponent's (RULES.md §3.5)."""
+    colour = ctx.colour
+    own = [pawn for pawn in pawns[colour] if FIRST_TRACK <= pawn < START]
+    targets = [(other, at) for other in ctx.rivals for at in pawns[other] if FIRST_TRACK <= at < START]
+    if not own or not targets:
+        return
+    before = len(found)
+    found += [(SWITCH_WITH, pawn, target, at) for pawn in own for target, at in targets]
+    # A switch where neither pawn slides puts an opponent pawn on a square that no other
+    # option puts it on, so it cannot end like another option: only sliding switches
+    # (and the moves before them) have to be told apart.
+    spots = ctx.switch_spots
+    for other in ctx.rivals:
+        theirs, mine = spots[other]
+        if not theirs.isdisjoint(pawns[other]) or not mine.isdisjoint(own):
+            sliding = [at in spots[target][0] or pawn in spots[target][1] for pawn in own for target, at in targets]
+            found[:] = _first_of_each(ctx, pawns, found, [True] * before + sliding)
+            return
+
+
+def _add_splits(ctx: Context, pawns: Pawns, found: list[Option]) -> None:
+    """Every split 7 (RULES.md §3.4): two distinct pawns, parts made in order.
+
+    Parts that touch no common place cannot affect each other: they are judged alone
+    and combined directly, once.  Parts that do are made one after the other.
+    Outcomes are told apart by their change of code.
+    """
+    movable = [pawn for pawn in pawns[ctx.colour] if HOME < pawn < START]  # distinct
+    rivals = _rivals_by_distance(ctx, pawns)
+    parts = [_parts(ctx, pawns, pawn, rivals) for pawn in movable]
+    reach = [ctx.split_reach[pawn] for pawn in movable]
+    # The whole 7 by one pawn comes first: those options are already in ``found``.
+    seen = set()
+    for pawn_parts in parts:
+        whole = pawn_parts[SPLIT_CARD]
+        if whole and whole[2] >= 0:
+            seen.add(whole[5])
+    add = seen.add
+    append = found.append
+    for first_index, first_parts in enumerate(parts):
+        # (second pawn listed later, parts may touch, its parts, the pawn).  Parts of
+        # pawns too far apart to touch are combined once, with the first listed first.
+        others = [
+            (index > first_index, reach[first_index] & reach[index] != 0, parts[index], movable[index])
+            for index in range(len(parts))
+            if index > first_index or (index < first_index and reach[first_index] & reach[index])
         ]
-
-    def sorry(self) -> None:
-        position = self.position
-        colour = self.colour
-        if START not in position.pawns[colour]:
-            return
-        rides = self.tables.rides[colour]
-        for target, at in self.opponents():
-            landing = DISTANCE[colour][SQUARE[target][at]]
-            landed = _land(rides, position.pawns, self.occupied, colour, START, landing)
-            if landed is not None:
-                end, bumps = landed
-                action = _new(Action, (BUMP_FROM_START, colour, START, landing, end, target, at))
-                self.add((action,), _after_land(position.pawns, colour, START, end, bumps), bumps)
-
-    def switches(self) -> None:
-        targets = self.opponents()
-        if not targets:
-            return
-        self.seen = {move.result.pawns for move in self.moves}
-        position = self.position
-        colour = self.colour
-        rides = self.tables.rides
-        opponent_slides = self.tables.switched_opponent_slides
-        previous = -1
-        for pawn in position.pawns[colour]:
-            if pawn == START:
-                break
-            if pawn < FIRST_TRACK or pawn == previous:
-                continue
-            previous = pawn
-            square = SQUARE[colour][pawn]
-            for target, at in targets:
-                target_square = SQUARE[target][at]
-                landing = DISTANCE[colour][target_square]
-                target_landing = DISTANCE[target][square]
-                pawns = _settle(position.pawns, [(colour, pawn, landing), (target, at, target_landing)])
-                if target_square in rides[colour] or (opponent_slides and square in rides[target]):
-                    self.add_switch_with_slides(pawn, target, at, landing, target_landing, pawns)
-                else:
-                    action = _new(Action, (SWITCH, colour, pawn, landing, landing, target, at))
-                    self.add((action,), pawns, ())
-
-    def add_switch_with_slides(
-        self, pawn: int, target: int, at: int, landing: int, target_landing: int, pawns: Pawns
-    ) -> None:
-        """A switch onto a triangle: first the player's pawn slides, then the opponent's."""
-        colour = self.colour
-        end, pawns, bumps = _slide_in_place(self.tables, pawns, colour, landing)
-        if self.tables.switched_opponent_slides and target_landing in pawns[target]:
-            _, pawns, more = _slide_in_place(self.tables, pawns, target, target_landing)
-            bumps += more
-        action = _new(Action, (SWITCH, colour, pawn, landing, end, target, at))
-        self.add((action,), pawns, bumps)
-
-    def splits(self) -> None:
-        """Every split 7 (RULES.md §3.4): two distinct pawns, parts made in order."""
-        _add_splits(self)
-
-
-def _slide_in_place(tables: Tables, pawns: Pawns, colour: int, at: int) -> tuple[int, Pawns, Bumps]:
-    """A pawn put on a square without moving by count rides the slide there, if it may."""
-    ride = tables.rides[colour].get(SQUARE[colour][at])
-    if ride is None:
-        return at, pawns, ()
-    end_square, swept = ride
-    occupied = occupancy(pawns)
-    bumps = tuple((occupied[square], DISTANCE[occupied[square]][square]) for square in swept if square in occupied)
-    end = DISTANCE[colour][end_square]
-    return end, _after_land(pawns, colour, at, end, bumps), bumps
-
-
-class _Part(NamedTuple):
-    """One half of a split 7, judged alone in the position before the card."""
-
-    origin: int
-    landing: int
-    #: ``None`` when the part lands on an own pawn here (it may still be legal second).
-    landed: tuple[int, Bumps] | None
-    #: Squares (track 0–59, Safety Zone 100+) the part reads or changes.
-    places: frozenset[int]
-
-
-def _place(colour: int, distance: int) -> int:
-    """A key for where a pawn stands: its track square, or 100 + a Safety Zone distance."""
-    if distance >= FIRST_TRACK:
-        return SQUARE[colour][distance]
-    return 100 + 10 * colour + distance
-
-
-def _part(generator: _Generator, origin: int, count: int) -> _Part | None:
-    if origin < count:
-        return None  # would pass Home
-    colour = generator.colour
-    landing = origin - count
-    landed = _land(
-        generator.tables.rides[colour], generator.position.pawns, generator.occupied, colour, origin, landing
-    )
-    places = {_place(colour, origin)}
-    if landing != HOME:
-        places.add(_place(colour, landing))
-    if landed is not None and landed[0] != landing:
-        ride = generator.tables.rides[colour][SQUARE[colour][landing]]
-        places.update(ride[1])
-    return _Part(origin, landing, landed, frozenset(places))
-
-
-def _add_splits(generator: _Generator) -> None:
-    """Split 7s.  Parts that touch no common square are combined directly (their order
-    cannot matter); parts that do are played out one after the other."""
-    movable = [pawn for pawn in dict.fromkeys(generator.position.pawns[generator.colour]) if HOME < pawn < START]
-    if len(movable) < 2:
-        return
-    generator.seen = {move.result.pawns for move in generator.moves}
-    parts = {(pawn, count): _part(generator, pawn, count) for pawn in movable for count in range(1, SPLIT_CARD)}
-    order = {pawn: index for index, pawn in enumerate(movable)}
-    for first in movable:
+        if not others:
+            continue
         for count in range(1, SPLIT_CARD):
-            first_part = parts[first, count]
-            if first_part is None:
-                continue
-            for second in movable:
-                if second == first:
+            first = first_parts[count]
+            if first is None:
+                break  # larger counts pass Home too
+            places = first[4]
+            change = first[5]
+            legal = first[2] >= 0
+            rest = SPLIT_CARD - count
+            for later, close, second_parts, second_pawn in others:
+                second = second_parts[rest]
+                if second is None:
                     continue
-                second_part = parts[second, SPLIT_CARD - count]
-                if second_part is None:
-                    continue
-                if first_part.places & second_part.places:
-                    _add_split_in_order(generator, first_part, second_part)
-                elif order[first] < order[second] and first_part.landed and second_part.landed:
-                    _add_split_apart(generator, first_part, second_part)
+                if close and places & second[4]:
+                    if legal:  # the first part is made in the position before the card
+                        then = _second_after(ctx, pawns, first, second_pawn, second[1])
+                        if then is not None and (key := change + then[5]) not in seen:
+                            add(key)
+                            append((TWO_STEPS, first, then, 0))
+                elif later and legal and second[2] >= 0 and (key := change + second[5]) not in seen:
+                    add(key)
+                    append((TWO_STEPS, first, second, 0))
 
 
-def _add_split_apart(generator: _Generator, first: _Part, second: _Part) -> None:
-    """Two parts that cannot affect each other: both made in the original position."""
-    colour = generator.colour
-    assert first.landed is not None and second.landed is not None
-    first_end, first_bumps = first.landed
-    second_end, second_bumps = second.landed
-    bumps = first_bumps + second_bumps
-    changes = [(colour, first.origin, first_end), (colour, second.origin, second_end)]
-    changes.extend((bumped, at, START) for bumped, at in bumps)
-    actions = (
-        _new(Action, (STEP, colour, first.origin, first.landing, first_end, -1, -1)),
-        _new(Action, (STEP, colour, second.origin, second.landing, second_end, -1, -1)),
-    )
-    generator.add(actions, _settle(generator.position.pawns, changes), bumps)
+def _rivals_by_distance(ctx: Context, pawns: Pawns) -> dict[int, tuple[Bumps, int]]:
+    """Each opponent pawn on the track by ``ctx.colour``'s distance to it: the bump of
+    landing there, and its change of code."""
+    colour = ctx.colour
+    return {
+        _ACROSS[other][colour][at]: (((other, at),), _CODE[other][at])
+        for other in ctx.rivals
+        for at in pawns[other]
+        if FIRST_TRACK <= at < START
+    }
 
 
-def _add_split_in_order(generator: _Generator, first: _Part, second: _Part) -> None:
-    """Two parts that touch a common square: the second is judged after the first."""
-    colour = generator.colour
-    rides = generator.tables.rides[colour]
-    pawns = generator.position.pawns
-    if first.landed is None:
-        return  # the first part is made in the original position
-    first_end, first_bumps = first.landed
-    if (colour, second.origin) in first_bumps:
-        return  # the first part's slide swept the second pawn back to Start
-    middle = _after_land(pawns, colour, first.origin, first_end, first_bumps)
-    landed = _land(rides, middle, occupancy(middle), colour, second.origin, second.landing)
+def _parts(ctx: Context, pawns: Pawns, pawn: int, rivals: dict[int, tuple[Bumps, int]]) -> list[_Part | None]:
+    """``parts[count]`` of a pawn for counts 1–7 (``None`` past Home), each judged alone
+    as ``_land`` would: the parts over empty squares, then what stands ahead."""
+    parts = list(ctx.split_parts[pawn])
+    lowest = pawn - SPLIT_CARD
+    for landing, (bumps, bumped) in rivals.items():
+        if lowest <= landing < pawn:
+            part = parts[pawn - landing]
+            assert part is not None
+            parts[pawn - landing] = (pawn, landing, landing, bumps, part[4], part[5] - bumped)
+    for count in ctx.split_rides[pawn]:
+        landing = pawn - count
+        landed = _land(ctx, pawns, pawn, landing)
+        if landed is not None:
+            part = parts[count]
+            assert part is not None
+            end, bumps = landed
+            parts[count] = (pawn, landing, end, bumps, part[4], _step_change(ctx.colour, pawn, end, bumps))
+    for landing in pawns[ctx.colour]:
+        if lowest <= landing < pawn and landing != HOME:
+            part = parts[pawn - landing]
+            assert part is not None
+            parts[pawn - landing] = (pawn, landing, -1, (), part[4], 0)
+    return parts
+
+
+def _second_after(ctx: Context, pawns: Pawns, first: _Part, origin: int, landing: int) -> _Part | None:
+    """The second part of a split judged after the first; ``None`` if illegal."""
+    first_origin, _, first_end, first_bumps, _, _ = first
+    if (ctx.colour, origin) in first_bumps:
+        return None  # the first part's slide swept the second pawn back to Start
+    landed = _land(ctx, _moved(pawns, ctx.colour, first_origin, first_end, first_bumps), origin, landing)
     if landed is None:
-        return
-    second_end, second_bumps = landed
-    actions = (
-        _new(Action, (STEP, colour, first.origin, first.landing, first_end, -1, -1)),
-        _new(Action, (STEP, colour, second.origin, second.landing, second_end, -1, -1)),
-    )
-    final = _after_land(middle, colour, second.origin, second_end, second_bumps)
-    generator.add(actions, final, first_bumps + second_bumps)
+        return None
+    end, bumps = landed
+    return (origin, landing, end, bumps, 0, _step_change(ctx.colour, origin, end, bumps))
+
+
+# --- realising an option ---------------------------------------------------------------
+
+
+def outcome(ctx: Context, pawns: Pawns, option: Option) -> Pawns:
+    """The pawns after one option: what a playout needs of it, without the actions."""
+    kind, first, second, _ = option
+    if kind == ONE_STEP:
+        landed = _land(ctx, pawns, first, second)
+        assert landed is not None
+        end, bumps = landed
+        return _moved(pawns, ctx.colour, first, end, bumps)
+    if kind == TWO_STEPS:
+        return _moved_twice(pawns, ctx.colour, first, second)
+    if kind == SORRY_ON:
+        landed = _land(ctx, pawns, START, _ACROSS[first][ctx.colour][second])
+        assert landed is not None
+        end, bumps = landed
+        return _moved(pawns, ctx.colour, START, end, bumps)
+    return realise(ctx, pawns, option)[2]
+
+
+def realise(ctx: Context, pawns: Pawns, option: Option) -> tuple[tuple[Action, ...], Bumps, Pawns]:
+    """The actions, bumps and resulting pawns of one option."""
+    kind, first, second, third = option
+    colour = ctx.colour
+    if kind == ONE_STEP:
+        landed = _land(ctx, pawns, first, second)
+        assert landed is not None
+        end, bumps = landed
+        action = _new(Action, (STEP, colour, first, second, end, -1, -1))
+        return (action,), bumps, _moved(pawns, colour, first, end, bumps)
+    if kind == TWO_STEPS:
+        actions = (
+            _new(Action, (STEP, colour, first[0], first[1], first[2], -1, -1)),
+            _new(Action, (STEP, colour, second[0], second[1], second[2], -1, -1)),
+        )
+        return actions, first[3] + second[3], _moved_twice(pawns, colour, first, second)
+    if kind == SORRY_ON:
+        landing = _ACROSS[first][colour][second]
+        landed = _land(ctx, pawns, START, landing)
+        assert landed is not None
+        end, bumps = landed
+        action = _new(Action, (BUMP_FROM_START, colour, START, landing, end, first, second))
+        return (action,), bumps, _moved(pawns, colour, START, end, bumps)
+    if kind == SWITCH_WITH:
+        return _switch(ctx, pawns, first, second, third)
+    if kind == MADE:
+        return first, second, third
+    return (), (), pawns
+
+
+def _switch(ctx: Context, pawns: Pawns, pawn: int, target: int, at: int) -> tuple[tuple[Action, ...], Bumps, Pawns]:
+    """An 11 switch: the two pawns exchange squares, then the player's pawn slides if it
+    stands on a triangle it rides, then the opponent's (if the rules say so)."""
+    colour = ctx.colour
+    landing = _ACROSS[target][colour][at]
+    target_landing = _ACROSS[colour][target][pawn]
+    result = list(pawns)
+    for who, old, new in ((colour, pawn, landing), (target, at, target_landing)):
+        row = list(pawns[who])
+        row[row.index(old)] = new
+        row.sort()
+        result[who] = tuple(row)
+    pawns = tuple(result)
+    end = landing
+    bumps: Bumps = ()
+    ride = ctx.rides[landing]
+    if ride is not None:
+        end = ride.end
+        bumps = _swept(ride, ctx.seats, pawns, colour, -1)
+        pawns = _moved(pawns, colour, landing, end, bumps)
+    ride = ctx.every_ride[target][target_landing]
+    if ride is not None and ctx.switched_opponent_slides and target_landing in pawns[target]:
+        more = _swept(ride, ctx.seats, pawns, target, -1)
+        pawns = _moved(pawns, target, target_landing, ride.end, more)
+        bumps += more
+    return (_new(Action, (SWITCH, colour, pawn, landing, end, target, at)),), bumps, pawns
 
 
 def legal_moves(rules: Rules, position: Position, card: int) -> list[Move]:
@@ -474,29 +766,21 @@ def legal_moves(rules: Rules, position: Position, card: int) -> list[Move]:
     """
     if position.winner is not None:
         return []
-    generator = _Generator(rules, position, card)
-    if card == SORRY:
-        generator.sorry()
-    elif card == 4:
-        generator.seen = set()  # a slide can bring two different moves to one result
-        generator.backward(4)
-    else:
-        generator.forward(card)
-        if card in {1, 2}:
-            generator.leave_start()
-        elif card == 10:
-            generator.seen = {move.result.pawns for move in generator.moves}
-            generator.backward(1)
-        elif card == SPLIT_CARD:
-            generator.splits()
-        elif card == 11:
-            if not generator.moves:
-                generator.moves.append(generator.pass_move())
-            generator.switches()
-            return generator.moves
-    if not generator.moves:
-        generator.moves.append(generator.pass_move())
-    return generator.moves
+    seats, pawns, colour, _ = position
+    ctx = context(rules, seats, colour)
+    turn = ctx.next_turn_after_2 if card == 2 else ctx.next_turn
+    moves = []
+    for option in options(ctx, pawns, card):
+        if option[0] == PASS:
+            moves.append(_new(Move, (card, (), _new(Position, (seats, pawns, turn, None)), ())))
+            continue
+        actions, bumps, after = realise(ctx, pawns, option)
+        if after[colour][-1] == HOME:  # sorted, so the farthest pawn is last
+            result = _new(Position, (seats, after, colour, colour))
+        else:
+            result = _new(Position, (seats, after, turn, None))
+        moves.append(_new(Move, (card, actions, result, bumps)))
+    return moves
 
 
 def apply(move: Move) -> Position:

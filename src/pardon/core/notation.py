@@ -337,8 +337,8 @@ def parse_position(text: str) -> Position:
         if colour in pawns:
             raise InvalidError(f"{COLOUR_NAMES[colour]}'s pawns are listed twice")
         pawns[colour] = tuple(sorted(parse_location(colour, item) for item in value.split(",")))
-    if len(pawns) < 2:
-        raise InvalidError("a position lists the pawns of 2 to 4 colours")
+    if not pawns:
+        raise InvalidError("a position lists the pawns of 1 to 4 colours")
     if turn is None:
         turn = winner
     if turn is None:

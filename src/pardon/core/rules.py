@@ -17,7 +17,6 @@ from pardon.core.errors import InvalidError
 LEADER_CHOICES: Final = ("draw", "named", "last-winner")
 SLIDE_RIDERS: Final = ("others", "own")
 LEAVE_START_CHOICES: Final = ("circle", "forward-count", "forward-circle")
-PARTNER_SPLIT_CHOICES: Final = ("two", "any")
 SCORING_CHOICES: Final = ("none", "1939", "1992")
 
 
@@ -31,7 +30,7 @@ class Rules:
     pawns: int = 4
     #: Pawns that begin on their start exit circle instead of in Start (H05: 1).
     pawns_out: int = 0
-    #: Whether a 2 gives another draw (another play in a hand game), even when unused.
+    #: Whether a 2 gives another draw, even when it could not be used (classic).
     draw_again_on_2: bool = True
     #: Who rides a slide: pawns of the ``others`` colours (classic) or its ``own`` colour.
     slide_riders: str = "others"
@@ -46,18 +45,8 @@ class Rules:
     leave_start: str = "circle"
     #: Whether a Sorry! may instead move one of your pawns forward 4 (2013).
     sorry_forward_4: bool = False
-    #: Partners (RULES.md §5): Red+Yellow against Blue+Green, 4 players.
-    partners: bool = False
-    #: A partners split 7: between ``two`` pawns (1939) or ``any`` number of team pawns (P92).
-    partner_split: str = "two"
-    #: Cards in each player's hand: 0 (draw one each turn) or 5 (RULES.md §7).
-    hand: int = 0
-    #: The Fire and Ice tokens of the 2013 edition (RULES.md §8).
-    tokens: bool = False
     #: Points: ``none``, ``1939`` (Point Scoring Sorry) or ``1992`` (play for points), §6.
     scoring: str = "none"
-    #: Whether a player may double before drawing (1939 Point Scoring only).
-    doubling: bool = False
     #: One player alone, counting the cards drawn until every pawn is Home (RULES.md §9).
     solo: bool = False
 
@@ -69,13 +58,7 @@ class Rules:
         _check_choice("slide_riders", self.slide_riders, SLIDE_RIDERS)
         _check_choice("leader", self.leader, LEADER_CHOICES)
         _check_choice("leave_start", self.leave_start, LEAVE_START_CHOICES)
-        _check_choice("partner_split", self.partner_split, PARTNER_SPLIT_CHOICES)
-        _check_choice("hand", self.hand, (0, 5))
         _check_choice("scoring", self.scoring, SCORING_CHOICES)
-        if self.doubling and self.scoring != "1939":
-            raise InvalidError("doubling is part of 1939 Point Scoring: set scoring=1939 too")
-        if self.solo and (self.partners or self.doubling):
-            raise InvalidError("the solo challenge is played alone: no partners and no doubling")
 
     @property
     def name(self) -> str:
@@ -87,8 +70,6 @@ class Rules:
         """How many players these rules allow."""
         if self.solo:
             return (1,)
-        if self.partners:
-            return (4,)
         return (2, 3, 4)
 
 
@@ -103,18 +84,13 @@ OPTION_HELP: Final[dict[str, str]] = {
     "deck": "cards in the pack: 44 (1939: four of each), 45 (a fifth 1), 55 (five of each)",
     "pawns": "pawns per colour: 4, or 3 for a faster game",
     "pawns_out": "pawns that begin on their start exit circle (1 in the faster 2005 start)",
-    "draw_again_on_2": "a 2 gives another draw (another play with hands), even when it could not be used",
+    "draw_again_on_2": "a 2 gives another draw, even when it could not be used",
     "slide_riders": "who rides a slide: 'others' (classic: other colours) or 'own' colour (2013)",
     "switched_opponent_slides": "the opponent moved by an 11 switch slides if it lands on a triangle",
     "leader": "who plays first: 'draw' (highest card), 'named' (e.g. the youngest), 'last-winner'",
     "leave_start": "cards that bring a pawn out: 'circle' (1, 2, Sorry!), 'forward-count', 'forward-circle'",
     "sorry_forward_4": "a Sorry! may instead move one of your pawns forward 4 (2013)",
-    "partners": "Red+Yellow against Blue+Green; play either partner's pawns (4 players)",
-    "partner_split": "partners' split 7: between 'two' pawns (1939) or 'any' number (1992)",
-    "hand": "cards in hand: 0 (draw and play one), or 5 (choose one of five, 1992 adult game)",
-    "tokens": "the Fire and Ice tokens of the 2013 edition",
     "scoring": "points: 'none', '1939' (Point Scoring Sorry) or '1992' (play for points)",
-    "doubling": "a player may double before drawing (1939 Point Scoring)",
     "solo": "one player alone: count the cards drawn until every pawn is Home",
 }
 
@@ -125,26 +101,19 @@ _MODERN = Rules(
     leave_start="forward-count",
     sorry_forward_4=True,
     slide_riders="own",
-    tokens=True,
 )
 
 PRESETS: Final[dict[str, Rules]] = {
     "classic": Rules(),
     "classic-1939": Rules(deck=44),
-    "partners": Rules(partners=True),
-    "adult": Rules(pawns_out=1, hand=5, scoring="1992"),
-    "modern": _MODERN,
-    "modern-no-tokens": dataclasses.replace(_MODERN, tokens=False),
+    "modern-no-tokens": _MODERN,
     "solo": Rules(solo=True, leader="named"),
 }
 
 PRESET_HELP: Final[dict[str, str]] = {
     "classic": "the classic game: 45 cards, 4 pawns, a 2 draws again (1939 rules, P92)",
-    "classic-1939": "the 1939 game: 44 cards; add scoring=1939,doubling=true for Point Scoring Sorry",
-    "partners": "4 players in teams, Red+Yellow against Blue+Green, either partner's pawns (P92)",
-    "adult": "1992 play for points: one pawn out, hands of five, 1992 points",
-    "modern": "2013 Hasbro: 3 pawns, any forward card leaves Start, own-colour slides, Fire and Ice",
-    "modern-no-tokens": "2013 Hasbro without the Fire and Ice tokens",
+    "classic-1939": "the 1939 game: 44 cards; add scoring=1939 for Point Scoring Sorry",
+    "modern-no-tokens": "2013 Hasbro without Fire and Ice: 3 pawns, any forward card leaves Start, own-colour slides",
     "solo": "solo challenge: one colour, count the cards drawn until every pawn is Home",
 }
 

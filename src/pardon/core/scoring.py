@@ -4,7 +4,9 @@
   the winner also scores 1 per opponent pawn Home and one bonus, the largest that
   fits — 24 if no opponent has a pawn Home, 16 if none has more than 1, 8 if none has
   more than 2.  Each accepted double multiplies the game's scores by 2; a player who
-  drops out scores 0; if every other player drops out the doubler scores 5.
+  drops out scores 0; if every other player drops out the doubler scores 5.  (The
+  functions take the doubling outcome as arguments; doubling as a decision during
+  play is not part of the game flow yet.)
 * **1992 play for points** (``scoring="1992"``): 5 per own pawn Home; the winner also
   scores 5 per opponent pawn not Home and the largest bonus that fits: 100 if no
   opponent pawn is Home, 50 if none has more than 1, 25 if none has more than 2.
@@ -24,7 +26,6 @@ from pardon.core.errors import IllegalError, InvalidError
 BONUS_1939: Final = ((0, 24), (1, 16), (2, 8))
 BONUS_1992: Final = ((0, 100), (1, 50), (2, 25))
 DROP_OUT_POINTS: Final = 5
-SCORING_CHOICES: Final = ("none", "1939", "1992")
 
 
 def _bonus(table: tuple[tuple[int, int], ...], most_home_by_an_opponent: int) -> int:

@@ -24,7 +24,7 @@ from pardon.core.errors import InvalidError
 from pardon.core.rules import Rules
 
 #: Colours in play for each number of players when the players do not choose (RULES.md §1).
-DEFAULT_SEATS: dict[int, tuple[int, ...]] = {2: (0, 2), 3: (0, 1, 2), 4: (0, 1, 2, 3)}
+DEFAULT_SEATS: dict[int, tuple[int, ...]] = {1: (0,), 2: (0, 2), 3: (0, 1, 2), 4: (0, 1, 2, 3)}
 
 
 class Position(NamedTuple):
@@ -55,15 +55,15 @@ class Position(NamedTuple):
 
 
 def seats_for(players: int) -> tuple[int, ...]:
-    """The usual colours for 2, 3 or 4 players."""
+    """The usual colours for 1 (solo), 2, 3 or 4 players."""
     if players not in DEFAULT_SEATS:
-        raise InvalidError(f"Sorry! is played by 2 to 4 players, not {players}")
+        raise InvalidError(f"Sorry! is played by 2 to 4 players (1 in the solo challenge), not {players}")
     return DEFAULT_SEATS[players]
 
 
 def initial_position(rules: Rules, seats: tuple[int, ...], first: int | None = None) -> Position:
     """Every pawn in Start (or on its start exit for ``pawns_out``); ``first`` plays first."""
-    seats = check_seats(seats)
+    seats = check_seats(seats, rules)
     out = rules.pawns_out
     pawns = tuple(
         tuple(sorted((START_EXIT,) * out + (START,) * (rules.pawns - out))) if colour in seats else ()
@@ -72,9 +72,12 @@ def initial_position(rules: Rules, seats: tuple[int, ...], first: int | None = N
     return Position(seats, pawns, seats[0] if first is None else first)
 
 
-def check_seats(seats: tuple[int, ...]) -> tuple[int, ...]:
-    """Seats in clockwise order, checked: 2–4 distinct colours."""
-    if not 2 <= len(seats) <= 4:
+def check_seats(seats: tuple[int, ...], rules: Rules | None = None) -> tuple[int, ...]:
+    """Seats in clockwise order, checked: distinct colours, as many as the rules allow."""
+    allowed = rules.players if rules is not None else (2, 3, 4)
+    if len(seats) not in allowed:
+        if allowed == (1,):
+            raise InvalidError(f"the solo challenge is played by 1 player, not {len(seats)}")
         raise InvalidError(f"Sorry! is played by 2 to 4 players, not {len(seats)}")
     if len(set(seats)) != len(seats):
         raise InvalidError("a colour can be played by one player only")
@@ -85,7 +88,7 @@ def check_seats(seats: tuple[int, ...]) -> tuple[int, ...]:
 
 def check_position(rules: Rules, position: Position) -> Position:
     """Raise InvalidError unless ``position`` could arise under ``rules``; return it."""
-    seats = check_seats(position.seats)
+    seats = check_seats(position.seats, rules)
     if seats != position.seats:
         raise InvalidError("seats must be listed clockwise: red, blue, yellow, green")
     if position.turn not in seats:

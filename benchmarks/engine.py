@@ -1,0 +1,247 @@
+"""Benchmark the pardon engine with random players, beside the peer library ``apologies``.
+
+What is measured, single-threaded, for 2 and 4 players in the classic game, every
+game from the first position (first seat leads, ``Pack.new(45, seed)``) to a winner,
+with ``random.Random(seed)`` choosing uniformly among the legal moves:
+
+* the **public API loop** — ``pack.draw``, ``legal_moves``, ``rng.choice``, take
+  ``.result`` — in games per second;
+* the **playout kernel** — ``pardon.core.playout.play_random_game``, which plays the
+  very same games without building every move — in games per second;
+* the median microseconds of one ``legal_moves`` call over every call of those games
+  (timed in a separate pass, so the timer does not slow the games above);
+* the same figures for ``apologies`` (``benchmarks/peer_apologies.py``, run as a
+  subprocess under the separate venv ``.peer-venv``), and the ratios ours/apologies.
+
+The measurement is repeated ``--rounds`` times, alternating pardon and apologies, and
+the best round of each figure is reported (the usual way to read a benchmark on a
+machine that other work can slow down).  Nothing is asserted: this prints figures.
+
+Run from the repository root::
+
+    bash benchmarks/setup_peer_env.sh   # once, for the apologies figures
+    PYTHONPATH=src python benchmarks/engine.py [--games N] [--seed S] [--json] [--skip-peer]
+
+Progress goes to stderr; the report (a table, or one JSON object) to stdout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import random
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from pardon.core.cards import Pack
+from pardon.core.moves import legal_moves
+from pardon.core.playout import play_random_game
+from pardon.core.rules import Rules
+from pardon.core.state import initial_position, seats_for
+
+ROOT = Path(__file__).resolve().parent.parent
+PEER_SCRIPT = ROOT / "benchmarks" / "peer_apologies.py"
+PEER_PYTHON = ROOT / ".peer-venv" / "bin" / "python"
+PLAYERS = (2, 4)
+RULES = Rules()
+
+
+def progress(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def loop_game(players: int, seed: int) -> int:
+    """One game through the public API; returns the number of cards drawn."""
+    position = initial_position(RULES, seats_for(players))
+    pack = Pack.new(RULES.deck, seed)
+    rng = random.Random(seed)
+    draws = 0
+    while position.winner is None:
+        card, pack = pack.draw(seed)
+        position = rng.choice(legal_moves(RULES, position, card)).result
+        draws += 1
+    return draws
+
+
+def timed_calls(players: int, seed: int, times: list[int]) -> None:
+    """The same game, timing every ``legal_moves`` call (nanoseconds into ``times``)."""
+    position = initial_position(RULES, seats_for(players))
+    pack = Pack.new(RULES.deck, seed)
+    rng = random.Random(seed)
+    clock = time.perf_counter_ns
+    while position.winner is None:
+        card, pack = pack.draw(seed)
+        start = clock()
+        moves = legal_moves(RULES, position, card)
+        times.append(clock() - start)
+        position = rng.choice(moves).result
+
+
+def games_per_second(play: Any, players: int, seeds: range) -> tuple[float, int]:
+    """Games per second of ``play(players, seed)`` over ``seeds``, and the cards drawn."""
+    start = time.perf_counter()
+    draws = sum(play(players, seed) for seed in seeds)
+    return len(seeds) / (time.perf_counter() - start), draws
+
+
+def kernel_game(players: int, seed: int) -> int:
+    return play_random_game(RULES, seats_for(players), seed)[1]
+
+
+def measure_pardon(players: int, seeds: range) -> dict[str, float]:
+    """One round of pardon figures for one player count."""
+    loop_rate, draws = games_per_second(loop_game, players, seeds)
+    kernel_rate, kernel_draws = games_per_second(kernel_game, players, seeds)
+    if kernel_draws != draws:
+        progress(f"warning: the kernel drew {kernel_draws} cards where the public loop drew {draws}")
+    times: list[int] = []
+    for seed in seeds:
+        timed_calls(players, seed, times)
+    return {
+        "games": len(seeds),
+        "loop_games_per_s": loop_rate,
+        "kernel_games_per_s": kernel_rate,
+        "legal_moves_us_median": statistics.median(times) / 1000,
+        "legal_moves_us_mean": statistics.fmean(times) / 1000,
+        "draws_per_game": draws / len(seeds),
+    }
+
+
+def measure_peer(games2: int, games4: int, seed: int) -> dict[str, Any] | None:
+    """One round of apologies figures, from its own script under its own venv."""
+    if not PEER_PYTHON.exists():
+        progress(f"no {PEER_PYTHON.relative_to(ROOT)}: run `bash benchmarks/setup_peer_env.sh` for the peer")
+        return None
+    command = [str(PEER_PYTHON), str(PEER_SCRIPT), "--games2", str(games2), "--games4", str(games4)]
+    command += ["--seed", str(seed)]
+    done = subprocess.run(command, stdout=subprocess.PIPE, text=True, check=False, cwd=ROOT)
+    if done.returncode != 0:
+        progress(f"the peer benchmark failed (exit status {done.returncode})")
+        return None
+    report: dict[str, Any] = json.loads(done.stdout)
+    return report
+
+
+def best(rounds: list[dict[str, float]], key: str, highest: bool = True) -> float:
+    values = [figures[key] for figures in rounds]
+    return max(values) if highest else min(values)
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    seeds = range(args.seed, args.seed + args.games)
+    ours: dict[int, list[dict[str, float]]] = {players: [] for players in PLAYERS}
+    peer_rounds: list[dict[str, Any]] = []
+    peer_info: dict[str, Any] = {}
+    for round_number in range(1, args.rounds + 1):
+        for players in PLAYERS:
+            progress(f"round {round_number}/{args.rounds}: pardon, {players} players, {args.games} games")
+            ours[players].append(measure_pardon(players, seeds))
+        if not args.skip_peer and (round_number == 1 or peer_rounds):
+            progress(f"round {round_number}/{args.rounds}: apologies, {args.peer_games2}+{args.peer_games4} games")
+            report = measure_peer(args.peer_games2, args.peer_games4, args.seed)
+            if report is not None:
+                peer_rounds.append(report)
+                peer_info = {"version": report.get("version"), "python": report.get("python")}
+    result: dict[str, Any] = {
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+        "seed": args.seed,
+        "rounds": args.rounds,
+        "pardon": {},
+        "apologies": None,
+        "ratios": None,
+    }
+    for players in PLAYERS:
+        rounds = ours[players]
+        result["pardon"][str(players)] = {
+            "games": args.games,
+            "draws_per_game": rounds[0]["draws_per_game"],
+            "loop_games_per_s": round(best(rounds, "loop_games_per_s"), 1),
+            "kernel_games_per_s": round(best(rounds, "kernel_games_per_s"), 1),
+            "legal_moves_us_median": round(best(rounds, "legal_moves_us_median", highest=False), 2),
+            "legal_moves_us_mean": round(best(rounds, "legal_moves_us_mean", highest=False), 2),
+        }
+    if peer_rounds:
+        peer: dict[str, Any] = dict(peer_info)
+        ratios: dict[str, Any] = {}
+        for players in PLAYERS:
+            figures = [report["players"][str(players)] for report in peer_rounds]
+            peer[str(players)] = {
+                "games": figures[0]["games"],
+                "draws_per_game": figures[0]["legal_move_calls_per_game"],
+                "games_per_s": max(entry["games_per_s"] for entry in figures),
+                "legal_moves_us_median": min(entry["legal_move_us_median"] for entry in figures),
+            }
+            mine = result["pardon"][str(players)]
+            ratios[str(players)] = {
+                "loop": round(mine["loop_games_per_s"] / peer[str(players)]["games_per_s"], 1),
+                "kernel": round(mine["kernel_games_per_s"] / peer[str(players)]["games_per_s"], 1),
+                "legal_moves_call": round(
+                    peer[str(players)]["legal_moves_us_median"] / mine["legal_moves_us_median"], 1
+                ),
+            }
+        result["apologies"] = peer
+        result["ratios"] = ratios
+    return result
+
+
+def table(result: dict[str, Any]) -> str:
+    """The report as a small table."""
+    rows: list[tuple[str, ...]] = [("", *(f"{players} players" for players in PLAYERS))]
+
+    def row(label: str, source: dict[str, Any], key: str, unit: str) -> None:
+        rows.append((label, *(f"{source[str(players)][key]:,.1f} {unit}".strip() for players in PLAYERS)))
+
+    mine = result["pardon"]
+    row("pardon: public API loop", mine, "loop_games_per_s", "games/s")
+    row("pardon: playout kernel", mine, "kernel_games_per_s", "games/s")
+    row("pardon: legal_moves median", mine, "legal_moves_us_median", "µs")
+    row("pardon: legal_moves calls per game", mine, "draws_per_game", "")
+    peer = result["apologies"]
+    if peer is not None:
+        version = peer.get("version", "?")
+        row(f"apologies {version}: games", peer, "games_per_s", "games/s")
+        row(f"apologies {version}: legal moves median", peer, "legal_moves_us_median", "µs")
+        row(f"apologies {version}: legal-move calls per game", peer, "draws_per_game", "")
+        ratios = result["ratios"]
+        row("ratio: public loop / apologies", ratios, "loop", "x")
+        row("ratio: playout kernel / apologies", ratios, "kernel", "x")
+        row("ratio: one legal-moves call, apologies / pardon", ratios, "legal_moves_call", "x")
+    width = [max(len(line[column]) for line in rows) for column in range(len(rows[0]))]
+    lines = [f"Python {result['python']}, one core, seed {result['seed']}, best of {result['rounds']} rounds"]
+    for line in rows:
+        lines.append("  ".join(cell.ljust(width[0]) if i == 0 else cell.rjust(width[i]) for i, cell in enumerate(line)))
+    if peer is None:
+        lines.append("(apologies not measured)")
+    return "\n".join(lines)
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--games", type=int, default=400, help="pardon games per player count and round (400)")
+    parser.add_argument("--seed", type=int, default=1, help="first game seed; apologies seeds its global random (1)")
+    parser.add_argument("--rounds", type=int, default=6, help="rounds; the best of each figure is kept (6)")
+    parser.add_argument("--peer-games2", type=int, default=80, help="apologies games with 2 players per round (80)")
+    parser.add_argument("--peer-games4", type=int, default=40, help="apologies games with 4 players per round (40)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    parser.add_argument("--skip-peer", action="store_true", help="do not run apologies")
+    args = parser.parse_args(argv)
+    for name in ("games", "rounds", "peer_games2", "peer_games4"):
+        if getattr(args, name) < 1:
+            parser.error(f"--{name.replace('_', '-')} must be at least 1")
+    return args
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parse_args(argv)
+    result = run(args)
+    print(json.dumps(result) if args.json else table(result))
+
+
+if __name__ == "__main__":
+    main()

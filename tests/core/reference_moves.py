@@ -1,0 +1,335 @@
+"""A slow, deliberately simple move generator written straight from RULES.md §1–3.
+
+It exists only to check :mod:`pardon.core.moves`, so it shares nothing with it but the
+:class:`~pardon.core.state.Position` it reads and writes: it uses the board's own square
+numbers (0–59, sides at b = 0, 15, 30, 45), keeps each pawn as a place such as
+``("track", 17)`` or ``("safe", 3)``, plays every move pawn by pawn on a mutable copy
+of the board, tries every split 7 one part after the other in both orders, and only at
+the end turns each board back into a position and drops duplicate results.
+
+Nothing here is fast or clever on purpose: each rule is written once, the way
+RULES.md states it, so that a disagreement with the engine is easy to judge.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pardon.core.cards import SORRY
+from pardon.core.rules import Rules
+from pardon.core.state import Position
+
+Place = tuple[str, int]  # ("start", 0), ("track", square), ("safe", k) for S(k), ("home", 0)
+Board = dict[int, list[Place]]  # colour -> its pawns, in a fixed order (pawn i stays pawn i)
+
+IN_START: Place = ("start", 0)
+AT_HOME: Place = ("home", 0)
+TRACK = 60
+SAFETY = 5
+
+
+def side_base(colour: int) -> int:
+    """b = 0 (Red), 15 (Blue), 30 (Yellow), 45 (Green)."""
+    return 15 * colour
+
+
+def entrance(colour: int) -> int:
+    """The last track square before the colour's Safety Zone: b + 2."""
+    return side_base(colour) + 2
+
+
+def start_exit(colour: int) -> int:
+    """The Start exit circle: b + 4."""
+    return side_base(colour) + 4
+
+
+@dataclass(frozen=True)
+class Slide:
+    """A slide of ``colour``: its triangle and the squares after it, end circle included."""
+
+    colour: int
+    triangle: int
+    length: int
+
+    @property
+    def swept(self) -> list[int]:
+        return [(self.triangle + k) % TRACK for k in range(1, self.length + 1)]
+
+    @property
+    def end(self) -> int:
+        return (self.triangle + self.length) % TRACK
+
+
+# Short slide b+1 -> b+4, long slide b+9 -> b+13, each of its side's colour (RULES.md §1).
+SLIDES = [Slide(c, side_base(c) + 1, 3) for c in range(4)] + [Slide(c, side_base(c) + 9, 4) for c in range(4)]
+
+
+def slide_at(square: int) -> Slide | None:
+    for slide in SLIDES:
+        if slide.triangle == square:
+            return slide
+    return None
+
+
+def rides(rules: Rules, colour: int, slide: Slide) -> bool:
+    """Classic: a pawn slides on a slide not of its colour; option ``own``: only its own."""
+    if rules.slide_riders == "own":
+        return slide.colour == colour
+    return slide.colour != colour
+
+
+# --- counting squares (RULES.md §1 "Derived facts", §3.6) -------------------------------
+
+
+def forward(colour: int, place: Place, count: int) -> Place | None:
+    """Where ``count`` steps forward lead, or None if that would pass Home."""
+    kind, value = place
+    if kind == "track":
+        to_entrance = (entrance(colour) - value) % TRACK
+        if count <= to_entrance:
+            return ("track", (value + count) % TRACK)
+        k = count - to_entrance
+    elif kind == "safe":
+        k = value + count
+    else:
+        return None  # Start and Home pawns do not move forward by count
+    if k <= SAFETY:
+        return ("safe", k)
+    if k == SAFETY + 1:
+        return AT_HOME
+    return None
+
+
+def backward(colour: int, place: Place, count: int) -> Place | None:
+    """Where ``count`` steps backward lead (never into a Safety Zone, never out of Start)."""
+    kind, value = place
+    if kind == "track":
+        return ("track", (value - count) % TRACK)
+    if kind == "safe":
+        if value - count >= 1:
+            return ("safe", value - count)
+        return ("track", (entrance(colour) - (count - value)) % TRACK)
+    return None
+
+
+# --- the board -------------------------------------------------------------------------
+
+
+def occupant(board: Board, square: int) -> tuple[int, int] | None:
+    """(colour, pawn index) of the pawn on a track square."""
+    for colour, places in board.items():
+        for index, place in enumerate(places):
+            if place == ("track", square):
+                return colour, index
+    return None
+
+
+def sweep(board: Board, slide: Slide) -> None:
+    """Every pawn on the slide's squares after its triangle goes back to Start."""
+    swept = [("track", square) for square in slide.swept]
+    for places in board.values():
+        for index, place in enumerate(places):
+            if place in swept:
+                places[index] = IN_START
+
+
+def ride_if_on_triangle(rules: Rules, board: Board, colour: int, index: int) -> None:
+    """A pawn standing on a triangle it rides slides to the end circle, sweeping the slide."""
+    kind, square = board[colour][index]
+    if kind != "track":
+        return
+    slide = slide_at(square)
+    if slide is not None and rides(rules, colour, slide):
+        sweep(board, slide)  # the slider is still on the triangle, so it is not swept
+        board[colour][index] = ("track", slide.end)
+
+
+def end_move(rules: Rules, board: Board, colour: int, index: int, landing: Place) -> bool:
+    """Put pawn ``index`` on ``landing`` (RULES.md §3.3); False if the move is illegal.
+
+    Ending on an own pawn is illegal; ending on an opponent's bumps it; then a pawn
+    on a triangle it rides slides and sweeps.
+    """
+    board[colour][index] = ("moving", 0)  # it has left its origin
+    if landing != AT_HOME:
+        for other_index, place in enumerate(board[colour]):
+            if place == landing and other_index != index:
+                return False
+    if landing[0] == "track":
+        found = occupant(board, landing[1])
+        if found is not None:
+            board[found[0]][found[1]] = IN_START
+    board[colour][index] = landing
+    ride_if_on_triangle(rules, board, colour, index)
+    return True
+
+
+# --- positions <-> boards --------------------------------------------------------------
+
+
+def to_place(colour: int, distance: int) -> Place:
+    """The engine's distance to Home as a place (see RULES.md §1, Derived facts)."""
+    if distance == 0:
+        return AT_HOME
+    if distance <= SAFETY:
+        return ("safe", 6 - distance)
+    if distance == 66:
+        return IN_START
+    return ("track", (entrance(colour) - (distance - 6)) % TRACK)
+
+
+def to_distance(colour: int, place: Place) -> int:
+    kind, value = place
+    if kind == "home":
+        return 0
+    if kind == "safe":
+        return 6 - value
+    if kind == "start":
+        return 66
+    return 6 + (entrance(colour) - value) % TRACK
+
+
+def board_of(position: Position) -> Board:
+    return {c: [to_place(c, d) for d in position.pawns[c]] for c in position.seats}
+
+
+def copy(board: Board) -> Board:
+    return {c: list(places) for c, places in board.items()}
+
+
+def result_of(rules: Rules, position: Position, card: int, board: Board, before: Board) -> Position:
+    """The position after a move that turned ``before`` into ``board``: the mover wins
+    if all its pawns are Home (the game then ends at once, so whose turn it is stays as
+    it was); else a classic 2 lets the same player draw again, and otherwise play
+    passes left."""
+    pawns = tuple(
+        position.pawns[c] if board.get(c) == before.get(c) else tuple(sorted(to_distance(c, p) for p in board[c]))
+        for c in range(4)
+    )
+    mover = position.turn
+    if all(place == AT_HOME for place in board[mover]):
+        return Position(position.seats, pawns, position.turn, mover)
+    seats = position.seats
+    turn = mover if card == 2 and rules.draw_again_on_2 else seats[(seats.index(mover) + 1) % len(seats)]
+    return Position(seats, pawns, turn, None)
+
+
+# --- the cards -------------------------------------------------------------------------
+
+
+def moves_by_count(rules: Rules, board: Board, colour: int, count: int, ahead: bool) -> list[Board]:
+    """Every pawn moved ``count`` forward (``ahead``) or backward, one board per legal move."""
+    boards = []
+    for index, place in enumerate(board[colour]):
+        landing = forward(colour, place, count) if ahead else backward(colour, place, count)
+        if landing is None:
+            continue
+        after = copy(board)
+        if end_move(rules, after, colour, index, landing):
+            boards.append(after)
+    return boards
+
+
+def leave_start(rules: Rules, board: Board, colour: int) -> list[Board]:
+    boards = []
+    for index, place in enumerate(board[colour]):
+        if place == IN_START:
+            after = copy(board)
+            if end_move(rules, after, colour, index, ("track", start_exit(colour))):
+                boards.append(after)
+    return boards
+
+
+def opponents_on_track(board: Board, colour: int) -> list[tuple[int, int]]:
+    return [
+        (other, index)
+        for other, places in board.items()
+        if other != colour
+        for index, place in enumerate(places)
+        if place[0] == "track"
+    ]
+
+
+def sorry(rules: Rules, board: Board, colour: int) -> list[Board]:
+    if IN_START not in board[colour]:
+        return []
+    index = board[colour].index(IN_START)  # pawns in Start are alike: take the first
+    boards = []
+    for other, other_index in opponents_on_track(board, colour):
+        after = copy(board)
+        if end_move(rules, after, colour, index, board[other][other_index]):
+            boards.append(after)
+    return boards
+
+
+def switches(rules: Rules, board: Board, colour: int) -> list[Board]:
+    """11: exchange an own track pawn with an opponent's (RULES.md §3.5)."""
+    boards = []
+    for index, place in enumerate(board[colour]):
+        if place[0] != "track":
+            continue
+        for other, other_index in opponents_on_track(board, colour):
+            after = copy(board)
+            after[colour][index], after[other][other_index] = board[other][other_index], place
+            ride_if_on_triangle(rules, after, colour, index)
+            if rules.switched_opponent_slides and after[other][other_index] == place:
+                ride_if_on_triangle(rules, after, other, other_index)
+            boards.append(after)
+    return boards
+
+
+def splits(rules: Rules, board: Board, colour: int) -> list[Board]:
+    """Every split 7 (RULES.md §3.4), each part made in turn, for both orders."""
+    boards = []
+    pawns = [index for index, place in enumerate(board[colour]) if place[0] in ("track", "safe")]
+    for first in pawns:
+        for second in pawns:
+            if first == second:
+                continue
+            for part in range(1, 7):
+                after = copy(board)
+                if split_part(rules, after, colour, first, part) and split_part(rules, after, colour, second, 7 - part):
+                    boards.append(after)
+    return boards
+
+
+def split_part(rules: Rules, board: Board, colour: int, index: int, count: int) -> bool:
+    """One part of a split: forward only, never out of Start (nor from Home)."""
+    place = board[colour][index]
+    if place[0] not in ("track", "safe"):
+        return False
+    landing = forward(colour, place, count)
+    return landing is not None and end_move(rules, board, colour, index, landing)
+
+
+def reference_results(rules: Rules, position: Position, card: int) -> set[tuple[Position, bool]]:
+    """Each distinct ``(result, is_pass)`` of playing ``card`` in ``position``."""
+    if position.winner is not None:
+        return set()
+    board = board_of(position)
+    colour = position.turn
+    boards: list[Board] = []
+    passing = False
+    if card == SORRY:
+        boards = sorry(rules, board, colour)
+    elif card == 4:
+        boards = moves_by_count(rules, board, colour, 4, ahead=False)
+    elif card == 10:
+        boards = moves_by_count(rules, board, colour, 10, ahead=True)
+        boards += moves_by_count(rules, board, colour, 1, ahead=False)
+    elif card == 11:
+        boards = moves_by_count(rules, board, colour, 11, ahead=True)
+        passing = not boards  # the switch is never compulsory
+        boards += switches(rules, board, colour)
+    else:
+        boards = moves_by_count(rules, board, colour, card, ahead=True)
+        if card in (1, 2):
+            boards += leave_start(rules, board, colour)
+        if card == 7:
+            boards += splits(rules, board, colour)
+    if not boards:
+        passing = True  # must move: a pass only when the card cannot be used
+    results = {(result_of(rules, position, card, after, board), False) for after in boards}
+    if passing:
+        results.add((result_of(rules, position, card, board, board), True))
+    return results
