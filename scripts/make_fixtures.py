@@ -15,13 +15,24 @@ import random
 import sys
 from pathlib import Path
 
-from pardon.core import Game, format_move, format_position, format_record, legal_moves, parse_rules, record_of
+from pardon.core import (
+    Game,
+    format_move,
+    format_position,
+    format_record,
+    legal_moves,
+    parse_position,
+    parse_rules,
+    record_of,
+)
 from pardon.core.cards import CARDS, card_name
+from pardon.core.rules import PRESETS
 from pardon.core.state import seats_for
 
 FIXTURES = Path(__file__).resolve().parent.parent / "tests" / "fixtures"
 POSITIONS_PER_PLAYER_COUNT = 100
 GOLDEN_SEEDS = (1, 2, 3)
+MOVE_TABLES = ("classic", "modern-no-tokens")
 
 
 def sample_positions(rules_text: str, players: int, count: int) -> list[str]:
@@ -42,11 +53,9 @@ def sample_positions(rules_text: str, players: int, count: int) -> list[str]:
 
 
 def move_table(rules_text: str) -> list[dict[str, object]]:
-    from pardon.core import parse_position
-
     rules = parse_rules(rules_text)
     table: list[dict[str, object]] = []
-    for players in (2, 3, 4):
+    for players in parse_rules(rules_text).players:
         for text in sample_positions(rules_text, players, POSITIONS_PER_PLAYER_COUNT):
             position = parse_position(text)
             moves = {
@@ -71,19 +80,25 @@ def main() -> int:
     FIXTURES.mkdir(parents=True, exist_ok=True)
     golden = FIXTURES / "golden"
     golden.mkdir(exist_ok=True)
-    for rules_text in ("classic",):
-        table = move_table(rules_text)
-        path = FIXTURES / f"moves-{rules_text}.json"
-        rows = ",\n".join(json.dumps(entry, separators=(",", ":")) for entry in table)
-        path.write_text(f'{{"rules": "{rules_text}", "positions": [\n{rows}\n]}}\n')
-        total = sum(len(moves) for entry in table for moves in entry["moves"].values())  # type: ignore[attr-defined]
-        print(f"{path.name}: {len(table)} positions, {total} moves", file=sys.stderr)
-        for players in (2, 3, 4):
+    for rules_text in PRESETS:
+        if rules_text in MOVE_TABLES:
+            write_move_table(rules_text)
+        for players in parse_rules(rules_text).players:
             for seed in GOLDEN_SEEDS:
                 name = f"{rules_text}-{players}p-seed{seed}.txt"
                 (golden / name).write_text(golden_record(rules_text, players, seed))
                 print(f"golden/{name}", file=sys.stderr)
     return 0
+
+
+def write_move_table(rules_text: str) -> None:
+    """One position a line, with every card's legal moves in order."""
+    table = move_table(rules_text)
+    path = FIXTURES / f"moves-{rules_text}.json"
+    rows = ",\n".join(json.dumps(entry, separators=(",", ":")) for entry in table)
+    path.write_text(f'{{"rules": "{rules_text}", "positions": [\n{rows}\n]}}\n')
+    total = sum(len(moves) for entry in table for moves in entry["moves"].values())  # type: ignore[attr-defined]
+    print(f"{path.name}: {len(table)} positions, {total} moves", file=sys.stderr)
 
 
 if __name__ == "__main__":

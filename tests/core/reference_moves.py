@@ -230,13 +230,21 @@ def moves_by_count(rules: Rules, board: Board, colour: int, count: int, ahead: b
     return boards
 
 
-def leave_start(rules: Rules, board: Board, colour: int) -> list[Board]:
+def leave_start(rules: Rules, board: Board, colour: int, card: int) -> list[Board]:
+    """Bring a pawn out of Start (RULES.md §3.2; 2013: any forward number card, §8)."""
+    if rules.leave_start == "circle" and card not in (1, 2):
+        return []
+    if rules.leave_start != "circle" and card not in (1, 2, 3, 5, 7, 8, 10, 11, 12):
+        return []
+    past_circle = card - 1 if rules.leave_start == "forward-count" else 0
     boards = []
     for index, place in enumerate(board[colour]):
         if place == IN_START:
             after = copy(board)
-            if end_move(rules, after, colour, index, ("track", start_exit(colour))):
+            landing = ("track", (start_exit(colour) + past_circle) % TRACK)
+            if end_move(rules, after, colour, index, landing):
                 boards.append(after)
+            break  # pawns in Start are alike: one is enough
     return boards
 
 
@@ -312,19 +320,22 @@ def reference_results(rules: Rules, position: Position, card: int) -> set[tuple[
     passing = False
     if card == SORRY:
         boards = sorry(rules, board, colour)
+        if rules.sorry_forward_4:
+            boards += moves_by_count(rules, board, colour, 4, ahead=True)
     elif card == 4:
         boards = moves_by_count(rules, board, colour, 4, ahead=False)
     elif card == 10:
         boards = moves_by_count(rules, board, colour, 10, ahead=True)
+        boards += leave_start(rules, board, colour, 10)
         boards += moves_by_count(rules, board, colour, 1, ahead=False)
     elif card == 11:
         boards = moves_by_count(rules, board, colour, 11, ahead=True)
+        boards += leave_start(rules, board, colour, 11)
         passing = not boards  # the switch is never compulsory
         boards += switches(rules, board, colour)
     else:
         boards = moves_by_count(rules, board, colour, card, ahead=True)
-        if card in (1, 2):
-            boards += leave_start(rules, board, colour)
+        boards += leave_start(rules, board, colour, card)
         if card == 7:
             boards += splits(rules, board, colour)
     if not boards:

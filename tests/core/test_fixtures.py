@@ -24,8 +24,12 @@ def make_fixtures() -> ModuleType:
     return module
 
 
-def test_every_fixture_position_gives_exactly_the_recorded_moves() -> None:
-    data = json.loads((FIXTURES / "moves-classic.json").read_text())
+TABLES = sorted(FIXTURES.glob("moves-*.json"))
+
+
+@pytest.mark.parametrize("path", TABLES, ids=[path.stem for path in TABLES])
+def test_every_fixture_position_gives_exactly_the_recorded_moves(path: Path) -> None:
+    data = json.loads(path.read_text())
     rules = parse_rules(data["rules"])
     assert len(data["positions"]) >= 300
     for entry in data["positions"]:
@@ -48,5 +52,9 @@ def test_golden_records_replay_and_regenerate_identically(path: Path) -> None:
     assert make_fixtures().golden_record(record.rules, len(record.seats), record.seed) == text
 
 
-def test_there_are_golden_records_for_2_3_and_4_players() -> None:
-    assert {parse_record(path.read_text()).seats for path in GOLDEN} == {(0, 2), (0, 1, 2), (0, 1, 2, 3)}
+def test_there_are_golden_records_for_every_preset_and_player_count() -> None:
+    from pardon.core.rules import PRESETS
+
+    recorded = {(parse_record(path.read_text()).rules, len(parse_record(path.read_text()).seats)) for path in GOLDEN}
+    assert recorded == {(name, players) for name, rules in PRESETS.items() for players in rules.players}
+    assert len(TABLES) >= 2

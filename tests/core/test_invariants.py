@@ -11,6 +11,18 @@ from pardon.core.board import DISTANCE, FIRST_TRACK, HOME, SQUARE, START
 from pardon.core.state import Position, check_position, seats_for
 
 GAMES_PER_PLAYER_COUNT = 2000
+GAMES_PER_VARIANT = 500
+#: (preset, players, games): the classic game in full, every other preset at least 500.
+RUNS = [
+    ("classic", 2, GAMES_PER_PLAYER_COUNT),
+    ("classic", 3, GAMES_PER_PLAYER_COUNT),
+    ("classic", 4, GAMES_PER_PLAYER_COUNT),
+    ("classic-1939", 3, GAMES_PER_VARIANT),
+    ("modern-no-tokens", 2, GAMES_PER_VARIANT),
+    ("modern-no-tokens", 4, GAMES_PER_VARIANT),
+    ("solo", 1, GAMES_PER_VARIANT),
+    ("classic(pawns=3,pawns_out=1,deck=55)", 3, GAMES_PER_VARIANT),
+]
 TURN_LIMIT = 5000  # far beyond any real game: reaching it means a game never ends
 
 
@@ -32,12 +44,12 @@ def check_invariants(before: Position, after: Position, pawns_each: int) -> None
             assert DISTANCE[colour][pawn] >= FIRST_TRACK
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_invariants_hold_after_every_move(players: int) -> None:
-    rules = parse_rules("classic")
+@pytest.mark.parametrize(("preset", "players", "games"), RUNS, ids=[f"{name}-{n}p" for name, n, _ in RUNS])
+def test_invariants_hold_after_every_move(preset: str, players: int, games: int) -> None:
+    rules = parse_rules(preset)
     seats = seats_for(players)
     winners = dict.fromkeys(seats, 0)
-    for seed in range(GAMES_PER_PLAYER_COUNT):
+    for seed in range(games):
         game = Game.new(rules, seats, seed)
         rng = random.Random(seed)
         while not game.is_over:

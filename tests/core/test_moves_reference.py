@@ -28,7 +28,7 @@ from pardon.core.board import SQUARE
 from pardon.core.cards import CARDS, Pack
 from pardon.core.moves import Move, legal_moves
 from pardon.core.playout import play_random_game, random_playout
-from pardon.core.rules import Rules
+from pardon.core.rules import Rules, parse_rules
 from pardon.core.state import Position, check_position, initial_position, seats_for
 
 
@@ -50,6 +50,8 @@ OWN_RIDERS = Rules(slide_riders="own")
 STILL_OPPONENT = Rules(switched_opponent_slides=False)
 VARIED = Rules(slide_riders="own", switched_opponent_slides=False, draw_again_on_2=False)
 THREE_OUT = Rules(pawns=3, pawns_out=1, draw_again_on_2=False)
+MODERN = parse_rules("modern-no-tokens")
+MODERN_CIRCLE = parse_rules("modern-no-tokens(leave_start=forward-circle,slide_riders=others)")
 
 #: (rules, players, games): 166 games, about 47 000 positions, each tried with all 11 cards.
 GAMES = [
@@ -61,6 +63,9 @@ GAMES = [
     (STILL_OPPONENT, 4, 10),
     (VARIED, 3, 14),
     (THREE_OUT, 4, 24),
+    (MODERN, 2, 24),
+    (MODERN, 4, 10),
+    (MODERN_CIRCLE, 3, 12),
 ]
 
 
@@ -126,7 +131,9 @@ def crowded_position(rules: Rules, players: int, rng: random.Random) -> Position
             return check_position(rules, Position(seats, tuple(pawns), rng.choice(seats)))
 
 
-@pytest.mark.parametrize("rules", [CLASSIC, OWN_RIDERS, STILL_OPPONENT, VARIED, THREE_OUT], ids=_name)
+@pytest.mark.parametrize(
+    "rules", [CLASSIC, OWN_RIDERS, STILL_OPPONENT, VARIED, THREE_OUT, MODERN, MODERN_CIRCLE], ids=_name
+)
 def test_legal_moves_match_the_reference_in_crowded_positions(rules: Rules) -> None:
     rng = random.Random(f"crowded:{rules.name}")
     for index in range(300):

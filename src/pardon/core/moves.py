@@ -215,6 +215,11 @@ class Context(NamedTuple):
     #: Who draws after a card, and after a 2 (the same player in the classic game).
     next_turn: int
     next_turn_after_2: int
+    #: ``leave_start[card]``: where that card brings a pawn out of Start (its distance
+    #: from Home), or -1 where it cannot (RULES.md §3.2 and, for 2013, §8).
+    leave_start: tuple[int, ...]
+    #: Whether a Sorry! may instead move a pawn forward 4 (2013).
+    sorry_forward_4: bool
 
 
 #: A part of a split 7, resolved: (origin, landing, end, bumps, places, change).
@@ -286,8 +291,28 @@ def _make_contexts(kit: _Kit, seats: tuple[int, ...]) -> tuple[Context | None, .
             *kit.split_tables[colour],
             after,
             colour if rules.draw_again_on_2 else after,
+            _leave_start(rules),
+            rules.sorry_forward_4,
         )
     return tuple(contexts)
+
+
+#: The forward number cards (a 10 and an 11 forward, a 7 whole): in the 2013 edition
+#: any of them brings a pawn out of Start.
+FORWARD_NUMBER_CARDS: Final = (1, 2, 3, 5, 7, 8, 10, 11, 12)
+
+
+def _leave_start(rules: Rules) -> tuple[int, ...]:
+    """Where each card brings a pawn out of Start, by the rules' ``leave_start`` option.
+
+    The start exit is 64 from Home; counting it as the first square (2013), a card of
+    ``n`` ends ``n - 1`` squares past it.
+    """
+    landing = [-1] * (SORRY + 1)
+    cards = (1, 2) if rules.leave_start == "circle" else FORWARD_NUMBER_CARDS
+    for card in cards:
+        landing[card] = START_EXIT - (card - 1) if rules.leave_start == "forward-count" else START_EXIT
+    return tuple(landing)
 
 
 def _switch_spots(
@@ -449,20 +474,22 @@ def options(ctx: Context, pawns: Pawns, card: int) -> list[Option]:
     Never empty: a card that cannot be used gives a single ``PASS``.
     """
     row = pawns[ctx.colour]
-    if card in _FORWARD_ONLY:
+    out = ctx.leave_start[card]
+    if card in _FORWARD_ONLY and out < 0:
         return _forward(row, card, []) or [_PASS]
     if card == SORRY:
         found = _sorry_options(ctx, pawns) if row[-1] == START else []
+        if ctx.sorry_forward_4:
+            _forward(row, 4, found)
     elif card == 4:
         found = _backward(row, 4, [])
         if _slides(ctx, found) > 1:
             found = _distinct(ctx, pawns, found)
     else:
         found = _forward(row, card, [])
-        if card in (1, 2):
-            if row[-1] == START and START_EXIT not in row:
-                found.append((ONE_STEP, START, START_EXIT, 0))
-        elif card == 10:
+        if out >= 0 and row[-1] == START and out not in row:
+            found.append((ONE_STEP, START, out, 0))
+        if card == 10:
             if _slides(ctx, _backward(row, 1, found)) > 1:
                 found = _distinct(ctx, pawns, found)
         elif card == SPLIT_CARD:
