@@ -169,3 +169,16 @@ def test_bad_positions_are_invalid(text: str, words: str) -> None:
 def test_bad_records_are_invalid(text: str, words: str) -> None:
     with pytest.raises(InvalidError, match=words):
         parse_record(text)
+
+
+def test_a_split_is_read_in_the_order_written_and_matched_by_its_outcome() -> None:
+    position = parse_position("R:21,22,S5,S4 Y:start,start,start,start turn:R")
+    # 21+3 first, then 22+4: nothing is swept; listed under the other order.
+    move = parse_move(CLASSIC, position, 7, "7 21-24 22-26")
+    assert format_position(move.result) == "R:S5,S4,28,26 Y:start,start,start,start turn:Y"
+    # 22+4 first, then 21+3 slides and sweeps the pawn on 26: another outcome.
+    swept = parse_move(CLASSIC, position, 7, "7 22-26 21-24")
+    assert format_position(swept.result) == "R:S5,S4,28,start Y:start,start,start,start turn:Y"
+    # A split with the same outcome as the whole 7 by one pawn is that move.
+    other = parse_position("R:20,23,home,home Y:start,start,start,start turn:R")
+    assert format_move(other, parse_move(CLASSIC, other, 7, "7 23-27 20-23")) == "7 20-27"

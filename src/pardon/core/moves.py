@@ -784,6 +784,25 @@ def _switch(ctx: Context, pawns: Pawns, pawn: int, target: int, at: int) -> tupl
     return (_new(Action, (SWITCH, colour, pawn, landing, end, target, at)),), bumps, pawns
 
 
+def steps_result(rules: Rules, position: Position, steps: list[tuple[int, int]]) -> Pawns | None:
+    """The pawns after the player's pawns move by count, one ``(origin, landing)`` step
+    after the other, each judged when it is made; ``None`` if one is illegal then.
+
+    This reads a split 7 in the order a player wrote it, which may differ from the
+    order :func:`legal_moves` lists for the same outcome.
+    """
+    ctx = context(rules, position.seats, position.turn)
+    pawns = position.pawns
+    for origin, landing in steps:
+        if origin not in pawns[ctx.colour] or origin in (HOME, START) or landing > origin:
+            return None
+        landed = _land(ctx, pawns, origin, landing)
+        if landed is None:
+            return None
+        pawns = _moved(pawns, ctx.colour, origin, *landed)
+    return pawns
+
+
 def legal_moves(rules: Rules, position: Position, card: int) -> list[Move]:
     """Every legal way to use ``card``, one per distinct outcome, passes included.
 

@@ -47,11 +47,11 @@ from pardon.core.board import (
     START,
     TRACK_LENGTH,
     safety_distance,
-    safety_index,
 )
 from pardon.core.cards import CARD_NAMES, SORRY, a_card, card_name, parse_card
 from pardon.core.errors import AmbiguousError, IllegalError, InvalidError
-from pardon.core.moves import BUMP_FROM_START, SWITCH, Action, Move, legal_moves
+from pardon.core.locations import format_location
+from pardon.core.moves import BUMP_FROM_START, SWITCH, Action, Move, legal_moves, steps_result
 from pardon.core.rules import Rules
 from pardon.core.state import Position
 from pardon.core.why import why_not_pass, why_pawn_cannot_move
@@ -73,17 +73,6 @@ def colour_name(colour: int) -> str:
 
 
 # -------------------------------------------------------------- locations
-
-
-def format_location(colour: int, distance: int) -> str:
-    """``start``, ``home``, ``S1``–``S5`` or the track square number."""
-    if distance == START:
-        return "start"
-    if distance == HOME:
-        return "home"
-    if distance < FIRST_TRACK:
-        return f"S{safety_index(distance)}"
-    return str(SQUARE[colour][distance])
 
 
 _LOCATION = re.compile(r"^(?:(start)|(home)|[sS]([1-5])|(\d{1,2}))$", re.IGNORECASE)
@@ -227,7 +216,7 @@ def parse_move(rules: Rules, position: Position, card: int, text: str) -> Move:
     specs = [_parse_spec(position.turn, word) for word in rest]
     if card == SORRY and len(rest) == 1 and specs[0].destination is None and specs[0].origin != START:
         specs = [_Spec(None, START, False, rest[0].split(":")[-1])]  # "sorry 33" names the target
-    found = _find(position.turn, specs, moves) or _find(position.turn, specs[::-1], moves)
+    found = _find(position.turn, specs, moves) or _find_split_by_result(rules, position, card, specs, moves)
     if not found:
         reason = _explain(rules, position, card, specs, moves)
         raise IllegalError(f"{' '.join(rest)} is not a legal move for {a_card(card)} here: {reason}")
@@ -244,6 +233,29 @@ def _find(player: int, specs: list[_Spec], moves: list[Move]) -> list[Move]:
         if len(move.actions) == len(specs)
         and all(_matches(player, spec, action) for spec, action in zip(specs, move.actions, strict=True))
     ]
+
+
+def _find_split_by_result(
+    rules: Rules, position: Position, card: int, specs: list[_Spec], moves: list[Move]
+) -> list[Move]:
+    """A split 7 written in an order that leads to an outcome listed under another
+    text (the other order, or even the whole 7 by one pawn): made part by part as
+    written, then matched by its result, since one outcome is one move."""
+    if card != 7 or len(specs) != 2:
+        return []
+    steps = []
+    for spec in specs:
+        if spec.colour not in (None, position.turn) or spec.switch or spec.destination is None:
+            return []
+        try:
+            landing = parse_location(position.turn, spec.destination)
+        except InvalidError:
+            return []
+        steps.append((spec.origin, landing))
+    if sum(origin - landing for origin, landing in steps) != 7:
+        return []
+    pawns = steps_result(rules, position, steps)
+    return [move for move in moves if move.result.pawns == pawns] if pawns else []
 
 
 def _explain(rules: Rules, position: Position, card: int, specs: list[_Spec], moves: list[Move]) -> str:

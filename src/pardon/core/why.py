@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pardon.core.board import FIRST_TRACK, HOME, SQUARE, START, START_EXIT
 from pardon.core.cards import SORRY, a_card
+from pardon.core.locations import format_location
 from pardon.core.moves import legal_moves
 from pardon.core.rules import Rules
 from pardon.core.state import Position
@@ -19,13 +20,10 @@ LEAVE_START_CARDS = frozenset((1, 2, SORRY))
 
 
 def _where(colour: int, distance: int) -> str:
-    if distance == START:
-        return "Start"
-    if distance == HOME:
-        return "Home"
-    if distance < FIRST_TRACK:
-        return f"S{FIRST_TRACK - distance}"
-    return f"square {SQUARE[colour][distance]}"
+    """A location as a player says it: Start, Home, S3, square 20."""
+    if FIRST_TRACK <= distance < START:
+        return f"square {SQUARE[colour][distance]}"
+    return format_location(colour, distance).capitalize()
 
 
 def why_pawn_cannot_move(rules: Rules, position: Position, card: int, origin: int) -> str | None:
