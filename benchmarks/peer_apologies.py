@@ -66,9 +66,7 @@ class Tally:
 
 def new_engine(players: int) -> Engine:
     """Build an engine for a STANDARD game between random players."""
-    characters = [
-        Character(name=f"random{i}", source=RandomInputSource()) for i in range(players)
-    ]
+    characters = [Character(name=f"random{i}", source=RandomInputSource()) for i in range(players)]
     return Engine(mode=GameMode.STANDARD, characters=characters)
 
 
@@ -146,12 +144,8 @@ def summarize(tally: Tally) -> dict[str, float | int]:
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     """Parse the command line."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "--games2", type=int, default=DEFAULT_GAMES[2], help="games with 2 players"
-    )
-    parser.add_argument(
-        "--games4", type=int, default=DEFAULT_GAMES[4], help="games with 4 players"
-    )
+    parser.add_argument("--games2", type=int, default=DEFAULT_GAMES[2], help="games with 2 players")
+    parser.add_argument("--games4", type=int, default=DEFAULT_GAMES[4], help="games with 4 players")
     parser.add_argument(
         "--games",
         type=int,
@@ -162,9 +156,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         type=float,
         help="time cap per player count (at least one game is played)",
     )
-    parser.add_argument(
-        "--seed", type=int, default=1, help="seed for the global random module"
-    )
+    parser.add_argument("--seed", type=int, default=1, help="seed for the global random module")
     args = parser.parse_args(argv)
     for name in ("games", "games2", "games4"):
         value = getattr(args, name)
@@ -191,10 +183,7 @@ def main(argv: list[str] | None = None) -> None:
         "python": platform.python_version(),
         "mode": "STANDARD",
         "seed": args.seed,
-        "players": {
-            str(n): summarize(run(n, games, args.seconds, args.seed))
-            for n, games in counts.items()
-        },
+        "players": {str(n): summarize(run(n, games, args.seconds, args.seed)) for n, games in counts.items()},
     }
     print(json.dumps(report))
 

@@ -1,0 +1,49 @@
+"""The shell examples in docs/ are real: each command is run and its output compared.
+
+A ```console block holds commands (``$ ...``) each followed by the output it prints
+(stdout and stderr together).  The commands of one file run in order, in one fresh
+folder, with the installed ``pardon`` command first on the PATH.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+BLOCK = re.compile(r"```console\n(.*?)```", re.DOTALL)
+
+
+def examples(path: Path) -> list[tuple[str, str]]:
+    """``(command, expected output)`` pairs, in the order they appear."""
+    pairs: list[tuple[str, str]] = []
+    for block in BLOCK.findall(path.read_text()):
+        for chunk in re.split(r"^\$ ", block, flags=re.MULTILINE)[1:]:
+            command, _, output = chunk.partition("\n")
+            pairs.append((command, output))
+    return pairs
+
+
+DOCUMENTED = [path for path in sorted(DOCS.glob("*.md")) if examples(path)]
+
+
+@pytest.mark.parametrize("path", DOCUMENTED, ids=[path.name for path in DOCUMENTED])
+def test_every_shell_example_prints_what_the_docs_say(path: Path, tmp_path: Path) -> None:
+    environment = dict(os.environ)
+    environment["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{environment.get('PATH', '')}"
+    for command, expected in examples(path):
+        run = subprocess.run(
+            ["bash", "-c", command],
+            cwd=tmp_path,
+            env=environment,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+        assert run.stdout + run.stderr == expected, f"{path.name}: $ {command}"
