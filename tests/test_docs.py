@@ -2,7 +2,7 @@
 
 A ```console block holds commands (``$ ...``) each followed by the output it prints
 (stdout and stderr together).  The commands of one file run in order, in one fresh
-folder, with the installed ``pardon`` command first on the PATH.
+folder, with a ``pardon`` command that runs this interpreter's pardon first on the PATH.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
+SOURCE = DOCS.parent / "src"
 BLOCK = re.compile(r"```console\n(.*?)```", re.DOTALL)
 
 
@@ -34,8 +35,14 @@ DOCUMENTED = [path for path in sorted(DOCS.glob("*.md")) if examples(path)]
 
 @pytest.mark.parametrize("path", DOCUMENTED, ids=[path.name for path in DOCUMENTED])
 def test_every_shell_example_prints_what_the_docs_say(path: Path, tmp_path: Path) -> None:
+    tools = tmp_path / "bin"
+    tools.mkdir()
+    command_file = tools / "pardon"
+    command_file.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m pardon "$@"\n')
+    command_file.chmod(0o755)
     environment = dict(os.environ)
-    environment["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{environment.get('PATH', '')}"
+    environment["PATH"] = f"{tools}{os.pathsep}{environment.get('PATH', '')}"
+    environment["PYTHONPATH"] = os.pathsep.join(filter(None, [str(SOURCE), environment.get("PYTHONPATH", "")]))
     for command, expected in examples(path):
         run = subprocess.run(
             ["bash", "-c", command],

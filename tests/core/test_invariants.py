@@ -21,6 +21,8 @@ RUNS = [
     ("modern-no-tokens", 2, GAMES_PER_VARIANT),
     ("modern-no-tokens", 4, GAMES_PER_VARIANT),
     ("solo", 1, GAMES_PER_VARIANT),
+    ("partners", 4, GAMES_PER_VARIANT),
+    ("partners(partner_split=any)", 4, 200),
     ("classic(pawns=3,pawns_out=1,deck=55)", 3, GAMES_PER_VARIANT),
 ]
 TURN_LIMIT = 5000  # far beyond any real game: reaching it means a game never ends
@@ -62,6 +64,8 @@ def test_invariants_hold_after_every_move(preset: str, players: int, games: int)
             check_invariants(before, game.position, rules.pawns)
         check_position(rules, game.position)
         assert game.winner is not None
-        assert all(pawn == HOME for pawn in game.position.pawns[game.winner])
+        winners_team = (game.winner, (game.winner + 2) % 4) if rules.partners else (game.winner,)
+        for member in winners_team:  # a team wins only with all its pawns Home
+            assert all(pawn == HOME for pawn in game.position.pawns[member])
         winners[game.winner] += 1
     assert all(count > 0 for count in winners.values()), "every seat wins some games"

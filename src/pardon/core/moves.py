@@ -220,6 +220,8 @@ class Context(NamedTuple):
     leave_start: tuple[int, ...]
     #: Whether a Sorry! may instead move a pawn forward 4 (2013).
     sorry_forward_4: bool
+    #: The colours a Sorry! or an 11 switch may act on: the rivals, less a partner.
+    targets: tuple[int, ...]
 
 
 #: A part of a split 7, resolved: (origin, landing, end, bumps, places, change).
@@ -293,6 +295,7 @@ def _make_contexts(kit: _Kit, seats: tuple[int, ...]) -> tuple[Context | None, .
             colour if rules.draw_again_on_2 else after,
             _leave_start(rules),
             rules.sorry_forward_4,
+            tuple(other for other in seats if other != colour and not (rules.partners and other == partner(colour))),
         )
     return tuple(contexts)
 
@@ -300,6 +303,11 @@ def _make_contexts(kit: _Kit, seats: tuple[int, ...]) -> tuple[Context | None, .
 #: The forward number cards (a 10 and an 11 forward, a 7 whole): in the 2013 edition
 #: any of them brings a pawn out of Start.
 FORWARD_NUMBER_CARDS: Final = (1, 2, 3, 5, 7, 8, 10, 11, 12)
+
+
+def partner(colour: int) -> int:
+    """The colour sitting opposite: Red+Yellow and Blue+Green are partners (RULES.md §5)."""
+    return (colour + 2) % len(COLOURS)
 
 
 def _leave_start(rules: Rules) -> tuple[int, ...]:
@@ -579,14 +587,14 @@ def _first_of_each(ctx: Context, pawns: Pawns, found: list[Option], suspects: li
 
 def _sorry_options(ctx: Context, pawns: Pawns) -> list[Option]:
     """A Sorry! on each opponent pawn on the track."""
-    return [(SORRY_ON, other, at, 0) for other in ctx.rivals for at in pawns[other] if FIRST_TRACK <= at < START]
+    return [(SORRY_ON, other, at, 0) for other in ctx.targets for at in pawns[other] if FIRST_TRACK <= at < START]
 
 
 def _add_switches(ctx: Context, pawns: Pawns, found: list[Option]) -> None:
     """Every 11 switch of an own track pawn with an opponent's (RULES.md §3.5)."""
     colour = ctx.colour
     own = [pawn for pawn in pawns[colour] if FIRST_TRACK <= pawn < START]
-    targets = [(other, at) for other in ctx.rivals for at in pawns[other] if FIRST_TRACK <= at < START]
+    targets = [(other, at) for other in ctx.targets for at in pawns[other] if FIRST_TRACK <= at < START]
     if not own or not targets:
         return
     before = len(found)
@@ -595,7 +603,7 @@ def _add_switches(ctx: Context, pawns: Pawns, found: list[Option]) -> None:
     # option puts it on, so it cannot end like another option: only sliding switches
     # (and the moves before them) have to be told apart.
     spots = ctx.switch_spots
-    for other in ctx.rivals:
+    for other in ctx.targets:
         theirs, mine = spots[other]
         if not theirs.isdisjoint(pawns[other]) or not mine.isdisjoint(own):
             sliding = [at in spots[target][0] or pawn in spots[target][1] for pawn in own for target, at in targets]
@@ -812,6 +820,10 @@ def legal_moves(rules: Rules, position: Position, card: int) -> list[Move]:
     """
     if position.winner is not None:
         return []
+    if rules.partners:
+        from pardon.core.partners import team_moves
+
+        return team_moves(rules, position, card)
     seats, pawns, colour, _ = position
     ctx = context(rules, seats, colour)
     turn = ctx.next_turn_after_2 if card == 2 else ctx.next_turn

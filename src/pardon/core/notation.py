@@ -128,7 +128,7 @@ def _action_text(player: int, action: Action) -> str:
     origin = _pawn_text(player, action.colour, action.origin)
     if action.kind == SWITCH:
         return f"{origin}x{SQUARE[action.target][action.target_origin]}"
-    return f"{origin}-{_pawn_text(player, action.colour, action.landing)}"
+    return f"{origin}-{format_location(action.colour, action.landing)}"  # in the pawn's own colour
 
 
 def format_move(position: Position, move: Move) -> str:
@@ -269,7 +269,9 @@ def _explain(rules: Rules, position: Position, card: int, specs: list[_Spec], mo
     player = position.turn
     for spec in specs:
         if spec.colour is not None and spec.colour != player:
-            return "you can move only your own pawns"
+            if rules.partners and spec.colour == (player + 2) % 4:
+                return "that move of your partner's pawn is not allowed here"
+            return "you can move only your own pawns" + (" and your partner's" if rules.partners else "")
         if len(specs) == 2 and spec.origin == START:
             return "a split 7 never brings a pawn out of Start"
         reason = why_pawn_cannot_move(rules, position, card, spec.origin)
@@ -282,7 +284,7 @@ def _explain(rules: Rules, position: Position, card: int, specs: list[_Spec], mo
         return "the parts must add up to 7, each made forward, one after the other, and legal when made"
     destinations = sorted(
         {
-            _pawn_text(player, action.colour, action.landing)
+            format_location(action.colour, action.landing)
             for move in moves
             for action in move.actions[:1]
             if len(move.actions) == 1 and action.origin == spec.origin and action.kind != SWITCH

@@ -22,7 +22,7 @@ import random
 
 from pardon.core.board import HOME
 from pardon.core.cards import Pack, shuffled
-from pardon.core.moves import PASS, context, options, outcome
+from pardon.core.moves import PASS, context, legal_moves, options, outcome
 from pardon.core.rules import Rules
 from pardon.core.state import Position, initial_position
 
@@ -53,6 +53,8 @@ def random_playout(
     seats, pawns, turn, winner = position
     if winner is not None:
         return winner, 0
+    if rules.partners:  # team moves are made by ``legal_moves`` itself
+        return _playout_by_legal_moves(rules, position, pack, seed, rng, max_draws, record)
     contexts = {seat: context(rules, seats, seat) for seat in seats}
     choice = rng.choice
     # ``Random.choice(seq)`` is ``seq[self._randbelow(len(seq))]``; for the stock
@@ -107,3 +109,25 @@ def play_random_game(
     winner, draws = random_playout(rules, position, Pack.new(rules.deck, seed), seed, chooser)
     assert winner is not None
     return winner, draws
+
+
+def _playout_by_legal_moves(
+    rules: Rules,
+    position: Position,
+    pack: Pack,
+    seed: int,
+    rng: random.Random,
+    max_draws: int | None,
+    record: list[Position] | None,
+) -> tuple[int | None, int]:
+    """The plain loop, for rules whose moves only ``legal_moves`` makes."""
+    draws = 0
+    while position.winner is None:
+        if draws == max_draws:
+            return None, draws
+        card, pack = pack.draw(seed)
+        position = rng.choice(legal_moves(rules, position, card)).result
+        draws += 1
+        if record is not None:
+            record.append(position)
+    return position.winner, draws

@@ -17,6 +17,7 @@ from pardon.core.errors import InvalidError
 LEADER_CHOICES: Final = ("draw", "named", "last-winner")
 SLIDE_RIDERS: Final = ("others", "own")
 LEAVE_START_CHOICES: Final = ("circle", "forward-count", "forward-circle")
+PARTNER_SPLIT_CHOICES: Final = ("two", "any")
 SCORING_CHOICES: Final = ("none", "1939", "1992")
 
 
@@ -45,6 +46,10 @@ class Rules:
     leave_start: str = "circle"
     #: Whether a Sorry! may instead move one of your pawns forward 4 (2013).
     sorry_forward_4: bool = False
+    #: Partners (RULES.md §5): Red+Yellow against Blue+Green, 4 players.
+    partners: bool = False
+    #: A partners split 7: between ``two`` pawns (1939, WP) or ``any`` number of team pawns (P92).
+    partner_split: str = "two"
     #: Points: ``none``, ``1939`` (Point Scoring Sorry) or ``1992`` (play for points), §6.
     scoring: str = "none"
     #: One player alone, counting the cards drawn until every pawn is Home (RULES.md §9).
@@ -58,6 +63,9 @@ class Rules:
         _check_choice("slide_riders", self.slide_riders, SLIDE_RIDERS)
         _check_choice("leader", self.leader, LEADER_CHOICES)
         _check_choice("leave_start", self.leave_start, LEAVE_START_CHOICES)
+        _check_choice("partner_split", self.partner_split, PARTNER_SPLIT_CHOICES)
+        if self.solo and self.partners:
+            raise InvalidError("the solo challenge is played alone, not with partners")
         _check_choice("scoring", self.scoring, SCORING_CHOICES)
 
     @property
@@ -70,6 +78,8 @@ class Rules:
         """How many players these rules allow."""
         if self.solo:
             return (1,)
+        if self.partners:
+            return (4,)
         return (2, 3, 4)
 
 
@@ -90,6 +100,8 @@ OPTION_HELP: Final[dict[str, str]] = {
     "leader": "who plays first: 'draw' (highest card), 'named' (e.g. the youngest), 'last-winner'",
     "leave_start": "cards that bring a pawn out: 'circle' (1, 2, Sorry!), 'forward-count', 'forward-circle'",
     "sorry_forward_4": "a Sorry! may instead move one of your pawns forward 4 (2013)",
+    "partners": "Red+Yellow against Blue+Green; play either partner's pawns (4 players)",
+    "partner_split": "partners' split 7: between 'two' pawns (1939) or 'any' number of team pawns (P92)",
     "scoring": "points: 'none', '1939' (Point Scoring Sorry) or '1992' (play for points)",
     "solo": "one player alone: count the cards drawn until every pawn is Home",
 }
@@ -106,6 +118,7 @@ _MODERN = Rules(
 PRESETS: Final[dict[str, Rules]] = {
     "classic": Rules(),
     "classic-1939": Rules(deck=44),
+    "partners": Rules(partners=True),
     "modern-no-tokens": _MODERN,
     "solo": Rules(solo=True, leader="named"),
 }
@@ -113,6 +126,7 @@ PRESETS: Final[dict[str, Rules]] = {
 PRESET_HELP: Final[dict[str, str]] = {
     "classic": "the classic game: 45 cards, 4 pawns, a 2 draws again (1939 rules, P92)",
     "classic-1939": "the 1939 game: 44 cards; add scoring=1939 for Point Scoring Sorry",
+    "partners": "4 players in teams, Red+Yellow against Blue+Green, either partner's pawns (P92)",
     "modern-no-tokens": "2013 Hasbro without Fire and Ice: 3 pawns, any forward card leaves Start, own-colour slides",
     "solo": "solo challenge: one colour, count the cards drawn until every pawn is Home",
 }

@@ -78,6 +78,8 @@ def check_seats(seats: tuple[int, ...], rules: Rules | None = None) -> tuple[int
     if len(seats) not in allowed:
         if allowed == (1,):
             raise InvalidError(f"the solo challenge is played by 1 player, not {len(seats)}")
+        if allowed == (4,):
+            raise InvalidError(f"the partners game is played by 4 players, not {len(seats)}")
         raise InvalidError(f"Sorry! is played by 2 to 4 players, not {len(seats)}")
     if len(set(seats)) != len(seats):
         raise InvalidError("a colour can be played by one player only")
@@ -105,13 +107,17 @@ def check_position(rules: Rules, position: Position) -> Position:
         if list(pawns) != sorted(pawns):
             raise InvalidError(f"{_name(colour)}'s pawns are not sorted")
         _check_pawns(colour, pawns, squares)
-    finished = [colour for colour in seats if all(pawn == HOME for pawn in position.pawns[colour])]
+    home = {colour for colour in seats if all(pawn == HOME for pawn in position.pawns[colour])}
+    if rules.partners:  # a side is done only with both partners' pawns Home
+        finished = [colour for colour in seats if colour in home and (colour + 2) % 4 in home]
+    else:
+        finished = sorted(home)
     if position.winner is None and finished:
         raise InvalidError(f"{_name(finished[0])} has every pawn Home, so the game is over")
     if position.winner is not None and position.winner not in finished:
         raise InvalidError(f"{_name(position.winner)} is named the winner without every pawn Home")
-    if len(finished) > 1:
-        raise InvalidError("only one player can have every pawn Home")
+    if len(finished) > (2 if rules.partners else 1):
+        raise InvalidError("only one side can have every pawn Home")
     return position
 
 
