@@ -41,7 +41,7 @@ from typing import Any
 from pardon.core.cards import Pack
 from pardon.core.moves import legal_moves
 from pardon.core.playout import play_random_game
-from pardon.core.rules import Rules
+from pardon.core.rules import Rules, parse_rules
 from pardon.core.state import initial_position, seats_for
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -109,6 +109,41 @@ def measure_pardon(players: int, seeds: range) -> dict[str, float]:
         "legal_moves_us_median": statistics.median(times) / 1000,
         "legal_moves_us_mean": statistics.fmean(times) / 1000,
         "draws_per_game": draws / len(seeds),
+    }
+
+
+#: Other presets measured once each (fewer games), with the player counts they allow.
+OTHER_PRESETS = (("classic-1939", 2), ("modern-no-tokens", 2), ("modern-no-tokens", 4), ("partners", 4), ("solo", 1))
+
+
+def preset_figures(name: str, players: int, seeds: range) -> dict[str, Any]:
+    """Games per second of a preset through the public loop and the kernel."""
+    rules = parse_rules(name)
+    seats = seats_for(players)
+
+    def loop(_: int, seed: int) -> int:
+        position = initial_position(rules, seats)
+        pack = Pack.new(rules.deck, seed)
+        rng = random.Random(seed)
+        draws = 0
+        while position.winner is None:
+            card, pack = pack.draw(seed)
+            position = rng.choice(legal_moves(rules, position, card)).result
+            draws += 1
+        return draws
+
+    def kernel(_: int, seed: int) -> int:
+        return play_random_game(rules, seats, seed)[1]
+
+    loop_rate, draws = games_per_second(loop, players, seeds)
+    kernel_rate, _ = games_per_second(kernel, players, seeds)
+    return {
+        "preset": name,
+        "players": players,
+        "games": len(seeds),
+        "loop_games_per_s": round(loop_rate, 1),
+        "kernel_games_per_s": round(kernel_rate, 1),
+        "draws_per_game": round(draws / len(seeds), 1),
     }
 
 
@@ -187,6 +222,11 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             }
         result["apologies"] = peer
         result["ratios"] = ratios
+    other_seeds = range(args.seed, args.seed + max(1, args.games // 4))
+    result["presets"] = []
+    for name, players in OTHER_PRESETS:
+        progress(f"preset {name}, {players} players, {len(other_seeds)} games")
+        result["presets"].append(preset_figures(name, players, other_seeds))
     return result
 
 
@@ -218,6 +258,13 @@ def table(result: dict[str, Any]) -> str:
         lines.append("  ".join(cell.ljust(width[0]) if i == 0 else cell.rjust(width[i]) for i, cell in enumerate(line)))
     if peer is None:
         lines.append("(apologies not measured)")
+    lines.append("")
+    lines.append("Other presets, one round:")
+    for entry in result.get("presets", []):
+        lines.append(
+            f"  {entry['preset']:18} {entry['players']} players: public loop {entry['loop_games_per_s']:,.1f} games/s,"
+            f" kernel {entry['kernel_games_per_s']:,.1f} games/s, {entry['draws_per_game']:,.1f} cards per game"
+        )
     return "\n".join(lines)
 
 
