@@ -24,6 +24,7 @@ from pardon import __version__
 from pardon.bots import BOTS, make_bot
 from pardon.core.board import COLOUR_NAMES
 from pardon.core.cards import card_name
+from pardon.core.describe import describe_move
 from pardon.core.errors import PardonError
 from pardon.core.game import Game, record_of, replay
 from pardon.core.jsonio import moves_to_json, position_from_json, position_to_json
@@ -98,8 +99,6 @@ def _play_game(rules_text: str, players: int, seed: int, bot_names: list[str], s
 
 
 def _show_turn(game: Game, before: Any, move: Any, delay: float) -> None:
-    from pardon.core.describe import describe_move
-
     print(f"{game.turns:4d}. {describe_move(before, move)}")
     if not move.is_pass:
         print(render(game.position))

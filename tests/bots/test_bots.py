@@ -50,3 +50,13 @@ def test_every_level_plays_a_game_to_the_end(name: str, players: int) -> None:
 def test_an_unknown_level_is_refused() -> None:
     with pytest.raises(ValueError, match="unknown computer player"):
         make_bot("grandmaster")
+
+
+def test_an_observation_counts_the_cards_left_but_never_shows_their_order() -> None:
+    game = Game.new(CLASSIC, seats_for(2), 3)
+    card = game.draw()
+    seen = observe(CLASSIC, game.position, game.turn, card, game.pack.discards)
+    left = seen.remaining()
+    assert sum(left.values()) == 44
+    assert left[card] == (5 if card == 1 else 4) - 1
+    assert "draw_pile" not in seen._fields and not any(isinstance(value, type(game.pack)) for value in seen)

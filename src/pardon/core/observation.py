@@ -24,13 +24,13 @@ class Observation(NamedTuple):
     discards: tuple[int, ...]
 
     def remaining(self) -> Counter[int]:
-        """Cards still to be drawn before the next reshuffle, as far as this seat can tell."""
-        if not self.discards and self.card is None:
-            return Counter(DECKS[self.rules.deck])
+        """Cards still to be drawn before the next reshuffle: the pack less the discards
+        (the card just drawn is on the discard pile)."""
         left = Counter(DECKS[self.rules.deck])
         left.subtract(self.discards)
         return +left
 
 
 def observe(rules: Rules, position: Position, seat: int, card: int | None, discards: tuple[int, ...]) -> Observation:
+    """What ``seat`` may know: never the order of the pack."""
     return Observation(rules, seat, position, card, discards)
