@@ -55,15 +55,15 @@ def progress(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
-def loop_game(players: int, seed: int) -> int:
+def loop_game(players: int, seed: int, rules: Rules = RULES) -> int:
     """One game through the public API; returns the number of cards drawn."""
-    position = initial_position(RULES, seats_for(players))
-    pack = Pack.new(RULES.deck, seed)
+    position = initial_position(rules, seats_for(players))
+    pack = Pack.new(rules.deck, seed)
     rng = random.Random(seed)
     draws = 0
     while position.winner is None:
         card, pack = pack.draw(seed)
-        position = rng.choice(legal_moves(RULES, position, card)).result
+        position = rng.choice(legal_moves(rules, position, card)).result
         draws += 1
     return draws
 
@@ -121,16 +121,8 @@ def preset_figures(name: str, players: int, seeds: range) -> dict[str, Any]:
     rules = parse_rules(name)
     seats = seats_for(players)
 
-    def loop(_: int, seed: int) -> int:
-        position = initial_position(rules, seats)
-        pack = Pack.new(rules.deck, seed)
-        rng = random.Random(seed)
-        draws = 0
-        while position.winner is None:
-            card, pack = pack.draw(seed)
-            position = rng.choice(legal_moves(rules, position, card)).result
-            draws += 1
-        return draws
+    def loop(players: int, seed: int) -> int:
+        return loop_game(players, seed, rules)
 
     def kernel(_: int, seed: int) -> int:
         return play_random_game(rules, seats, seed)[1]

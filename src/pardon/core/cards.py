@@ -68,9 +68,21 @@ def deck(size: int) -> tuple[int, ...]:
 
 
 def shuffled(cards: tuple[int, ...], seed: int, shuffle_number: int) -> tuple[int, ...]:
-    """``cards`` in the order of shuffle number ``shuffle_number`` of the game ``seed``."""
+    """``cards`` in the order of shuffle number ``shuffle_number`` of the game ``seed``.
+
+    A Fisher-Yates shuffle drawing from ``random.Random("pardon:SEED:NUMBER")``, written
+    out here so that a game's cards never depend on how a Python version implements
+    ``Random.shuffle`` (it is the same algorithm, and the same order, as CPython 3.11's).
+    """
     order = list(cards)
-    random.Random(f"pardon:{seed}:{shuffle_number}").shuffle(order)
+    getrandbits = random.Random(f"pardon:{seed}:{shuffle_number}").getrandbits
+    for i in range(len(order) - 1, 0, -1):
+        bound = i + 1
+        bits = bound.bit_length()
+        j = getrandbits(bits)
+        while j >= bound:  # unbiased: draw again rather than fold
+            j = getrandbits(bits)
+        order[i], order[j] = order[j], order[i]
     return tuple(order)
 
 
