@@ -19,6 +19,7 @@ from pardon.core.cards import SORRY
 from pardon.core.moves import (
     BUMP_FROM_START,
     PASS,
+    SORRY_ON,
     SPLIT_CARD,
     STEP,
     Action,
@@ -90,7 +91,7 @@ def _add_sorry_on_partner(contexts: dict[int, Context], pawns: Pawns, made: dict
         for at in pawns[other]:
             if not FIRST_TRACK <= at < START:
                 continue
-            option = (2, other, at, 0)  # SORRY_ON, realised as for an opponent
+            option = (SORRY_ON, other, at, 0)  # realised as a Sorry! on an opponent
             actions, bumps, after = realise(ctx, pawns, option)
             made.setdefault(after, (actions, bumps, after))
 
