@@ -110,7 +110,11 @@ def _show_turn(game: Game, before: Any, move: Any, delay: float) -> None:
 def command_play(arguments: argparse.Namespace) -> int:
     seed = arguments.seed if arguments.seed is not None else random.SystemRandom().randrange(10**6)
     players = _players(arguments.rules, arguments.players, 4)
-    print(f"pardon {__version__}: {players} computer players, rules {arguments.rules}, seed {seed}\n")
+    names = arguments.bots.split(",")
+    levels = ", ".join(
+        f"{COLOUR_NAMES[colour]} {names[index % len(names)]}" for index, colour in enumerate(seats_for(players))
+    )
+    print(f"pardon {__version__}: rules {arguments.rules}, seed {seed}; computer players: {levels}\n")
     game = _play_game(arguments.rules, players, seed, arguments.bots.split(","), True, arguments.delay)
     assert game.winner is not None
     if len(game.position.seats) == 1:
