@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -170,3 +171,17 @@ def test_rules_lists_presets_and_options() -> None:
     assert "classic" in result.stdout and "switched_opponent_slides" in result.stdout
     listed = json.loads(pardon("rules", "--json").stdout)
     assert listed["presets"]["classic"]["deck"] == 45
+
+
+def test_play_can_draw_the_board_only_at_the_end() -> None:
+    every = pardon("play", "--players", "2", "--seed", "5").stdout
+    end = pardon("play", "--players", "2", "--seed", "5", "--board", "end").stdout
+    none = pardon("play", "--players", "2", "--seed", "5", "--board", "none").stdout
+    assert end.count(" >  =  =  o ") == 1 < every.count(" >  =  =  o ")
+    assert " >  =  =  o " not in none
+    # The same seed plays the same game whatever is drawn.
+    numbered = re.compile(r"^ *\d+\. ", re.MULTILINE)
+    assert len(numbered.findall(none)) == len(numbered.findall(every)) > 10
+    assert [line for line in none.splitlines() if numbered.match(line)] == [
+        line for line in every.splitlines() if numbered.match(line)
+    ]

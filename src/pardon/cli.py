@@ -73,7 +73,9 @@ def _players(rules_text: str, players: int | None, usual: int) -> int:
     return usual if usual in allowed else allowed[0]
 
 
-def _play_game(rules_text: str, players: int, seed: int, bot_names: list[str], show: bool, delay: float) -> Game:
+def _play_game(
+    rules_text: str, players: int, seed: int, bot_names: list[str], show: bool, delay: float, board: str = "every"
+) -> Game:
     rules = parse_rules(rules_text)
     seats = seats_for(players)
     game = Game.new(rules, seats, seed)
@@ -94,13 +96,15 @@ def _play_game(rules_text: str, players: int, seed: int, bot_names: list[str], s
         before = game.position
         game.play_trusted(move)
         if show:
-            _show_turn(game, before, move, delay)
+            _show_turn(game, before, move, delay, board == "every")
+    if show and board == "end":
+        print(render(game.position))
     return game
 
 
-def _show_turn(game: Game, before: Any, move: Any, delay: float) -> None:
+def _show_turn(game: Game, before: Any, move: Any, delay: float, with_board: bool) -> None:
     print(f"{game.turns:4d}. {describe_move(before, move)}")
-    if not move.is_pass:
+    if with_board and not move.is_pass:
         print(render(game.position))
         print()
     if delay:
@@ -115,7 +119,7 @@ def command_play(arguments: argparse.Namespace) -> int:
         f"{COLOUR_NAMES[colour]} {names[index % len(names)]}" for index, colour in enumerate(seats_for(players))
     )
     print(f"pardon {__version__}: rules {arguments.rules}, seed {seed}; computer players: {levels}\n")
-    game = _play_game(arguments.rules, players, seed, arguments.bots.split(","), True, arguments.delay)
+    game = _play_game(arguments.rules, players, seed, arguments.bots.split(","), True, arguments.delay, arguments.board)
     assert game.winner is not None
     if len(game.position.seats) == 1:
         print(f"{COLOUR_NAMES[game.winner].capitalize()} has every pawn Home after {game.turns} cards.")
@@ -178,6 +182,12 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--seed", type=int, help="the game's seed (random if left out)")
     play.add_argument("--bots", default="greedy,random", help=bots_help)
     play.add_argument("--delay", type=float, default=0.0, help="seconds to pause after each move")
+    play.add_argument(
+        "--board",
+        choices=("every", "end", "none"),
+        default="every",
+        help="draw the board after every move, at the end, or never",
+    )
     play.set_defaults(run=command_play)
 
     moves = commands.add_parser("moves", help="list every legal move in a JSON position")
