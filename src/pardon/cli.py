@@ -119,7 +119,7 @@ def command_play(arguments: argparse.Namespace) -> int:
         f"{COLOUR_NAMES[colour]} {names[index % len(names)]}" for index, colour in enumerate(seats_for(players))
     )
     print(f"pardon {__version__}: rules {arguments.rules}, seed {seed}; computer players: {levels}\n")
-    game = _play_game(arguments.rules, players, seed, arguments.bots.split(","), True, arguments.delay, arguments.board)
+    game = _play_game(arguments.rules, players, seed, names, True, arguments.delay, arguments.board)
     assert game.winner is not None
     if len(game.position.seats) == 1:
         print(f"{COLOUR_NAMES[game.winner].capitalize()} has every pawn Home after {game.turns} cards.")

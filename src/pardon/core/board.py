@@ -145,6 +145,11 @@ def safety_distance(index: int) -> int:
     return FIRST_TRACK - index
 
 
+def partner(colour: int) -> int:
+    """The colour sitting opposite: Red+Yellow and Blue+Green are partners (RULES.md §5)."""
+    return (colour + 2) % len(COLOURS)
+
+
 def next_seat(seats: tuple[int, ...], colour: int) -> int:
     """The colour that plays after ``colour``: play passes left (clockwise)."""
     index = seats.index(colour) + 1

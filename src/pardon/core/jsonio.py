@@ -14,7 +14,7 @@ from pardon.core.board import COLOUR_NAMES, COLOURS
 from pardon.core.errors import InvalidError
 from pardon.core.moves import Move, legal_moves
 from pardon.core.notation import format_move, location_from_json, location_to_json, parse_colour
-from pardon.core.rules import PRESETS, Rules, from_dict, parse_rules, to_dict
+from pardon.core.rules import Rules, from_dict, nearest_preset, parse_rules
 from pardon.core.state import Position, check_position
 
 POSITION_KEYS = frozenset({"rules", "seats", "turn", "pawns", "winner"})
@@ -22,12 +22,8 @@ POSITION_KEYS = frozenset({"rules", "seats", "turn", "pawns", "winner"})
 
 def rules_to_json(rules: Rules) -> str | dict[str, Any]:
     """A preset's name, or ``{"preset": NAME, option: value, ...}`` for the differences."""
-    best_name, best_changes = "", dict[str, Any]()
-    for name, preset in PRESETS.items():
-        changes = {key: value for key, value in to_dict(rules).items() if to_dict(preset)[key] != value}
-        if not best_name or len(changes) < len(best_changes):
-            best_name, best_changes = name, changes
-    return best_name if not best_changes else {"preset": best_name, **best_changes}
+    name, changes = nearest_preset(rules)
+    return name if not changes else {"preset": name, **changes}
 
 
 def rules_from_json(value: object) -> Rules:

@@ -42,6 +42,7 @@ from pardon.core.board import (
     START_EXIT,
     TRACK_LENGTH,
     next_seat,
+    partner,
 )
 from pardon.core.cards import SORRY
 from pardon.core.rules import Rules
@@ -303,11 +304,6 @@ def _make_contexts(kit: _Kit, seats: tuple[int, ...]) -> tuple[Context | None, .
 #: The forward number cards (a 10 and an 11 forward, a 7 whole): in the 2013 edition
 #: any of them brings a pawn out of Start.
 FORWARD_NUMBER_CARDS: Final = (1, 2, 3, 5, 7, 8, 10, 11, 12)
-
-
-def partner(colour: int) -> int:
-    """The colour sitting opposite: Red+Yellow and Blue+Green are partners (RULES.md §5)."""
-    return (colour + 2) % len(COLOURS)
 
 
 def _leave_start(rules: Rules) -> tuple[int, ...]:

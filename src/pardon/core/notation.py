@@ -46,6 +46,7 @@ from pardon.core.board import (
     SQUARE,
     START,
     TRACK_LENGTH,
+    partner,
     safety_distance,
 )
 from pardon.core.cards import CARD_NAMES, SORRY, a_card, card_name, parse_card
@@ -269,7 +270,7 @@ def _explain(rules: Rules, position: Position, card: int, specs: list[_Spec], mo
     player = position.turn
     for spec in specs:
         if spec.colour is not None and spec.colour != player:
-            if rules.partners and spec.colour == (player + 2) % 4:
+            if rules.partners and spec.colour == partner(player):
                 return "that move of your partner's pawn is not allowed here"
             return "you can move only your own pawns" + (" and your partner's" if rules.partners else "")
         if len(specs) == 2 and spec.origin == START:

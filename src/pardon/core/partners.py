@@ -14,7 +14,7 @@ colour at a time, then the splits that mix pawns; one outcome is one move.
 
 from __future__ import annotations
 
-from pardon.core.board import FIRST_TRACK, HOME, START
+from pardon.core.board import FIRST_TRACK, HOME, START, partner
 from pardon.core.cards import SORRY
 from pardon.core.moves import (
     BUMP_FROM_START,
@@ -30,7 +30,6 @@ from pardon.core.moves import (
     _moved,
     context,
     options,
-    partner,
     realise,
 )
 from pardon.core.rules import Rules

@@ -199,18 +199,23 @@ def _format_value(value: object) -> str:
     return str(value)
 
 
-def to_text(rules: Rules) -> str:
-    """The preset whose options differ least from ``rules``, with the differences."""
-    best_name, best_changes = "", list[str]()
+def nearest_preset(rules: Rules) -> tuple[str, dict[str, Any]]:
+    """The preset whose options differ least from ``rules``, and the differing options."""
+    options = to_dict(rules)
+    best_name, best_changes = "", dict[str, Any]()
     for preset_name, preset in PRESETS.items():
-        changes = [
-            f"{field.name}={_format_value(getattr(rules, field.name))}"
-            for field in dataclasses.fields(Rules)
-            if getattr(rules, field.name) != getattr(preset, field.name)
-        ]
+        changes = {key: value for key, value in options.items() if to_dict(preset)[key] != value}
         if not best_name or len(changes) < len(best_changes):
             best_name, best_changes = preset_name, changes
-    return f"{best_name}({','.join(best_changes)})" if best_changes else best_name
+    return best_name, best_changes
+
+
+def to_text(rules: Rules) -> str:
+    """The nearest preset, with the differences: ``"classic-1939(pawns=3)"``."""
+    name, changes = nearest_preset(rules)
+    if not changes:
+        return name
+    return f"{name}({','.join(f'{key}={_format_value(value)}' for key, value in changes.items())})"
 
 
 def to_dict(rules: Rules) -> dict[str, Any]:

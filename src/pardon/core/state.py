@@ -19,6 +19,7 @@ from pardon.core.board import (
     START,
     START_EXIT,
     is_on_track,
+    partner,
 )
 from pardon.core.errors import InvalidError
 from pardon.core.rules import Rules
@@ -109,7 +110,7 @@ def check_position(rules: Rules, position: Position) -> Position:
         _check_pawns(colour, pawns, squares)
     home = {colour for colour in seats if all(pawn == HOME for pawn in position.pawns[colour])}
     if rules.partners:  # a side is done only with both partners' pawns Home
-        finished = [colour for colour in seats if colour in home and (colour + 2) % 4 in home]
+        finished = [colour for colour in seats if colour in home and partner(colour) in home]
     else:
         finished = sorted(home)
     if position.winner is None and finished:

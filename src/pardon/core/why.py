@@ -47,10 +47,10 @@ def why_pawn_cannot_move(rules: Rules, position: Position, card: int, origin: in
         return f"a pawn needs the exact count to reach Home: it is {origin} from Home, not {card}"
     if card == 11 and origin < 11 and origin < FIRST_TRACK:
         return "a pawn needs the exact count to reach Home, and only pawns on the track can be switched"
-    if card == 10 and origin < 10 and _blocked_back_one(position, colour, origin):
-        return "a pawn needs the exact count to reach Home, and going back 1 would land on your own pawn"
     if any(action.origin == origin for move in legal_moves(rules, position, card) for action in move.actions):
         return None
+    if card == 10 and origin < 10:  # forward 10 passes Home, so back 1 is what was blocked
+        return "a pawn needs the exact count to reach Home, and going back 1 would land on your own pawn"
     return f"{_where(colour, origin)} cannot use {a_card(card)}: it would land on your own pawn"
 
 
@@ -61,11 +61,6 @@ def _opponents_on_track(position: Position) -> bool:
         if other != position.turn
         for pawn in position.pawns[other]
     )
-
-
-def _blocked_back_one(position: Position, colour: int, origin: int) -> bool:
-    back = origin + 1 if origin + 1 <= START - 1 else origin + 1 - 60
-    return back in position.pawns[colour]
 
 
 def why_not_pass(card: int) -> str:
