@@ -20,6 +20,7 @@ from pardon.core.cards import Pack, a_card
 from pardon.core.errors import IllegalError
 from pardon.core.moves import Move, legal_moves
 from pardon.core.notation import Record, format_move, parse_move
+from pardon.core.observation import Observation, observe
 from pardon.core.rules import Rules, parse_rules, to_text
 from pardon.core.scoring import pawns_home, score_1939, score_1992
 from pardon.core.state import Position, check_seats, initial_position
@@ -104,6 +105,28 @@ class Game:
     @property
     def is_over(self) -> bool:
         return self.position.winner is not None
+
+    @property
+    def awaiting_draw(self) -> bool:
+        """Whether the next step is chance (:meth:`draw`) rather than a decision.
+
+        Every player loop is the same, whatever the rules::
+
+            while not game.is_over:
+                if game.awaiting_draw:
+                    game.draw()
+                game.play(choose(game.observe(game.decider), game.legal_moves()))
+        """
+        return self.card is None and not self.is_over
+
+    @property
+    def decider(self) -> int:
+        """The colour whose decision :meth:`legal_moves` lists."""
+        return self.position.turn
+
+    def observe(self, colour: int) -> Observation:
+        """What ``colour`` may know now (never the order of the pack)."""
+        return observe(self.rules, self.position, colour, self.card, self.pack.discards)
 
     @property
     def points(self) -> dict[int, int] | None:
