@@ -820,19 +820,19 @@ def legal_moves(rules: Rules, position: Position, card: int) -> list[Move]:
         from pardon.core.partners import team_moves
 
         return team_moves(rules, position, card)
-    seats, pawns, colour, _ = position
+    seats, pawns, colour, _, extras = position
     ctx = context(rules, seats, colour)
     turn = ctx.next_turn_after_2 if card == 2 else ctx.next_turn
     moves = []
     for option in options(ctx, pawns, card):
         if option[0] == PASS:
-            moves.append(_new(Move, (card, (), _new(Position, (seats, pawns, turn, None)), ())))
+            moves.append(_new(Move, (card, (), _new(Position, (seats, pawns, turn, None, extras)), ())))
             continue
         actions, bumps, after = realise(ctx, pawns, option)
         if after[colour][-1] == HOME:  # sorted, so the farthest pawn is last
-            result = _new(Position, (seats, after, colour, colour))
+            result = _new(Position, (seats, after, colour, colour, extras))
         else:
-            result = _new(Position, (seats, after, turn, None))
+            result = _new(Position, (seats, after, turn, None, extras))
         moves.append(_new(Move, (card, actions, result, bumps)))
     return moves
 

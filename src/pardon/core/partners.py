@@ -40,7 +40,7 @@ Made = tuple[tuple[Action, ...], tuple[tuple[int, int], ...], Pawns]
 
 def team_moves(rules: Rules, position: Position, card: int) -> list[Move]:
     """Every legal way for the team to use ``card``, one per distinct outcome."""
-    seats, pawns, colour, _ = position
+    seats, pawns, colour, _, _ = position
     team = (colour, partner(colour))
     contexts = {member: context(rules, seats, member) for member in team}
     player = contexts[colour]
@@ -58,7 +58,7 @@ def team_moves(rules: Rules, position: Position, card: int) -> list[Move]:
     moves = [_move(position, card, turn, team, *found) for found in made.values()]
     can_pass = not moves or (card == 11 and not any(_is_forward_11(move) for move in moves))
     if can_pass:
-        moves.insert(0, Move(card, (), Position(seats, pawns, turn, None)))
+        moves.insert(0, Move(card, (), Position(seats, pawns, turn, None, position.extras)))
     return moves
 
 
@@ -76,8 +76,10 @@ def _move(
     after: Pawns,
 ) -> Move:
     if all(after[member][-1] == HOME for member in team):
-        return Move(card, actions, Position(position.seats, after, position.turn, position.turn), bumps)
-    return Move(card, actions, Position(position.seats, after, turn, None), bumps)
+        return Move(
+            card, actions, Position(position.seats, after, position.turn, position.turn, position.extras), bumps
+        )
+    return Move(card, actions, Position(position.seats, after, turn, None, position.extras), bumps)
 
 
 def _add_sorry_on_partner(contexts: dict[int, Context], pawns: Pawns, made: dict[Pawns, Made]) -> None:

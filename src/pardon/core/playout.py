@@ -50,7 +50,7 @@ def random_playout(
     the number of cards drawn; the winner is ``None`` if ``max_draws`` cards were
     drawn first.  ``record``, if given, receives the position after every draw.
     """
-    seats, pawns, turn, winner = position
+    seats, pawns, turn, winner, _ = position
     if winner is not None:
         return winner, 0
     if rules.partners:  # team moves are made by ``legal_moves`` itself

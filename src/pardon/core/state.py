@@ -7,7 +7,7 @@ squares are equal and hash alike whatever order the pawns were listed in.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from pardon.core.board import (
     COLOUR_NAMES,
@@ -28,18 +28,68 @@ from pardon.core.rules import Rules
 DEFAULT_SEATS: dict[int, tuple[int, ...]] = {1: (0,), 2: (0, 2), 3: (0, 1, 2), 4: (0, 1, 2, 3)}
 
 
+class Extras(NamedTuple):
+    """The state some rules add to the board: hands, tokens, doubling (RULES.md §6–8).
+
+    ``hands[colour]`` is that colour's hand, sorted (empty for a hand not known: the
+    other seats' hands in an observation).  ``fire`` and ``ice`` name the pawn a token
+    sits on as ``(colour, distance)``, or ``None`` while it is in the centre.  ``stake``
+    multiplies the points after doubles; ``out`` lists the colours that dropped out.
+    """
+
+    hands: tuple[tuple[int, ...], ...] = ()
+    fire: tuple[int, int] | None = None
+    ice: tuple[int, int] | None = None
+    stake: int = 1
+    out: tuple[int, ...] = ()
+
+
+NO_EXTRAS: Final = Extras()
+
+
 class Position(NamedTuple):
     """Everything on the board, and whose turn it is.
 
     ``pawns[colour]`` lists that colour's pawns (empty for a colour not in play) as
     sorted distances to Home.  ``turn`` is the colour that draws next; ``winner`` is
-    the colour that has won, or ``None`` while the game goes on.
+    the colour that has won, or ``None`` while the game goes on.  ``extras`` holds
+    what hands, Fire and Ice, or doubling add (``None`` for the classic game).
     """
 
     seats: tuple[int, ...]
     pawns: tuple[tuple[int, ...], ...]
     turn: int
     winner: int | None = None
+    extras: Extras | None = None
+
+    @property
+    def more(self) -> Extras:
+        """The extras, or empty ones."""
+        return self.extras or NO_EXTRAS
+
+    @property
+    def hands(self) -> tuple[tuple[int, ...], ...]:
+        return self.more.hands
+
+    @property
+    def fire(self) -> tuple[int, int] | None:
+        return self.more.fire
+
+    @property
+    def ice(self) -> tuple[int, int] | None:
+        return self.more.ice
+
+    @property
+    def stake(self) -> int:
+        return self.more.stake
+
+    @property
+    def out(self) -> tuple[int, ...]:
+        return self.more.out
+
+    def with_extras(self, **changes: object) -> Position:
+        """This position with some extras changed."""
+        return self._replace(extras=self.more._replace(**changes))
 
     @property
     def is_over(self) -> bool:
