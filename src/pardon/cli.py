@@ -5,6 +5,8 @@
     pardon selfplay --record FILE     play a game between random players, keep its record
     pardon replay FILE                check a record move by move, print the final position
     pardon rules                      presets and rules options
+    pardon tournament --bots A,B      a duplicate tournament between computer players
+    pardon hint FILE --card CARD      rank the legal moves of a JSON position by win chance
 
 Every error a user can cause prints one line on stderr and exits with status 2.
 """
@@ -170,6 +172,42 @@ def command_rules(arguments: argparse.Namespace) -> int:
     return 0
 
 
+def command_tournament(arguments: argparse.Namespace) -> int:
+    from pardon.bots import split_bot_specs
+    from pardon.sim.tournament import format_report, run_tournament
+
+    report = run_tournament(
+        split_bot_specs(arguments.bots),
+        rules=arguments.rules,
+        players=arguments.players,
+        games=arguments.games,
+        jobs=arguments.jobs,
+        seed=arguments.seed,
+        progress=None if arguments.quiet else sys.stderr,
+    )
+    print(json.dumps(report.to_json()) if arguments.json else format_report(report))
+    return 0
+
+
+def command_hint(arguments: argparse.Namespace) -> int:
+    from pardon.bots.hint import rank_moves
+    from pardon.core.notation import format_move
+
+    rules, position = position_from_json(_read_json(arguments.file))
+    card = parse_card_word(arguments.card)
+    if position.winner is not None:
+        raise UserError(f"the game is over: {COLOUR_NAMES[position.winner]} has won")
+    ranked = rank_moves(rules, position, card, arguments.bot, random.Random(arguments.seed))
+    moves = [{"move": format_move(position, move), "win_chance": round(chance, 4)} for move, chance in ranked]
+    if arguments.json:
+        print(json.dumps({"card": card_name(card), "bot": arguments.bot, "moves": moves}))
+        return 0
+    print(f"{COLOUR_NAMES[position.turn].capitalize()} to play {card_name(card)}; win chance by {arguments.bot}:")
+    for entry in moves:
+        print(f"  {entry['win_chance']:6.1%}  {entry['move']}")
+    return 0
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="pardon", description="The board game Sorry!, played exactly by the rules.")
     parser.add_argument("--version", action="version", version=f"pardon {__version__}")
@@ -210,6 +248,25 @@ def _parser() -> argparse.ArgumentParser:
     rules = commands.add_parser("rules", help="list presets and rules options")
     rules.add_argument("--json", action="store_true")
     rules.set_defaults(run=command_rules)
+
+    tournament = commands.add_parser("tournament", help="a duplicate tournament between computer players")
+    tournament.add_argument("--rules", default="classic")
+    tournament.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    tournament.add_argument("--bots", default="greedy,tactician", help="levels, e.g. greedy,mcts(iterations=200)")
+    tournament.add_argument("--games", type=int, default=100, help="games per pairing (whole deals, every seating)")
+    tournament.add_argument("--jobs", type=int, default=1, help="processes to play in (results do not depend on it)")
+    tournament.add_argument("--seed", type=int, default=0)
+    tournament.add_argument("--json", action="store_true", help="the report as JSON")
+    tournament.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
+    tournament.set_defaults(run=command_tournament)
+
+    hint = commands.add_parser("hint", help="rank the legal moves of a JSON position by win chance")
+    hint.add_argument("file", help="position JSON file, or - for standard input")
+    hint.add_argument("--card", required=True, help="1 2 3 4 5 7 8 10 11 12 or sorry")
+    hint.add_argument("--bot", default="mcts", help="the level that judges, e.g. mcts(iterations=1000)")
+    hint.add_argument("--seed", type=int, default=0)
+    hint.add_argument("--json", action="store_true")
+    hint.set_defaults(run=command_hint)
     return parser
 
 

@@ -1,0 +1,308 @@
+"""How good a position is for each colour: the hand-written evaluation that ``tactician``,
+``expectimax`` and ``mcts`` share.
+
+A colour's *raw score* counts, in squares of progress:
+
+- progress: how far each pawn has come from Start (Start 0, start exit 2, Home 66);
+- ``out``: a bonus per pawn out of Start, which needs a 1, a 2 or a Sorry! (classic);
+- ``safety`` / ``home``: bonuses per pawn parked in the Safety Zone or Home, where nobody
+  can bump it ("park pawns in your Safety Zone");
+- ``spread``: a bonus per pawn in play beyond the first ("spread your pawns out": more
+  cards have a use, a split 7 has two targets);
+- ``reach``: a bonus per track pawn close enough to enter its Safety Zone on one card;
+- ``threat``: minus the expected loss from being bumped before the next turn.  For each
+  track pawn it counts the cards left in the pack (card counting) that let an opponent
+  land on it — forward, backward, a split 7 part, a slide's sweep, coming out of Start
+  onto it — or hit it with a Sorry!, and charges that chance times what the pawn has
+  gained.
+
+A colour's *value* is its raw score less its opponents' (the mean and the best of them,
+mixed by ``leader``); partners add their raws.  ``win_chances`` turns raws into a
+probability per colour (a softmax with temperature ``scale``), which ``mcts`` backs up.
+
+The weights are one dataclass of floats, :class:`Weights`, tuned by
+``scripts/tune.py``; :data:`TUNED` holds the result.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import astuple, dataclass, fields, replace
+from typing import Final
+
+from pardon.core.board import COLOURS, FIRST_TRACK, HOME, SQUARE, START, START_EXIT, TRACK_LENGTH, partner
+from pardon.core.cards import DECKS, SORRY
+from pardon.core.moves import tables
+from pardon.core.rules import Rules
+from pardon.core.state import Position
+
+LAST_TRACK: Final = START - 1
+FORWARD_CARDS: Final = (1, 2, 3, 5, 7, 8, 10, 11, 12)
+#: Distances from which one card can carry a pawn into its Safety Zone or Home.
+REACH_LIMIT: Final = 17
+WIN: Final = 1000.0  # the value of a won game, beyond any raw score
+
+
+@dataclass(frozen=True, slots=True)
+class Weights:
+    """The evaluation's weights, in squares of progress (progress itself counts 1)."""
+
+    out: float = 8.0
+    safety: float = 6.0
+    home: float = 8.0
+    spread: float = 0.0
+    reach: float = 2.0
+    threat: float = 0.5
+    leader: float = 0.5
+    scale: float = 40.0
+
+    def to_list(self) -> list[float]:
+        return list(astuple(self))
+
+    @classmethod
+    def from_list(cls, values: Iterable[float]) -> Weights:
+        return cls(*values)
+
+    def with_changes(self, **changes: float) -> Weights:
+        return replace(self, **changes)
+
+    @classmethod
+    def names(cls) -> tuple[str, ...]:
+        return tuple(field.name for field in fields(cls))
+
+
+#: The weights found by ``scripts/tune.py`` (see docs/bots.md).
+TUNED: Final = Weights()
+
+
+def _bit(card: int) -> int:
+    return 1 << card
+
+
+class _Reach:
+    """Which track squares each of a colour's pawns can hit with which cards, as card bit masks.
+
+    ``plain[d]`` maps square -> cards for a pawn ``d`` from Home; ``split`` adds the parts
+    of a split 7 (1-6), usable only when another pawn can take the rest.
+    """
+
+    __slots__ = ("plain", "split")
+
+    def __init__(self, rules: Rules, colour: int) -> None:
+        rides = tables(rules).rides[colour]
+        self.plain: list[dict[int, int]] = [{} for _ in range(START + 1)]
+        self.split: list[dict[int, int]] = [{} for _ in range(START + 1)]
+        for distance in range(FIRST_TRACK, START):
+            for card in FORWARD_CARDS:
+                self._add(self.plain[distance], rides, colour, distance - card, card)
+            self._add(self.plain[distance], rides, colour, _back(distance, 4), 4)
+            self._add(self.plain[distance], rides, colour, _back(distance, 1), 10)
+            self.split[distance] = dict(self.plain[distance])
+            for part in range(1, 7):
+                self._add(self.split[distance], rides, colour, distance - part, 7)
+        for card, landing in _leave_start(rules).items():
+            self._add(self.plain[START], rides, colour, landing, card)
+        self.split[START] = self.plain[START]
+
+    @staticmethod
+    def _add(
+        hits: dict[int, int], rides: dict[int, tuple[int, tuple[int, ...]]], colour: int, at: int, card: int
+    ) -> None:
+        if not FIRST_TRACK <= at <= LAST_TRACK:
+            return  # into the Safety Zone, or past Home: nobody there to bump
+        square = SQUARE[colour][at]
+        bit = _bit(card)
+        hits[square] = hits.get(square, 0) | bit
+        ride = rides.get(square)
+        if ride is not None:
+            for swept in ride[1]:
+                hits[swept] = hits.get(swept, 0) | bit
+
+
+def _back(distance: int, count: int) -> int:
+    at = distance + count
+    return at - TRACK_LENGTH if at > LAST_TRACK else at
+
+
+def _leave_start(rules: Rules) -> dict[int, int]:
+    """Where each card brings a pawn out of Start (RULES.md §3.2 and §8)."""
+    if rules.leave_start == "circle":
+        return {1: START_EXIT, 2: START_EXIT}
+    if rules.leave_start == "forward-circle":
+        return dict.fromkeys(FORWARD_CARDS, START_EXIT)
+    return {card: START_EXIT - (card - 1) for card in FORWARD_CARDS}
+
+
+_REACHES: dict[Rules, tuple[_Reach, ...]] = {}
+
+
+def _reaches(rules: Rules) -> tuple[_Reach, ...]:
+    found = _REACHES.get(rules)
+    if found is None:
+        found = _REACHES[rules] = tuple(_Reach(rules, colour) for colour in COLOURS)
+    return found
+
+
+def card_chances(remaining: Counter[int] | dict[int, int], rules: Rules) -> list[float]:
+    """The chance of each card (indexed by card) on the next draw.
+
+    An empty pack is reshuffled from the discards: then every card of the deck can come.
+    """
+    total = sum(remaining.values())
+    source: dict[int, int] = dict(remaining) if total else DECKS[rules.deck]
+    total = total or sum(source.values())
+    chances = [0.0] * (SORRY + 1)
+    for card, count in source.items():
+        chances[card] = count / total
+    return chances
+
+
+class Evaluator:
+    """Raw scores, values and win chances of positions under one set of rules."""
+
+    __slots__ = ("_cached_chances", "_mask_cache", "reaches", "rules", "weights")
+
+    def __init__(self, rules: Rules, weights: Weights = TUNED) -> None:
+        self.rules = rules
+        self.weights = weights
+        self.reaches = _reaches(rules)
+        self._mask_cache: dict[int, float] = {}  # chance of a set of cards, for ``_cached_chances``
+        self._cached_chances: list[float] | None = None
+
+    def raws(self, position: Position, chances: list[float]) -> list[float]:
+        """Each colour's raw score (0 for colours not in play), indexed by colour."""
+        weights = self.weights
+        pawns = position.pawns
+        seats = position.seats
+        raws = [0.0] * len(COLOURS)
+        for colour in seats:
+            raws[colour] = self._raw(colour, pawns[colour], weights) - weights.threat * self.danger(
+                colour, position, chances
+            )
+        return raws
+
+    @staticmethod
+    def _raw(colour: int, row: tuple[int, ...], weights: Weights) -> float:
+        score = 0.0
+        in_play = 0
+        for pawn in row:
+            if pawn == START:
+                continue
+            score += START - pawn + weights.out
+            if pawn == HOME:
+                score += weights.home
+                continue
+            in_play += 1
+            if pawn < FIRST_TRACK:
+                score += weights.safety
+            elif pawn <= REACH_LIMIT:
+                score += weights.reach
+        if in_play > 1:
+            score += weights.spread * (in_play - 1)
+        return score
+
+    def danger(self, colour: int, position: Position, chances: list[float]) -> float:
+        """Expected squares lost by ``colour``'s track pawns to its opponents' next cards."""
+        row = position.pawns[colour]
+        targets = [pawn for pawn in row if FIRST_TRACK <= pawn <= LAST_TRACK]
+        if not targets:
+            return 0.0
+        squares = SQUARE[colour]
+        danger = 0.0
+        team = (colour, partner(colour)) if self.rules.partners else (colour,)
+        for attacker in position.seats:
+            if attacker in team:
+                continue
+            hits = self._hits(attacker, position.pawns[attacker])
+            if not hits:
+                continue
+            for pawn in targets:
+                mask = hits.get(squares[pawn], 0)
+                if mask:
+                    danger += self._chance(mask, chances) * (START - pawn + self.weights.out)
+        return danger
+
+    def _hits(self, attacker: int, row: tuple[int, ...]) -> dict[int, int]:
+        reach = self.reaches[attacker]
+        movable = sum(1 for pawn in row if HOME < pawn < START)
+        table = reach.split if movable > 1 else reach.plain
+        hits: dict[int, int] = {}
+        in_start = False
+        for pawn in row:
+            if pawn == START:
+                if in_start:
+                    continue
+                in_start = True
+            elif not FIRST_TRACK <= pawn <= LAST_TRACK:
+                continue
+            for square, mask in table[pawn].items():
+                hits[square] = hits.get(square, 0) | mask
+        if in_start:  # a Sorry! can hit any pawn on the track
+            sorry = _bit(SORRY)
+            for square in range(TRACK_LENGTH):
+                hits[square] = hits.get(square, 0) | sorry
+        return hits
+
+    def _chance(self, mask: int, chances: list[float]) -> float:
+        if chances is not self._cached_chances:
+            self._mask_cache.clear()
+            self._cached_chances = chances
+        found = self._mask_cache.get(mask)
+        if found is None:
+            found = 0.0
+            for card in range(1, SORRY + 1):
+                if mask >> card & 1:
+                    found += chances[card]
+            self._mask_cache[mask] = found
+        return found
+
+    def values(self, position: Position, chances: list[float]) -> list[float]:
+        """Each colour's value: its (team's) raw score less its opponents'; ±WIN once decided."""
+        winner = position.winner
+        if winner is not None:
+            return self._decided(position, winner)
+        return self.values_from_raws(position.seats, self.raws(position, chances))
+
+    def values_from_raws(self, seats: tuple[int, ...], raws: list[float]) -> list[float]:
+        sides = self._sides(seats, raws)
+        values = [0.0] * len(COLOURS)
+        mix = self.weights.leader
+        for colour in seats:
+            if self.rules.partners:
+                others = [sides[(colour + 1) % len(COLOURS)]]
+            else:
+                others = [sides[other] for other in seats if other != colour]
+            if not others:
+                values[colour] = sides[colour]  # solo: only progress counts
+                continue
+            values[colour] = sides[colour] - (mix * max(others) + (1 - mix) * sum(others) / len(others))
+        return values
+
+    def _sides(self, seats: tuple[int, ...], raws: list[float]) -> list[float]:
+        if not self.rules.partners:
+            return raws
+        return [raws[colour] + raws[partner(colour)] for colour in COLOURS]
+
+    def _decided(self, position: Position, winner: int) -> list[float]:
+        winners = {winner, partner(winner)} if self.rules.partners else {winner}
+        return [WIN if colour in winners else -WIN for colour in COLOURS]
+
+    def win_chances(self, position: Position, chances: list[float]) -> list[float]:
+        """Each colour's estimated chance to win (its side's, with partners), by colour."""
+        winner = position.winner
+        if winner is not None:
+            return [1.0 if value > 0 else 0.0 for value in self._decided(position, winner)]
+        seats = position.seats
+        sides = self._sides(seats, self.raws(position, chances))
+        if len(seats) == 1:
+            return [1.0 if colour in seats else 0.0 for colour in COLOURS]
+        scale = self.weights.scale
+        top = max(sides[colour] for colour in seats)
+        weights = {colour: math.exp((sides[colour] - top) / scale) for colour in seats}
+        if self.rules.partners:  # a side's chance, counted once per side
+            total = weights[seats[0]] + weights[(seats[0] + 1) % len(COLOURS)]
+        else:
+            total = sum(weights.values())
+        return [weights[colour] / total if colour in weights else 0.0 for colour in COLOURS]

@@ -1,0 +1,107 @@
+"""``expectimax``: looks ahead through the next draws, counting the cards left.
+
+For each of its moves it considers every card the next player can draw, with that card's
+true chance given the cards already seen (the discard pile: card counting), the reply
+that player would choose, and so on for ``depth`` decisions; positions at the horizon are
+judged by the tuned evaluation (:mod:`pardon.bots.evaluation`).  Every player is assumed
+to pick the move best for itself by that evaluation (a max^n tree with chance nodes), so
+it works for any number of players and for partners.  A classic 2 that draws again is
+simply a second decision of the same player.
+
+The search runs on the forward model of :mod:`pardon.bots.model`; its budget is
+``depth`` (decisions searched: 1 is the evaluation alone, 2 — the default — adds the
+next player's reply to every card).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from pardon.bots.evaluation import TUNED, Evaluator, Weights, card_chances
+from pardon.bots.model import draw_chances, draw_given, redraw, sample_game, undraw_given
+from pardon.core.game import Game
+from pardon.core.moves import Move
+from pardon.core.observation import Observation
+
+Vector = list[float]
+
+
+class ExpectimaxBot:
+    """Expectimax over the next ``depth`` decisions and the draws between them."""
+
+    name = "expectimax"
+
+    def __init__(self, depth: int = 2, weights: Weights = TUNED, **changes: float) -> None:
+        if depth < 1:
+            raise ValueError("expectimax searches at least one decision (depth=1)")
+        self.depth = depth
+        self.weights = weights.with_changes(**changes)  # e.g. make_bot('tactician(threat=0.5)')
+        self._evaluators: dict[object, Evaluator] = {}
+
+    def choose(self, observation: Observation, moves: list[Move], rng: random.Random) -> Move:
+        if len(moves) == 1:
+            return moves[0]
+        values = self.move_values(observation, moves, rng)
+        seat = observation.seat
+        best = max(vector[seat] for vector in values)
+        choices = [move for move, vector in zip(moves, values, strict=True) if vector[seat] >= best - 1e-9]
+        return choices[rng.randrange(len(choices))] if len(choices) > 1 else choices[0]
+
+    def move_values(self, observation: Observation, moves: list[Move], rng: random.Random) -> list[Vector]:
+        """Each move's value vector (a value per colour) after searching ``depth`` decisions."""
+        evaluator = self._evaluator(observation)
+        game = sample_game(observation, rng)
+        chances = card_chances(observation.remaining(), observation.rules)
+        values = []
+        for move in moves:
+            if self.depth == 1 or move.result.winner is not None:
+                values.append(evaluator.values(move.result, chances))
+                continue
+            game.play_trusted(move)
+            values.append(self._chance(game, self.depth - 1, evaluator))
+            redraw(game)
+        return values
+
+    def _evaluator(self, observation: Observation) -> Evaluator:
+        found = self._evaluators.get(observation.rules)
+        if found is None:
+            found = self._evaluators[observation.rules] = Evaluator(observation.rules, self.weights)
+        return found
+
+    def _chance(self, game: Game, depth: int, evaluator: Evaluator) -> Vector:
+        """The expected value vector over the next draw, ``depth`` decisions to go."""
+        total = [0.0, 0.0, 0.0, 0.0]
+        for card, chance in draw_chances(game):
+            pack = draw_given(game, card)
+            vector = self._decide(game, depth, evaluator)
+            undraw_given(game, pack)
+            for colour in range(4):
+                total[colour] += chance * vector[colour]
+        return total
+
+    def _decide(self, game: Game, depth: int, evaluator: Evaluator) -> Vector:
+        """The value vector of the decision now due: its decider's best move."""
+        decider = game.decider
+        best: Vector | None = None
+        if depth == 1:
+            chances = card_chances(Counter(game.pack.draw_pile), game.rules)
+            for move in game.legal_moves():
+                vector = evaluator.values(move.result, chances)
+                if best is None or vector[decider] > best[decider]:
+                    best = vector
+        else:
+            for move in game.legal_moves():
+                vector = self._after(game, move, depth, evaluator)
+                if best is None or vector[decider] > best[decider]:
+                    best = vector
+        assert best is not None
+        return best
+
+    def _after(self, game: Game, move: Move, depth: int, evaluator: Evaluator) -> Vector:
+        if move.result.winner is not None:
+            return evaluator.values(move.result, [])
+        game.play_trusted(move)
+        vector = self._chance(game, depth - 1, evaluator)
+        redraw(game)
+        return vector

@@ -1,0 +1,178 @@
+"""``mcts``: Monte Carlo tree search with chance nodes.
+
+Each iteration deals the unseen cards in a fresh random order (a *determinization*,
+:func:`pardon.bots.model.sample_game`, so the draws follow the pack's true composition)
+and walks down the tree: at a decision it picks a move by UCT for the player who decides
+there, then the model draws the next card, which selects (or creates) that card's child.
+A new node is judged by a *rollout* and the result — a value per colour, so every player
+maximises its own share (multi-player backup) — is added along the path.
+
+Rollouts (``rollout=``):
+
+- ``"eval"`` (default): play ``horizon`` more decisions with the one-ply evaluation, then
+  take the evaluation's win chances (:meth:`Evaluator.win_chances`);
+- ``"random"``: play to the end with the engine's fast random-playout kernel and score
+  the winner.
+
+Each move's first visits are seeded with its evaluated win chance (``prior`` virtual
+visits), so a small budget already plays like ``tactician``.  The budget is
+``iterations`` or, if given, ``seconds`` per decision.  The move visited most is played.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections import Counter
+
+from pardon.bots.evaluation import TUNED, Evaluator, Weights, card_chances
+from pardon.bots.model import outcome, sample_game
+from pardon.core.game import Game
+from pardon.core.moves import Move
+from pardon.core.observation import Observation
+from pardon.core.playout import random_playout
+
+Vector = list[float]
+ROLLOUTS = ("eval", "random")
+
+
+class _Node:
+    """A decision: its moves, their statistics, and per move the children by next card."""
+
+    __slots__ = ("children", "decider", "moves", "totals", "visits")
+
+    def __init__(self, decider: int, moves: list[Move], priors: list[Vector], weight: float) -> None:
+        self.decider = decider
+        self.moves = moves
+        self.visits = [weight] * len(moves)
+        self.totals = [[weight * value for value in prior] for prior in priors]
+        self.children: list[dict[int, _Node]] = [{} for _ in moves]
+
+    def select(self, exploration: float) -> int:
+        if len(self.moves) == 1:
+            return 0
+        decider = self.decider
+        log_total = math.log(sum(self.visits) + 1)
+        best, best_score = 0, -math.inf
+        for index, visits in enumerate(self.visits):
+            score = self.totals[index][decider] / visits + exploration * math.sqrt(log_total / visits)
+            if score > best_score:
+                best, best_score = index, score
+        return best
+
+
+class MctsBot:
+    """Determinized MCTS with chance nodes and a value per colour."""
+
+    name = "mcts"
+
+    def __init__(
+        self,
+        iterations: int = 300,
+        seconds: float | None = None,
+        rollout: str = "eval",
+        horizon: int = 2,
+        exploration: float = 0.4,
+        prior: float = 4.0,
+        weights: Weights = TUNED,
+        **changes: float,
+    ) -> None:
+        if rollout not in ROLLOUTS:
+            raise ValueError(f"unknown rollout {rollout!r}: choose {', '.join(ROLLOUTS)}")
+        if iterations < 1 and seconds is None:
+            raise ValueError("mcts needs a budget: iterations >= 1 or seconds")
+        self.iterations = iterations
+        self.seconds = seconds
+        self.rollout = rollout
+        self.horizon = horizon
+        self.exploration = exploration
+        self.prior = max(prior, 1e-6)  # at least a trace, so every visit count is positive
+        self.weights = weights.with_changes(**changes)  # e.g. make_bot('tactician(threat=0.5)')
+        self._evaluators: dict[object, Evaluator] = {}
+
+    def choose(self, observation: Observation, moves: list[Move], rng: random.Random) -> Move:
+        if len(moves) == 1:
+            return moves[0]
+        root = self.search(observation, moves, rng)
+        best = max(range(len(moves)), key=lambda index: (root.visits[index], root.totals[index][root.decider]))
+        return moves[best]
+
+    def search(self, observation: Observation, moves: list[Move], rng: random.Random) -> _Node:
+        """Run the budget's iterations from the observed decision; return the root."""
+        evaluator = self._evaluator(observation)
+        chances = card_chances(observation.remaining(), observation.rules)
+        root = self._node(evaluator, observation.seat, moves, chances)
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        iteration = 0
+        while True:
+            if deadline is not None:
+                if time.perf_counter() >= deadline and iteration > 0:
+                    break
+            elif iteration >= self.iterations:
+                break
+            self._iterate(root, sample_game(observation, rng), evaluator, rng)
+            iteration += 1
+        return root
+
+    def win_chances(self, root: _Node) -> list[float]:
+        """Each root move's estimated win chance for the player deciding there."""
+        return [total[root.decider] / visits for total, visits in zip(root.totals, root.visits, strict=True)]
+
+    def _evaluator(self, observation: Observation) -> Evaluator:
+        found = self._evaluators.get(observation.rules)
+        if found is None:
+            found = self._evaluators[observation.rules] = Evaluator(observation.rules, self.weights)
+        return found
+
+    def _node(self, evaluator: Evaluator, decider: int, moves: list[Move], chances: list[float]) -> _Node:
+        priors = [evaluator.win_chances(move.result, chances) for move in moves]
+        return _Node(decider, moves, priors, self.prior)
+
+    def _iterate(self, root: _Node, game: Game, evaluator: Evaluator, rng: random.Random) -> None:
+        path: list[tuple[_Node, int]] = []
+        node = root
+        while True:
+            index = node.select(self.exploration)
+            path.append((node, index))
+            game.play_trusted(node.moves[index])
+            if game.is_over:
+                value = outcome(game)
+                break
+            card = game.draw()
+            child = node.children[index].get(card)
+            if child is None:
+                chances = card_chances(Counter(game.pack.draw_pile), game.rules)
+                node.children[index][card] = self._node(evaluator, game.decider, game.legal_moves(), chances)
+                value = self._rollout(game, evaluator, rng)
+                break
+            node = child
+        for visited, index in path:
+            visited.visits[index] += 1
+            totals = visited.totals[index]
+            for colour in range(4):
+                totals[colour] += value[colour]
+
+    def _rollout(self, game: Game, evaluator: Evaluator, rng: random.Random) -> Vector:
+        """The value of the position the game stands at (a card drawn, a decision due)."""
+        if self.rollout == "random":
+            game.undraw()
+            winner, _ = random_playout(game.rules, game.position, game.pack, game.seed, rng)
+            assert winner is not None
+            return outcome(_finished(game, winner))
+        for _ in range(self.horizon):
+            moves = game.legal_moves()
+            chances = card_chances(Counter(game.pack.draw_pile), game.rules)
+            decider = game.decider
+            best = max(moves, key=lambda move: evaluator.values(move.result, chances)[decider])
+            game.play_trusted(best)
+            if game.is_over:
+                return outcome(game)
+            game.draw()
+        return evaluator.win_chances(game.position, card_chances(Counter(game.pack.draw_pile), game.rules))
+
+
+def _finished(game: Game, winner: int) -> Game:
+    """``game`` marked as won by ``winner`` (only its rules and winner are read)."""
+    game.position = game.position._replace(winner=winner)
+    return game

@@ -1,0 +1,99 @@
+"""The forward model of the search players: the one place that turns what a seat may
+know into a game it can play forward.
+
+A seat sees the board, the card it drew and the discard pile, never the order of the
+pack (:mod:`pardon.core.observation`).  :func:`sample_game` *determinizes*: it deals the
+cards the seat knows are left, in an order drawn from the bot's own random source, into
+a real :class:`~pardon.core.game.Game`, so search runs on the engine's own decision loop
+(``awaiting_draw``, ``draw``, ``decider``, ``legal_moves``, ``play_trusted``, ``pop``)
+and every kind of decision the engine offers is searched the same way.  Chance nodes
+are enumerated with :func:`draw_chances` and :func:`draw_given`, which only read and
+rearrange the *sampled* pack: its composition is the true one (card counting), its
+order is the bot's guess.
+
+>>> import random
+>>> from pardon.core import Game, parse_rules
+>>> real = Game.new(parse_rules("classic"), seats=(0, 2), seed=4)
+>>> card = real.draw()
+>>> model = sample_game(real.observe(real.decider), random.Random(1))
+>>> model.card == card and model.legal_moves() == real.legal_moves()
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from pardon.core.board import partner
+from pardon.core.cards import Pack
+from pardon.core.game import Game
+from pardon.core.observation import Observation
+
+__all__ = ["draw_chances", "draw_given", "outcome", "redraw", "sample_game", "undraw_given"]
+
+
+def sample_game(observation: Observation, rng: random.Random) -> Game:
+    """A game consistent with ``observation``: the unseen cards in a random order.
+
+    The game is at the same step as the observed one: if the seat has drawn, its card is
+    drawn in the model too.  Reshuffles of the model's pack use a seed drawn from ``rng``.
+    """
+    rules, card, discards = observation.rules, observation.card, observation.discards
+    unseen = list(observation.remaining().elements())
+    rng.shuffle(unseen)
+    seed = rng.getrandbits(32)
+    if card is None:
+        return Game(rules, observation.position, Pack(tuple(unseen), discards, 1), seed)
+    if not discards or discards[-1] != card:
+        raise ValueError("the card drawn must be the last card on the discard pile")
+    game = Game(rules, observation.position, Pack((card, *unseen), discards[:-1], 1), seed)
+    game.draw()
+    return game
+
+
+def draw_chances(game: Game) -> list[tuple[int, float]]:
+    """Each card the next draw can turn up, with its chance (from the pack's composition)."""
+    return game.pack.chances()
+
+
+def draw_given(game: Game, card: int) -> Pack:
+    """Draw ``card`` next (it must be one :func:`draw_chances` offers); returns the pack to
+    give back to :func:`undraw_given`.
+
+    Only the model's order of the unseen cards changes, which the bot chose anyway.
+    """
+    pack = game.pack
+    pile, discards, shuffles = pack.draw_pile, pack.discards, pack.shuffles
+    if not pile:  # the discards become the new pack
+        pile, discards, shuffles = discards, (), shuffles + 1
+    at = pile.index(card)
+    game.pack = Pack((card, *pile[:at], *pile[at + 1 :]), discards, shuffles)
+    game.draw()
+    return pack
+
+
+def undraw_given(game: Game, pack: Pack) -> None:
+    """Undo :func:`draw_given`."""
+    game.undraw()
+    game.pack = pack
+
+
+def redraw(game: Game) -> None:
+    """Take back the last move, and draw its card again: back at the decision it answered."""
+    game.pop()
+    game.draw()
+
+
+def outcome(game: Game) -> list[float]:
+    """Each colour's result of a finished game: 1 for the winner (and its partner), else 0."""
+    winner = game.winner
+    if winner is None:
+        raise ValueError("the game is not over")
+    winners = {winner, partner(winner)} if game.rules.partners else {winner}
+    return [1.0 if colour in winners else 0.0 for colour in range(4)]
+
+
+def remaining_counts(game: Game) -> Counter[int]:
+    """The cards left in the model's pack (what a seat would count)."""
+    return Counter(game.pack.draw_pile)

@@ -1,0 +1,1 @@
+"""Simulations: duplicate tournaments between computer players, and their statistics."""

@@ -1,0 +1,144 @@
+"""The statistics of a tournament: win rates with confidence intervals, and Elo ratings.
+
+Two intervals for a win rate are offered:
+
+- :func:`wilson` — the Wilson score interval, which treats every game as an independent
+  trial.  In a duplicate tournament the games of one deal are not independent (the same
+  cards are played with the seats swapped), so this interval is only a reference.
+- :func:`duplicate_interval` — the interval the tournament reports: each *deal* is one
+  observation, scored as the share of its games (one per seating) the first player won;
+  the interval is the mean of those scores ± z standard errors across deals.  Swapping
+  seats on the same cards cancels most of the luck, so this is usually much narrower
+  than the Wilson interval of the same games, and it is honest about what was repeated.
+
+Elo differences follow from a win rate ``p`` as ``400 log10(p / (1 - p))``; several
+players are rated together by a Bradley-Terry fit of all their pairwise results, with
+intervals from a bootstrap over deals.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from typing import Final, NamedTuple
+
+Z95: Final = 1.959963984540054
+ELO_CAP: Final = 0.999  # a 100% or 0% rate has no finite Elo: clamp it
+
+
+class Interval(NamedTuple):
+    """An estimate and its two-sided confidence interval."""
+
+    estimate: float
+    low: float
+    high: float
+
+
+def wilson(wins: float, games: int, z: float = Z95) -> Interval:
+    """The Wilson score interval of a proportion.
+
+    >>> low, high = wilson(60, 100)[1:]
+    >>> round(low, 4), round(high, 4)
+    (0.5020, 0.6906)
+    """
+    if games <= 0:
+        return Interval(math.nan, 0.0, 1.0)
+    p = wins / games
+    denominator = 1 + z * z / games
+    centre = (p + z * z / (2 * games)) / denominator
+    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denominator
+    return Interval(p, max(0.0, centre - half), min(1.0, centre + half))
+
+
+def duplicate_interval(deal_scores: Sequence[float], z: float = Z95) -> Interval:
+    """Mean of per-deal scores ± z standard errors (deals are the independent units).
+
+    >>> duplicate_interval([1.0, 0.5, 0.5, 0.0, 1.0])
+    Interval(estimate=0.6, low=0.2900..., high=0.9099...)
+    """
+    count = len(deal_scores)
+    if count == 0:
+        return Interval(math.nan, 0.0, 1.0)
+    mean = sum(deal_scores) / count
+    if count == 1:
+        return Interval(mean, 0.0, 1.0)
+    variance = sum((score - mean) ** 2 for score in deal_scores) / (count - 1)
+    half = z * math.sqrt(variance / count)
+    return Interval(mean, max(0.0, mean - half), min(1.0, mean + half))
+
+
+def elo_from_rate(rate: float) -> float:
+    """The Elo difference that predicts winning ``rate`` of the games.
+
+    >>> round(elo_from_rate(0.75), 1)
+    190.8
+    >>> elo_from_rate(0.5)
+    0.0
+    """
+    clamped = min(max(rate, 1 - ELO_CAP), ELO_CAP)
+    return 400 * math.log10(clamped / (1 - clamped))
+
+
+def rate_from_elo(difference: float) -> float:
+    """The expected score of a player rated ``difference`` above its opponent."""
+    return 1 / (1 + 10 ** (-difference / 400))
+
+
+def elo_interval(rate: Interval) -> Interval:
+    """A win-rate interval carried over to Elo (the map is increasing)."""
+    return Interval(elo_from_rate(rate.estimate), elo_from_rate(rate.low), elo_from_rate(rate.high))
+
+
+Results = dict[tuple[int, int], list[float]]
+"""Per pairing ``(i, j)`` of player indexes, i < j: player i's score in each deal."""
+
+
+def bradley_terry(players: int, results: Results, anchor: int = 0, rounds: int = 200) -> list[float]:
+    """Elo ratings that best explain the pairwise scores (MM algorithm), ``anchor`` at 0.
+
+    A player's strength is unknown without a result against the others; it is left at 0.
+
+    >>> [round(r) for r in bradley_terry(2, {(0, 1): [0.75] * 8})]
+    [0, -191]
+    """
+    wins = [[0.0] * players for _ in range(players)]
+    for (first, second), scores in results.items():
+        wins[first][second] += sum(scores)
+        wins[second][first] += len(scores) - sum(scores)
+    strength = [1.0] * players
+    prior = 0.5  # half a win and half a loss against an equal player keeps rates finite
+    for _ in range(rounds):
+        updated = []
+        for player in range(players):
+            won = prior
+            expected = 2 * prior / (strength[player] + 1.0)
+            for other in range(players):
+                games = wins[player][other] + wins[other][player]
+                if other != player and games:
+                    won += wins[player][other]
+                    expected += games / (strength[player] + strength[other])
+            updated.append(won / expected)
+        strength = updated
+    base = math.log10(strength[anchor])
+    return [400 * (math.log10(value) - base) for value in strength]
+
+
+def bootstrap_ratings(
+    players: int, results: Results, anchor: int = 0, samples: int = 200, seed: int = 0
+) -> list[Interval]:
+    """Bradley-Terry ratings with 95% intervals from resampling each pairing's deals."""
+    estimate = bradley_terry(players, results, anchor)
+    rng = random.Random(f"pardon-bootstrap:{seed}")
+    draws: list[list[float]] = [[] for _ in range(players)]
+    for _ in range(samples):
+        resampled = {pairing: rng.choices(scores, k=len(scores)) for pairing, scores in results.items() if scores}
+        for player, rating in enumerate(bradley_terry(players, resampled, anchor)):
+            draws[player].append(rating)
+    intervals = []
+    for player in range(players):
+        ordered = sorted(draws[player])
+        low = ordered[int(0.025 * (len(ordered) - 1))] if ordered else estimate[player]
+        high = ordered[math.ceil(0.975 * (len(ordered) - 1))] if ordered else estimate[player]
+        intervals.append(Interval(estimate[player], low, high))
+    return intervals

@@ -1,0 +1,356 @@
+"""Duplicate tournaments between computer players.
+
+Every pairing of two players meets on the same *deals* — a deal is the seed of a game,
+which fixes the pack and its reshuffles — and each deal is played once per *seating*,
+so each player sits in every seat on the same cards and most of the luck cancels:
+
+- 2 players: ``AB`` and ``BA``;
+- 4 players: ``ABAB`` and ``BABA`` (in the partners game each player is a whole team);
+- 3 players: ``ABB``, ``BAB``, ``BBA``, ``AAB``, ``ABA`` and ``BAA``.
+
+Each game has its own seeds, derived from the tournament seed, the deal and the
+seating, so a tournament gives the same results whatever the number of processes.
+Players with a time budget (``seconds=``) play as fast as the machine lets them, so only
+iteration budgets are exactly reproducible.
+
+>>> [game.seating for game in schedule(("greedy", "random"), players=2, games=4)]
+[('greedy', 'random'), ('random', 'greedy'), ('greedy', 'random'), ('random', 'greedy')]
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import multiprocessing
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple, TextIO
+
+from pardon.bots import Bot, make_bot
+from pardon.core.board import partner
+from pardon.core.game import Game
+from pardon.core.rules import parse_rules
+from pardon.core.state import seats_for
+from pardon.sim.stats import Interval, Results, bootstrap_ratings, duplicate_interval, elo_interval, wilson
+
+
+class Seating(NamedTuple):
+    pattern: str  # "AB", "ABAB", ...: which of the pairing's players sits in each seat
+
+
+def seatings(players: int) -> tuple[str, ...]:
+    """The seat patterns of one deal: every player gets every seat equally often.
+
+    >>> seatings(4)
+    ('ABAB', 'BABA')
+    """
+    if players < 2:
+        raise ValueError("a tournament needs 2 or more players per game")
+    if players % 2 == 0:
+        return ("AB" * (players // 2), "BA" * (players // 2))
+    lone_a = tuple("".join("A" if seat == index else "B" for seat in range(players)) for index in range(players))
+    lone_b = tuple(pattern.translate(str.maketrans("AB", "BA")) for pattern in reversed(lone_a))
+    return lone_a + lone_b
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """One game of a tournament: everything needed to play it again."""
+
+    rules: str
+    players: int
+    pairing: tuple[int, int]  # indexes of players A and B in the tournament's list
+    deal: int
+    pattern: str
+    seating: tuple[str, ...]  # the player (its spec) in each seat, clockwise
+    seed: int  # the game's seed: its pack and reshuffles (the same for every seating)
+    bot_seed: str  # the players' random source
+
+
+def deal_seed(tournament_seed: int, deal: int) -> int:
+    """The game seed of a deal: shared by every pairing and seating."""
+    return random.Random(f"pardon-deal:{tournament_seed}:{deal}").getrandbits(48)
+
+
+def schedule(bots: Sequence[str], players: int, games: int, rules: str = "classic", seed: int = 0) -> list[GameSpec]:
+    """Every game of the tournament: each pairing plays ``games`` games (rounded up to
+    whole deals), deal by deal, each deal in every seating.
+    """
+    patterns = seatings(players)
+    deals = max(1, math.ceil(games / len(patterns)))
+    specs = []
+    for deal in range(deals):
+        for first, second in itertools.combinations(range(len(bots)), 2):
+            for pattern in patterns:
+                seating = tuple(bots[first] if letter == "A" else bots[second] for letter in pattern)
+                specs.append(
+                    GameSpec(
+                        rules,
+                        players,
+                        (first, second),
+                        deal,
+                        pattern,
+                        seating,
+                        deal_seed(seed, deal),
+                        f"pardon-bots:{seed}:{deal}:{first}:{second}:{pattern}",
+                    )
+                )
+    return specs
+
+
+@dataclass
+class GameResult:
+    """Who won one game, and how long each player took over its decisions."""
+
+    spec: GameSpec
+    winner_letter: str  # "A" or "B"
+    cards: int
+    think: dict[str, list[float]] = field(default_factory=dict)  # seconds per decision, by player spec
+
+
+_BOT_CACHE: dict[str, Bot] = {}
+
+
+def _bot(spec: str) -> Bot:
+    found = _BOT_CACHE.get(spec)
+    if found is None:
+        found = _BOT_CACHE[spec] = make_bot(spec)
+    return found
+
+
+def play_game(spec: GameSpec) -> GameResult:
+    """Play one scheduled game with the engine's player loop."""
+    rules = parse_rules(spec.rules)
+    seats = seats_for(spec.players)
+    game = Game.new(rules, seats, spec.seed)
+    players = {colour: _bot(spec.seating[index]) for index, colour in enumerate(seats)}
+    letters = {colour: spec.pattern[index] for index, colour in enumerate(seats)}
+    rng = random.Random(spec.bot_seed)
+    think: dict[str, list[float]] = {}
+    clock = time.perf_counter
+    while not game.is_over:
+        if game.awaiting_draw:
+            game.draw()
+        moves = game.legal_moves()
+        decider = game.decider
+        if len(moves) == 1:
+            game.play_trusted(moves[0])
+            continue
+        started = clock()
+        move = players[decider].choose(game.observe(decider), moves, rng)
+        think.setdefault(spec.seating[seats.index(decider)], []).append(clock() - started)
+        game.play_trusted(move)
+    winner = game.winner
+    assert winner is not None
+    if rules.partners and letters[winner] != letters[partner(winner)]:
+        raise AssertionError("partners must be played by the same player")
+    return GameResult(spec, letters[winner], game.turns, think)
+
+
+def _play_all(specs: list[GameSpec], jobs: int, chunk: int) -> Iterator[GameResult]:
+    if jobs <= 1:
+        yield from map(play_game, specs)
+        return
+    context = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
+    with context.Pool(jobs) as pool:
+        yield from pool.imap(play_game, specs, chunksize=chunk)
+
+
+class Progress:
+    """A one-line progress bar with an estimate of the time left, on a terminal stream."""
+
+    def __init__(self, total: int, stream: TextIO | None, width: int = 30) -> None:
+        self.total = total
+        self.stream = stream
+        self.width = width
+        self.started = time.monotonic()
+        self.last = 0.0
+
+    def update(self, done: int) -> None:
+        if self.stream is None:
+            return
+        now = time.monotonic()
+        if done < self.total and now - self.last < 0.2:
+            return
+        self.last = now
+        elapsed = now - self.started
+        eta = elapsed / done * (self.total - done) if done else math.nan
+        filled = self.width * done // max(1, self.total)
+        bar = "#" * filled + "." * (self.width - filled)
+        left = "?" if math.isnan(eta) else _duration(eta)
+        self.stream.write(f"\r[{bar}] {done}/{self.total} games, {_duration(elapsed)} elapsed, ETA {left} ")
+        if done >= self.total:
+            self.stream.write("\n")
+        self.stream.flush()
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 60:
+        return f"{seconds:.0f}s"
+    minutes, seconds = divmod(int(seconds), 60)
+    return f"{minutes}m{seconds:02d}s" if minutes < 60 else f"{minutes // 60}h{minutes % 60:02d}m"
+
+
+@dataclass
+class PairingReport:
+    first: str
+    second: str
+    games: int
+    deals: int
+    first_wins: int
+    rate: Interval  # the duplicate interval: deals are the units
+    wilson: Interval  # every game as an independent trial, for reference
+    elo: Interval  # Elo difference of the first over the second, from ``rate``
+
+
+@dataclass
+class TournamentReport:
+    rules: str
+    players: int
+    bots: list[str]
+    seed: int
+    games_per_pairing: int
+    pairings: list[PairingReport]
+    ratings: list[Interval]  # Bradley-Terry Elo, the first player at 0, bootstrap intervals
+    think: dict[str, dict[str, float]]  # per player: decisions, median and p99 seconds
+    seconds: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "rules": self.rules,
+            "players": self.players,
+            "bots": self.bots,
+            "seed": self.seed,
+            "games_per_pairing": self.games_per_pairing,
+            "interval": "duplicate: mean of per-deal scores +- 1.96 standard errors across deals",
+            "pairings": [
+                {
+                    "first": pairing.first,
+                    "second": pairing.second,
+                    "games": pairing.games,
+                    "deals": pairing.deals,
+                    "first_wins": pairing.first_wins,
+                    "first_win_rate": _interval_json(pairing.rate),
+                    "wilson": _interval_json(pairing.wilson),
+                    "elo_difference": _interval_json(pairing.elo),
+                }
+                for pairing in self.pairings
+            ],
+            "elo": {bot: _interval_json(rating) for bot, rating in zip(self.bots, self.ratings, strict=True)},
+            "think_seconds": self.think,
+            "seconds": round(self.seconds, 2),
+        }
+
+
+def _interval_json(interval: Interval) -> dict[str, float]:
+    return {name: round(value, 4) for name, value in interval._asdict().items()}
+
+
+def summarise(
+    bots: Sequence[str], rules: str, players: int, seed: int, games: int, results: Iterable[GameResult], seconds: float
+) -> TournamentReport:
+    """Win rates, intervals and ratings from the games played."""
+    per_deal: dict[tuple[int, int], dict[int, list[float]]] = {}
+    think: dict[str, list[float]] = {}
+    for result in results:
+        deals = per_deal.setdefault(result.spec.pairing, {})
+        deals.setdefault(result.spec.deal, []).append(1.0 if result.winner_letter == "A" else 0.0)
+        for name, times in result.think.items():
+            think.setdefault(name, []).extend(times)
+    scores: Results = {}
+    pairings = []
+    for (first, second), deals in sorted(per_deal.items()):
+        deal_scores = [sum(games) / len(games) for games in deals.values()]
+        scores[(first, second)] = deal_scores
+        played = sum(len(games) for games in deals.values())
+        won = round(sum(sum(games) for games in deals.values()))
+        rate = duplicate_interval(deal_scores)
+        pairings.append(
+            PairingReport(
+                bots[first], bots[second], played, len(deals), won, rate, wilson(won, played), elo_interval(rate)
+            )
+        )
+    ratings = bootstrap_ratings(len(bots), scores, seed=seed)
+    return TournamentReport(rules, players, list(bots), seed, games, pairings, ratings, _think_summary(think), seconds)
+
+
+def _think_summary(think: dict[str, list[float]]) -> dict[str, dict[str, float]]:
+    summary = {}
+    for name, times in sorted(think.items()):
+        ordered = sorted(times)
+        summary[name] = {
+            "decisions": len(ordered),
+            "median": round(statistics.median(ordered), 5),
+            "p99": round(ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))], 5),
+        }
+    return summary
+
+
+def run_tournament(
+    bots: Sequence[str],
+    rules: str = "classic",
+    players: int = 2,
+    games: int = 100,
+    jobs: int = 1,
+    seed: int = 0,
+    progress: TextIO | None = None,
+    on_result: Callable[[GameResult], None] | None = None,
+) -> TournamentReport:
+    """Play a duplicate tournament between ``bots`` (player specs) and summarise it."""
+    if len(bots) < 2:
+        raise ValueError("a tournament needs at least two computer players")
+    if len(set(bots)) != len(bots):
+        raise ValueError("each computer player may be listed once")
+    allowed = parse_rules(rules).players
+    if players not in allowed:
+        raise ValueError(f"rules {rules} are played by {' or '.join(map(str, allowed))} players, not {players}")
+    for spec in bots:
+        make_bot(spec)  # a bad spec is refused before any game is played
+    specs = schedule(bots, players, games, rules, seed)
+    bar = Progress(len(specs), progress)
+    started = time.monotonic()
+    results = []
+    chunk = max(1, min(8, len(specs) // (4 * max(1, jobs))))
+    for done, result in enumerate(_play_all(specs, jobs, chunk), start=1):
+        results.append(result)
+        if on_result is not None:
+            on_result(result)
+        bar.update(done)
+    return summarise(bots, rules, players, seed, games, results, time.monotonic() - started)
+
+
+def format_report(report: TournamentReport) -> str:
+    """The report as plain-text tables."""
+    lines = [
+        f"Duplicate tournament: rules {report.rules}, {report.players} players, "
+        f"{report.games_per_pairing} games per pairing, seed {report.seed} ({report.seconds:.0f} s)",
+        "",
+        f"{'pairing':34s} {'games':>6s} {'first wins':>10s} {'95% interval':>15s} {'Elo diff (95%)':>22s}",
+    ]
+    for pairing in report.pairings:
+        name = f"{pairing.first} vs {pairing.second}"
+        lines.append(
+            f"{name:34s} {pairing.games:6d} {pairing.rate.estimate:10.1%} "
+            f"{_percent_range(pairing.rate):>15s} {_elo_text(pairing.elo):>22s}"
+        )
+    lines += ["", f"{'player':24s} {'Elo (95%)':>22s} {'decisions':>10s} {'median s':>9s} {'p99 s':>8s}"]
+    for bot, rating in zip(report.bots, report.ratings, strict=True):
+        timing = report.think.get(bot, {})
+        lines.append(
+            f"{bot:24s} {_elo_text(rating):>22s} {int(timing.get('decisions', 0)):10d} "
+            f"{timing.get('median', 0.0):9.4f} {timing.get('p99', 0.0):8.4f}"
+        )
+    lines += ["", "Intervals count each deal (all its seatings together) as one observation; see docs/bots.md."]
+    return "\n".join(lines)
+
+
+def _percent_range(interval: Interval) -> str:
+    return f"{interval.low:.1%}-{interval.high:.1%}"
+
+
+def _elo_text(interval: Interval) -> str:
+    return f"{interval.estimate:+.0f} ({interval.low:+.0f}..{interval.high:+.0f})"

@@ -1,0 +1,188 @@
+"""The five levels: every preset played to the end, the forward model, and what each level sees."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from pardon.bots import BOTS, DEFAULT_BOT, make_bot, parse_bot_spec, split_bot_specs
+from pardon.bots.evaluation import Evaluator, Weights, card_chances
+from pardon.bots.hint import rank_moves
+from pardon.bots.mcts import MctsBot
+from pardon.bots.model import draw_chances, draw_given, redraw, sample_game, undraw_given
+from pardon.core import Game, Pack, parse_position, parse_rules
+from pardon.core.board import partner
+from pardon.core.cards import SORRY
+from pardon.core.notation import format_move
+from pardon.core.observation import observe
+from pardon.core.state import seats_for
+
+CLASSIC = parse_rules("classic")
+
+#: Small budgets, so that every level plays whole games quickly.
+SPECS = {
+    "random": "random",
+    "greedy": "greedy",
+    "tactician": "tactician",
+    "expectimax": "expectimax",
+    "mcts": "mcts(iterations=6)",
+}
+PRESETS = {"classic": 2, "classic-1939": 3, "partners": 4, "modern-no-tokens": 4, "solo": 1}
+
+
+def play(rules_text: str, players: int, specs: dict[int, str], seed: int) -> Game:
+    """A whole game with the engine's player loop; the level of each seat from ``specs``."""
+    rules = parse_rules(rules_text)
+    game = Game.new(rules, seats_for(players), seed)
+    bots = {colour: make_bot(spec) for colour, spec in specs.items()}
+    rng = random.Random(seed)
+    while not game.is_over:
+        if game.awaiting_draw:
+            game.draw()
+        moves = game.legal_moves()
+        move = bots[game.decider].choose(game.observe(game.decider), moves, rng)
+        assert move in moves
+        game.play(move)
+    return game
+
+
+@pytest.mark.parametrize("level", BOTS)
+@pytest.mark.parametrize("preset", PRESETS)
+def test_every_level_plays_every_preset_to_the_end(level: str, preset: str) -> None:
+    players = PRESETS[preset]
+    seats = seats_for(players)
+    # the level under test holds the first seat (and its partner); greedy the others
+    mine = {seats[0], partner(seats[0])} if preset == "partners" else {seats[0]}
+    specs = {colour: SPECS[level] if colour in mine else "greedy" for colour in seats}
+    game = play(preset, players, specs, seed=2)
+    assert game.winner in seats
+
+
+def test_the_levels_are_listed_weakest_first_and_the_default_is_one_of_them() -> None:
+    assert BOTS == ("random", "greedy", "tactician", "expectimax", "mcts")
+    assert DEFAULT_BOT in BOTS
+    for name in BOTS:
+        assert make_bot(name).name == name
+
+
+def test_a_level_takes_its_budget_and_weights_in_its_spec() -> None:
+    assert parse_bot_spec("mcts(iterations=20, rollout=random)") == ("mcts", {"iterations": 20, "rollout": "random"})
+    bot = make_bot("mcts(iterations=20,seconds=0.5,threat=0.25)")
+    assert isinstance(bot, MctsBot)
+    assert (bot.iterations, bot.seconds, bot.weights.threat) == (20, 0.5, 0.25)
+    assert split_bot_specs("greedy, mcts(iterations=5,horizon=1),random") == [
+        "greedy",
+        "mcts(iterations=5,horizon=1)",
+        "random",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("grandmaster", "unknown computer player"),
+        ("mcts(iterations)", "expected option=value"),
+        ("greedy(depth=2)", "does not take"),
+        ("tactician(nerve=2)", "does not take"),
+        ("mcts(rollout=dice)", "unknown rollout"),
+        ("expectimax(depth=0)", "at least one decision"),
+    ],
+)
+def test_a_bad_spec_is_refused(spec: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        make_bot(spec)
+
+
+# --- the forward model ------------------------------------------------------------------
+
+
+def test_the_model_deals_only_the_unseen_cards_and_never_reads_the_real_order() -> None:
+    real = Game.new(CLASSIC, seats_for(2), 9)
+    for _ in range(7):
+        if real.awaiting_draw:
+            real.draw()
+        real.play(real.legal_moves()[0])
+    card = real.draw()
+    seen = real.observe(real.decider)
+    model = sample_game(seen, random.Random(3))
+    assert model.card == card and model.position == real.position
+    assert model.legal_moves() == real.legal_moves()
+    assert sorted(model.pack.draw_pile) == sorted(real.pack.draw_pile)
+    # the same observation with the real pack in another order gives the same model
+    shuffled_real = Pack(tuple(reversed(real.pack.draw_pile)), real.pack.discards, real.pack.shuffles)
+    real.pack = shuffled_real
+    again = sample_game(real.observe(real.decider), random.Random(3))
+    assert again.pack == model.pack
+
+
+def test_a_chance_node_is_drawn_card_by_card_and_put_back() -> None:
+    game = sample_game(
+        observe(CLASSIC, parse_position("R:20,start,start,start Y:40,start,start,start turn:R"), 0, 5, (5,)),
+        random.Random(1),
+    )
+    game.play_trusted(game.legal_moves()[0])
+    before = game.pack
+    chances = draw_chances(game)
+    assert abs(sum(chance for _, chance in chances) - 1) < 1e-9
+    assert dict(chances)[5] == pytest.approx(3 / 44)
+    for card, _ in chances:
+        pack = draw_given(game, card)
+        assert game.card == card
+        undraw_given(game, pack)
+        assert game.pack == before and game.card is None
+    card = game.draw()
+    game.play_trusted(game.legal_moves()[0])
+    redraw(game)
+    assert game.card == card
+
+
+def test_an_empty_pack_is_counted_as_a_full_reshuffle() -> None:
+    every_card = tuple(card for card in range(1, SORRY + 1) for _ in range(4 if card not in (6, 9) else 0))
+    chances = card_chances({}, CLASSIC)
+    assert chances[1] == pytest.approx(5 / 45) and chances[SORRY] == pytest.approx(4 / 45)
+    assert len(every_card) == 44
+
+
+# --- what each level prefers ------------------------------------------------------------
+
+
+def choice(spec: str, text: str, card: int, discards: tuple[int, ...] = ()) -> str:
+    position = parse_position(text)
+    game_moves = __import__("pardon.core", fromlist=["legal_moves"]).legal_moves(CLASSIC, position, card)
+    seen = observe(CLASSIC, position, position.turn, card, (*discards, card))
+    move = make_bot(spec).choose(seen, game_moves, random.Random(0))
+    return format_move(position, move)
+
+
+@pytest.mark.parametrize("spec", ["tactician", "expectimax", "mcts(iterations=60)"])
+def test_the_search_levels_bump_the_pawn_about_to_reach_safety(spec: str) -> None:
+    # Yellow's pawn on 28 is 4 from its entrance (32); Red's Sorry! should send it back,
+    # not the one that has just come out.
+    assert choice(spec, "R:20,start,start,start Y:28,34,start,start turn:R", SORRY) == "sorry start-28"
+
+
+@pytest.mark.parametrize("spec", ["tactician", "expectimax", "mcts(iterations=60)"])
+def test_the_search_levels_go_home_when_they_can(spec: str) -> None:
+    assert choice(spec, "R:home,home,home,S3 Y:40,30,start,start turn:R", 3) == "3 S3-home"
+
+
+def test_threats_count_the_cards_left_in_the_pack() -> None:
+    evaluator = Evaluator(CLASSIC, Weights(threat=1.0))
+    # Yellow on 40 is 5 behind Red on 45: only a 5 (or a split 7 part, with one pawn out:
+    # no) reaches it.  Yellow has pawns in Start: a Sorry! reaches it too.
+    position = parse_position("R:45,start,start,start Y:40,start,start,start turn:Y")
+    every = card_chances({1: 5, 2: 4, 3: 4, 4: 4, 5: 4, 7: 4, 8: 4, 10: 4, 11: 4, 12: 4, SORRY: 4}, CLASSIC)
+    no_fives = card_chances({1: 5, 2: 4, 3: 4, 4: 4, 7: 4, 8: 4, 10: 4, 11: 4, 12: 4, SORRY: 4}, CLASSIC)
+    red_at_45 = 66 - 23 + 8  # 23 from Home: its progress plus the bonus for being out of Start
+    assert evaluator.danger(0, position, every) == pytest.approx(8 / 45 * red_at_45)
+    assert evaluator.danger(0, position, no_fives) == pytest.approx(4 / 41 * red_at_45)
+
+
+def test_a_hint_ranks_every_move_with_a_chance() -> None:
+    position = parse_position("R:20,40,start,start Y:45,start,start,start turn:R")
+    for bot in ("mcts(iterations=50)", "expectimax", "tactician"):
+        ranked = rank_moves(CLASSIC, position, 5, bot, random.Random(1))
+        assert format_move(position, ranked[0][0]) == "5 40-45"
+        assert all(0.0 <= chance <= 1.0 for _, chance in ranked)
+        assert [chance for _, chance in ranked] == sorted((chance for _, chance in ranked), reverse=True)

@@ -1,0 +1,185 @@
+"""Duplicate tournaments: the schedule, the interval arithmetic, Elo, reproducibility, the CLI."""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from pardon.sim.stats import (
+    bootstrap_ratings,
+    bradley_terry,
+    duplicate_interval,
+    elo_from_rate,
+    elo_interval,
+    rate_from_elo,
+    wilson,
+)
+from pardon.sim.tournament import play_game, run_tournament, schedule, seatings
+
+
+def test_two_players_swap_seats_on_every_deal() -> None:
+    games = schedule(("greedy", "tactician"), players=2, games=6, seed=4)
+    assert [(game.deal, game.seating) for game in games] == [
+        (0, ("greedy", "tactician")),
+        (0, ("tactician", "greedy")),
+        (1, ("greedy", "tactician")),
+        (1, ("tactician", "greedy")),
+        (2, ("greedy", "tactician")),
+        (2, ("tactician", "greedy")),
+    ]
+    # both seatings of a deal play the same cards; each deal has its own
+    assert games[0].seed == games[1].seed != games[2].seed
+    assert len({game.bot_seed for game in games}) == len(games)
+
+
+def test_four_players_alternate_and_every_pairing_meets_on_the_same_deals() -> None:
+    assert seatings(4) == ("ABAB", "BABA")
+    games = schedule(("random", "greedy", "tactician"), players=4, games=4)
+    assert len(games) == 3 * 4  # 3 pairings x 2 deals x 2 seatings
+    assert games[0].seating == ("random", "greedy", "random", "greedy")
+    seeds_by_pairing: dict[tuple[int, int], set[int]] = {}
+    for game in games:
+        seeds_by_pairing.setdefault(game.pairing, set()).add(game.seed)
+    assert len(set(map(frozenset, seeds_by_pairing.values()))) == 1
+
+
+def test_three_players_give_each_player_every_seat_equally_often() -> None:
+    patterns = seatings(3)
+    assert patterns == ("ABB", "BAB", "BBA", "AAB", "ABA", "BAA")
+    for seat in range(3):
+        assert Counter(pattern[seat] for pattern in patterns) == {"A": 3, "B": 3}
+
+
+def test_a_game_count_is_rounded_up_to_whole_deals() -> None:
+    assert len(schedule(("greedy", "random"), players=2, games=5)) == 6
+    assert len(schedule(("greedy", "random"), players=3, games=5)) == 6
+
+
+def test_the_wilson_interval_of_a_known_case() -> None:
+    # 60 wins in 100 games: the textbook 95% Wilson interval is 0.5020 to 0.6906
+    estimate, low, high = wilson(60, 100)
+    assert estimate == 0.6
+    assert (round(low, 4), round(high, 4)) == (0.502, 0.6906)
+    assert wilson(0, 10).low == 0.0 and wilson(10, 10).high == pytest.approx(1.0)
+
+
+def test_the_duplicate_interval_counts_deals_not_games() -> None:
+    # four deals: won both seatings, split, split, lost both -> mean 0.5, sd 0.4082
+    estimate, low, high = duplicate_interval([1.0, 0.5, 0.5, 0.0])
+    half = 1.959963984540054 * math.sqrt((0.25 + 0 + 0 + 0.25) / 3 / 4)
+    assert estimate == 0.5
+    assert (low, high) == pytest.approx((0.5 - half, 0.5 + half))
+    assert duplicate_interval([0.5] * 10)[1:] == (0.5, 0.5)  # every deal split: no doubt left
+
+
+def test_elo_from_a_known_win_rate() -> None:
+    assert elo_from_rate(0.5) == 0.0
+    assert elo_from_rate(0.75) == pytest.approx(400 * math.log10(3))  # 190.85
+    assert elo_from_rate(0.64) == pytest.approx(99.95, abs=0.01)
+    assert rate_from_elo(elo_from_rate(0.6)) == pytest.approx(0.6)
+    low, high = elo_interval(wilson(60, 100))[1:]
+    assert low == pytest.approx(elo_from_rate(0.50199), abs=0.1) and high == pytest.approx(139.0, abs=0.5)
+
+
+def test_bradley_terry_recovers_pairwise_rates() -> None:
+    # B beats A 3 times in 4, C beats B 3 times in 4: A 0, B about +191, C about +382
+    results = {(0, 1): [0.25] * 400, (1, 2): [0.25] * 400}
+    ratings = bradley_terry(3, results)
+    assert ratings[0] == 0.0
+    assert ratings[1] == pytest.approx(190.8, abs=3)
+    assert ratings[2] == pytest.approx(381.7, abs=6)
+    intervals = bootstrap_ratings(3, results, samples=20)
+    assert all(interval.low <= interval.estimate <= interval.high for interval in intervals)
+
+
+def test_a_game_of_the_schedule_replays_exactly() -> None:
+    game = schedule(("greedy", "tactician"), players=2, games=2, seed=8)[1]
+    first, second = play_game(game), play_game(game)
+    assert (first.winner_letter, first.cards) == (second.winner_letter, second.cards)
+
+
+def test_the_same_seed_gives_the_same_results_whatever_the_number_of_processes() -> None:
+    bots = ["random", "greedy", "expectimax(depth=1)"]
+    alone = run_tournament(bots, players=2, games=6, jobs=1, seed=5).to_json()
+    shared = run_tournament(bots, players=2, games=6, jobs=2, seed=5).to_json()
+    other = run_tournament(bots, players=2, games=6, jobs=1, seed=6).to_json()
+    for report in (alone, shared, other):
+        del report["seconds"], report["think_seconds"]
+    assert alone == shared
+    assert alone["pairings"] != other["pairings"]
+
+
+def test_a_tournament_refuses_what_cannot_be_played() -> None:
+    with pytest.raises(ValueError, match="at least two"):
+        run_tournament(["greedy"])
+    with pytest.raises(ValueError, match="played by 4 players"):
+        run_tournament(["greedy", "random"], rules="partners", players=2)
+    with pytest.raises(ValueError, match="unknown computer player"):
+        run_tournament(["greedy", "wizard"])
+
+
+def pardon(*arguments: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "pardon", *arguments],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_the_tournament_command_prints_json_and_a_progress_bar() -> None:
+    result = pardon("tournament", "--bots", "random,greedy", "--games", "4", "--seed", "2", "--json")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["bots"] == ["random", "greedy"] and report["seed"] == 2
+    (pairing,) = report["pairings"]
+    assert pairing["games"] == 4 and pairing["deals"] == 2
+    assert (
+        pairing["first_win_rate"]["low"] <= pairing["first_win_rate"]["estimate"] <= pairing["first_win_rate"]["high"]
+    )
+    assert "4/4 games" in result.stderr and "ETA" in result.stderr
+
+
+def test_the_tournament_command_prints_a_table_for_four_players() -> None:
+    result = pardon("tournament", "--players", "4", "--bots", "greedy,mcts(iterations=3)", "--games", "2", "--quiet")
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""
+    assert "greedy vs mcts(iterations=3)" in result.stdout and "Elo" in result.stdout
+
+
+def test_the_tournament_command_reports_a_bad_player_in_one_line() -> None:
+    result = pardon("tournament", "--bots", "greedy,wizard", "--games", "2")
+    assert result.returncode == 2
+    assert (
+        result.stderr.strip()
+        == "pardon tournament: unknown computer player 'wizard': choose random, greedy, tactician, expectimax, mcts"
+    )
+
+
+def test_the_hint_command_ranks_the_moves(tmp_path: Path) -> None:
+    position = {
+        "rules": "classic",
+        "seats": ["red", "yellow"],
+        "turn": "red",
+        "pawns": {"red": [20, 40, "start", "start"], "yellow": [45, "start", "start", "start"]},
+    }
+    path = tmp_path / "position.json"
+    path.write_text(json.dumps(position), encoding="utf-8")
+    result = pardon("hint", str(path), "--card", "5", "--bot", "mcts(iterations=40)", "--json")
+    assert result.returncode == 0, result.stderr
+    output = json.loads(result.stdout)
+    assert [move["move"] for move in output["moves"]] == ["5 40-45", "5 20-25"]
+    text = pardon("hint", "-", "--card", "5", "--bot", "tactician", stdin=json.dumps(position))
+    assert text.returncode == 0, text.stderr
+    assert text.stdout.splitlines()[0] == "Red to play 5; win chance by tactician:"
+    assert text.stdout.splitlines()[1].endswith("5 40-45")
+    over = pardon("hint", "-", "--card", "5", stdin=json.dumps(position | {"winner": "red"}))
+    assert over.returncode == 2
