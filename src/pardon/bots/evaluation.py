@@ -50,11 +50,11 @@ class Weights:
     """The evaluation's weights, in squares of progress (progress itself counts 1)."""
 
     out: float = 8.0
-    safety: float = 6.0
+    safety: float = 3.0
     home: float = 8.0
     spread: float = 0.0
     reach: float = 2.0
-    threat: float = 0.5
+    threat: float = 0.65
     leader: float = 0.5
     scale: float = 40.0
 

@@ -15,7 +15,9 @@ Rollouts (``rollout=``):
   the winner.
 
 Each move's first visits are seeded with its evaluated win chance (``prior`` virtual
-visits), so a small budget already plays like ``tactician``.  The budget is
+visits); at the root, with the chance an ``expectimax`` search of ``root_depth``
+decisions gives it (``root_prior`` virtual visits), so a small budget already plays
+like ``expectimax`` and the iterations refine it.  The budget is
 ``iterations`` or, if given, ``seconds`` per decision.  The move visited most is played.
 """
 
@@ -27,6 +29,7 @@ import time
 from collections import Counter
 
 from pardon.bots.evaluation import TUNED, Evaluator, Weights, card_chances
+from pardon.bots.expectimax import ExpectimaxBot
 from pardon.bots.model import outcome, sample_game
 from pardon.core.game import Game
 from pardon.core.moves import Move
@@ -75,6 +78,8 @@ class MctsBot:
         horizon: int = 2,
         exploration: float = 0.4,
         prior: float = 4.0,
+        root_depth: int = 2,
+        root_prior: float = 16.0,
         weights: Weights = TUNED,
         **changes: float,
     ) -> None:
@@ -88,6 +93,8 @@ class MctsBot:
         self.horizon = horizon
         self.exploration = exploration
         self.prior = max(prior, 1e-6)  # at least a trace, so every visit count is positive
+        self.root_depth = root_depth
+        self.root_prior = max(root_prior, 1e-6)
         self.weights = weights.with_changes(**changes)  # e.g. make_bot('tactician(threat=0.5)')
         self._evaluators: dict[object, Evaluator] = {}
 
@@ -102,7 +109,7 @@ class MctsBot:
         """Run the budget's iterations from the observed decision; return the root."""
         evaluator = self._evaluator(observation)
         chances = card_chances(observation.remaining(), observation.rules)
-        root = self._node(evaluator, observation.seat, moves, chances)
+        root = self._root(observation, moves, rng, evaluator, chances)
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         iteration = 0
         while True:
@@ -124,6 +131,22 @@ class MctsBot:
         if found is None:
             found = self._evaluators[observation.rules] = Evaluator(observation.rules, self.weights)
         return found
+
+    def _root(
+        self,
+        observation: Observation,
+        moves: list[Move],
+        rng: random.Random,
+        evaluator: Evaluator,
+        chances: list[float],
+    ) -> _Node:
+        """The root, its moves seeded with an expectimax search of ``root_depth`` decisions."""
+        if self.root_depth <= 1:
+            return self._node(evaluator, observation.seat, moves, chances)
+        searched = ExpectimaxBot(self.root_depth, self.weights).move_values(observation, moves, rng)
+        scale = self.weights.scale
+        priors = [[_logistic(value / scale) for value in vector] for vector in searched]
+        return _Node(observation.seat, moves, priors, self.root_prior)
 
     def _node(self, evaluator: Evaluator, decider: int, moves: list[Move], chances: list[float]) -> _Node:
         priors = [evaluator.win_chances(move.result, chances) for move in moves]
@@ -170,6 +193,10 @@ class MctsBot:
                 return outcome(game)
             game.draw()
         return evaluator.win_chances(game.position, card_chances(Counter(game.pack.draw_pile), game.rules))
+
+
+def _logistic(value: float) -> float:
+    return 1 / (1 + math.exp(-max(-50.0, min(50.0, value))))
 
 
 def _finished(game: Game, winner: int) -> Game:
