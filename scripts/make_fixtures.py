@@ -32,7 +32,9 @@ from pardon.core.state import seats_for
 FIXTURES = Path(__file__).resolve().parent.parent / "tests" / "fixtures"
 POSITIONS_PER_PLAYER_COUNT = 100
 GOLDEN_SEEDS = (1, 2, 3)
-MOVE_TABLES = ("classic", "modern-no-tokens")
+MOVE_TABLES = ("classic", "modern-no-tokens", "modern")
+#: Rules that are no preset but change the game's flow, with the name of their records.
+GOLDEN_EXTRAS = {"points-1939-doubling": "classic-1939(scoring=1939,doubling=true)"}
 
 
 def sample_positions(rules_text: str, players: int, count: int) -> list[str]:
@@ -45,7 +47,8 @@ def sample_positions(rules_text: str, players: int, count: int) -> list[str]:
         while not game.is_over and len(positions) < count:
             if game.turns % 17 == 5:
                 positions.append(format_position(game.position))
-            game.draw()
+            if game.awaiting_draw:
+                game.draw()
             moves = game.legal_moves()
             game.play_trusted(moves[rng.randrange(len(moves))])
         seed += 1
@@ -70,7 +73,8 @@ def golden_record(rules_text: str, players: int, seed: int) -> str:
     game = Game.new(parse_rules(rules_text), seats_for(players), seed)
     rng = random.Random(f"golden:{seed}")
     while not game.is_over:
-        game.draw()
+        if game.awaiting_draw:
+            game.draw()
         moves = game.legal_moves()
         game.play_trusted(moves[rng.randrange(len(moves))])
     return format_record(record_of(game))
@@ -83,9 +87,10 @@ def main() -> int:
     for rules_text in PRESETS:
         if rules_text in MOVE_TABLES:
             write_move_table(rules_text)
+    for label, rules_text in ({name: name for name in PRESETS} | GOLDEN_EXTRAS).items():
         for players in parse_rules(rules_text).players:
             for seed in GOLDEN_SEEDS:
-                name = f"{rules_text}-{players}p-seed{seed}.txt"
+                name = f"{label}-{players}p-seed{seed}.txt"
                 (golden / name).write_text(golden_record(rules_text, players, seed))
                 print(f"golden/{name}", file=sys.stderr)
     return 0

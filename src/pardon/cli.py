@@ -31,7 +31,6 @@ from pardon.core.errors import PardonError
 from pardon.core.game import Game, record_of, replay
 from pardon.core.jsonio import moves_to_json, position_from_json, position_to_json
 from pardon.core.notation import format_record, parse_card_word, parse_record
-from pardon.core.observation import observe
 from pardon.core.rules import OPTION_HELP, PRESET_HELP, PRESETS, parse_rules, to_dict
 from pardon.core.state import seats_for
 from pardon.textboard import render
@@ -60,9 +59,23 @@ def _read_json(path: str) -> Any:
 
 def command_moves(arguments: argparse.Namespace) -> int:
     rules, position = position_from_json(_read_json(arguments.file))
-    card = parse_card_word(arguments.card)
     if position.winner is not None:
         raise UserError(f"the game is over: {COLOUR_NAMES[position.winner]} has won")
+    if rules.hand:  # the moves name the cards of the hand
+        if arguments.card is not None:
+            raise UserError("in a game with hands the cards come from the hand: leave out --card")
+        print(
+            json.dumps(
+                {
+                    "hand": [card_name(card) for card in position.hands[position.turn]],
+                    "moves": moves_to_json(rules, position, None),
+                }
+            )
+        )
+        return 0
+    if arguments.card is None:
+        raise UserError("say which card was drawn: --card CARD")
+    card = parse_card_word(arguments.card)
     print(json.dumps({"card": card_name(card), "moves": moves_to_json(rules, position, card)}))
     return 0
 
@@ -90,14 +103,14 @@ def _play_game(
         )
         print(f"Leader draw: {draws}. {COLOUR_NAMES[game.turn].capitalize()} plays first.\n")
     while not game.is_over:
-        colour = game.turn
-        card = game.draw()
+        if game.awaiting_draw:
+            game.draw()
+        colour = game.decider
         moves = game.legal_moves()
-        observation = observe(rules, game.position, colour, card, game.pack.discards)
-        move = bots[colour].choose(observation, moves, rng)
+        move = bots[colour].choose(game.observe(colour), moves, rng)
         before = game.position
         game.play_trusted(move)
-        if show:
+        if show and (move.card or move.actions):  # going on to the card goes without saying
             _show_turn(game, before, move, delay, board == "every")
     if show and board == "end":
         print(render(game.position))
@@ -105,7 +118,7 @@ def _play_game(
 
 
 def _show_turn(game: Game, before: Any, move: Any, delay: float, with_board: bool) -> None:
-    print(f"{game.turns:4d}. {describe_move(before, move)}")
+    print(f"{len(game.moves):4d}. {describe_move(before, move)}")
     if with_board and not move.is_pass:
         print(render(game.position))
         print()
@@ -123,10 +136,11 @@ def command_play(arguments: argparse.Namespace) -> int:
     print(f"pardon {__version__}: rules {arguments.rules}, seed {seed}; computer players: {levels}\n")
     game = _play_game(arguments.rules, players, seed, names, True, arguments.delay, arguments.board)
     assert game.winner is not None
+    cards = sum(1 for move in game.moves if move.card)
     if len(game.position.seats) == 1:
-        print(f"{COLOUR_NAMES[game.winner].capitalize()} has every pawn Home after {game.turns} cards.")
+        print(f"{COLOUR_NAMES[game.winner].capitalize()} has every pawn Home after {cards} cards.")
     else:
-        print(f"{COLOUR_NAMES[game.winner].capitalize()} wins after {game.turns} cards.")
+        print(f"{COLOUR_NAMES[game.winner].capitalize()} wins after {cards} cards.")
     if game.points is not None:
         print("Points: " + ", ".join(f"{COLOUR_NAMES[colour]} {points}" for colour, points in game.points.items()))
     print(f"Watch this game again with: pardon play --rules '{arguments.rules}' --players {players} --seed {seed}")
@@ -230,7 +244,7 @@ def _parser() -> argparse.ArgumentParser:
 
     moves = commands.add_parser("moves", help="list every legal move in a JSON position")
     moves.add_argument("file", help="position JSON file, or - for standard input")
-    moves.add_argument("--card", required=True, help="1 2 3 4 5 7 8 10 11 12 or sorry")
+    moves.add_argument("--card", help="the card drawn: 1 2 3 4 5 7 8 10 11 12 or sorry (not with hands)")
     moves.set_defaults(run=command_moves)
 
     selfplay = commands.add_parser("selfplay", help="play a game between computer players and write its record")

@@ -14,6 +14,8 @@ from collections import Counter
 from typing import Final, NamedTuple
 
 SORRY: Final = 13
+#: The "card" of a decision made without one: a Fire move before the draw, a double.
+NO_CARD: Final = 0
 CARDS: Final = (1, 2, 3, 4, 5, 7, 8, 10, 11, 12, SORRY)
 CARD_NAMES: Final[dict[int, str]] = {card: str(card) for card in CARDS} | {SORRY: "sorry"}
 CARD_BY_NAME: Final[dict[str, int]] = {name: card for card, name in CARD_NAMES.items()}
@@ -118,6 +120,18 @@ class Pack(NamedTuple):
             shuffles += 1
         card = pile[0]
         return card, Pack(pile[1:], (*discards, card), shuffles)
+
+    def take(self, seed: int) -> tuple[int, Pack]:
+        """Take the top card into a hand (hands of five): it stays off the discard pile.
+
+        When the pack is empty the discards are first shuffled into a new pack.
+        """
+        card, pack = self.draw(seed)
+        return card, pack._replace(discards=pack.discards[:-1])
+
+    def discard(self, card: int) -> Pack:
+        """Put a card played from a hand face up on the discard pile."""
+        return self._replace(discards=(*self.discards, card))
 
     def reshuffled(self, seed: int) -> Pack:
         """All cards gathered and shuffled into a new pack (after the leader draw)."""

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from pardon.core.board import COLOUR_NAMES, FIRST_TRACK, SQUARE, START
-from pardon.core.cards import a_card
-from pardon.core.moves import BUMP_FROM_START, SWITCH, Action, Move
+from pardon.core.cards import NO_CARD, a_card
+from pardon.core.moves import ACCEPT, BONUS_HOME, BUMP_FROM_START, DOUBLE, DROP, FIRE, ICE, SWITCH, Action, Move
 from pardon.core.notation import format_location, format_move
 from pardon.core.state import Position
 
@@ -24,6 +24,16 @@ def _where(colour: int, distance: int) -> str:
 
 def _action(action: Action) -> str:
     colour = action.colour
+    if action.kind == ICE:
+        return (
+            "the Ice goes back to the centre"
+            if colour < 0
+            else f"Ice on {_name(colour)} {_where(colour, action.origin)}"
+        )
+    if action.kind == FIRE:
+        return f"Fire on {_where(colour, action.origin)}"
+    if action.kind == BONUS_HOME:
+        return f"the Fire pawn is Home, so {_where(colour, action.origin)} goes straight Home"
     if action.kind == SWITCH:
         target_square = SQUARE[action.target][action.target_origin]
         text = f"switches {_where(colour, action.origin)} with {_name(action.target)} on {target_square}"
@@ -36,13 +46,30 @@ def _action(action: Action) -> str:
     return text
 
 
+def _without_card(player: str, move: Move) -> str:
+    if not move.actions:
+        return f"{player} goes on"
+    kind = move.actions[0].kind
+    if kind in _ANSWERS:
+        return f"{_name(move.actions[0].colour)} {_ANSWERS[kind]}"
+    return f"{player} moves the Fire pawn before drawing: {_action(move.actions[0])}"
+
+
+_ANSWERS = {DOUBLE: "doubles the stakes", ACCEPT: "accepts the double", DROP: "drops out"}
+
+
 def describe_move(position: Position, move: Move) -> str:
     """One line for a move made in ``position``: the card, the pawns, the bumps, the win."""
     player = _name(position.turn)
     card = a_card(move.card)
-    if move.is_pass:
-        verb = "declines the switch" if move.card == 11 else "cannot use it (forfeit)"
-        text = f"{player} draws {card} and {verb}"
+    if move.card == NO_CARD:
+        text = _without_card(player, move)
+    elif move.is_pass:
+        if position.hands:
+            text = f"{player} cannot use any card and discards {card}"
+        else:
+            verb = "declines the switch" if move.card == 11 else "cannot use it (forfeit)"
+            text = f"{player} draws {card} and {verb}"
     else:
         text = f"{player} plays {card}: " + "; ".join(_action(action) for action in move.actions)
     bumped = [_name(colour) if colour != position.turn else "its own pawn" for colour, _ in move.bumps]
@@ -50,6 +77,6 @@ def describe_move(position: Position, move: Move) -> str:
         text += f" (sends {', '.join(bumped)} back to Start)"
     if move.result.winner is not None:
         text += f". {_name(move.result.winner)} wins!"
-    elif move.result.turn == position.turn:
-        text += ", and draws again"
+    elif move.card == 2 and move.result.turn == position.turn:
+        text += ", and plays again" if position.hands else ", and draws again"
     return f"{text}  [{format_move(position, move)}]"

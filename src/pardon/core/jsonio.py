@@ -2,8 +2,10 @@
 
 A position is ``{"rules": PRESET_OR_OBJECT, "seats": [colour, ...], "turn": colour,
 "pawns": {colour: [location, ...]}}`` with an optional ``"winner"``; a location is
-``"start"``, ``"home"``, a track square 0–59 or ``"S1"``–``"S5"``.  Unknown keys are
-an error, so a typo never passes silently.
+``"start"``, ``"home"``, a track square 0–59 or ``"S1"``–``"S5"``.  What the rules
+add is in optional keys: ``"hands"`` (hands of five), ``"tokens"`` (Fire and Ice),
+``"doubling"`` (stake and who dropped out), ``"scores"`` (a finished game's points).
+Unknown keys are an error, so a typo never passes silently.
 """
 
 from __future__ import annotations
@@ -11,13 +13,16 @@ from __future__ import annotations
 from typing import Any
 
 from pardon.core.board import COLOUR_NAMES, COLOURS
+from pardon.core.cards import card_name
 from pardon.core.errors import InvalidError
-from pardon.core.moves import Move, legal_moves
-from pardon.core.notation import format_move, location_from_json, location_to_json, parse_colour
+from pardon.core.hands import card_moves, hand_moves
+from pardon.core.moves import Move
+from pardon.core.notation import format_move, location_from_json, location_to_json, parse_card_word, parse_colour
 from pardon.core.rules import Rules, from_dict, nearest_preset, parse_rules
-from pardon.core.state import Position, check_position
+from pardon.core.scoring import points_of
+from pardon.core.state import Extras, Position, check_position
 
-POSITION_KEYS = frozenset({"rules", "seats", "turn", "pawns", "winner"})
+POSITION_KEYS = frozenset({"rules", "seats", "turn", "pawns", "winner", "hands", "tokens", "doubling", "scores"})
 
 
 def rules_to_json(rules: Rules) -> str | dict[str, Any]:
@@ -46,7 +51,29 @@ def position_to_json(rules: Rules, position: Position) -> dict[str, Any]:
     }
     if position.winner is not None:
         data["winner"] = COLOUR_NAMES[position.winner]
+    if rules.hand:
+        data["hands"] = {
+            COLOUR_NAMES[colour]: [card_name(card) for card in hand]
+            for colour, hand in enumerate(position.hands)
+            if hand
+        }
+    if rules.tokens:
+        data["tokens"] = {
+            word: _token_to_json(position, pawn) for word, pawn in (("fire", position.fire), ("ice", position.ice))
+        }
+    if rules.doubling:
+        data["doubling"] = {"stake": position.stake, "out": [COLOUR_NAMES[colour] for colour in position.out]}
+    points = points_of(rules, position)
+    if points is not None:
+        data["scores"] = {COLOUR_NAMES[colour]: value for colour, value in points.items()}
     return data
+
+
+def _token_to_json(position: Position, pawn: tuple[int, int] | None) -> dict[str, Any] | None:
+    if pawn is None:
+        return None
+    colour, distance = pawn
+    return {"colour": COLOUR_NAMES[colour], "pawn": position.pawns[colour].index(distance)}
 
 
 def _colour_key(value: object) -> int:
@@ -91,7 +118,72 @@ def position_from_json(data: object) -> tuple[Rules, Position]:
         _colour_key(data["turn"]),
         None if winner is None else _colour_key(winner),
     )
-    return rules, check_position(rules, position)
+    written = {
+        colour: [location_from_json(colour, place) for place in pawns_value[COLOUR_NAMES[colour]]]
+        for colour in rows
+        if COLOUR_NAMES[colour] in pawns_value
+    }
+    extras = Extras(
+        _hands_from_json(data.get("hands"), seats),
+        _token_from_json(data.get("tokens"), "fire", written),
+        _token_from_json(data.get("tokens"), "ice", written),
+        *_doubling_from_json(data.get("doubling")),
+    )
+    position = position._replace(extras=None if extras == Extras() else extras)
+    check_position(rules, position)
+    scores = data.get("scores")
+    if scores is not None:
+        points = points_of(rules, position)
+        expected = None if points is None else {COLOUR_NAMES[colour]: value for colour, value in points.items()}
+        if scores != expected:
+            raise InvalidError(f"'scores' should be {expected} for this position, not {scores!r}")
+    return rules, position
+
+
+def _hands_from_json(value: object, seats: list[int]) -> tuple[tuple[int, ...], ...]:
+    if value is None:
+        return ()
+    if not isinstance(value, dict):
+        raise InvalidError("'hands' must be an object: colour -> list of cards")
+    hands: dict[int, tuple[int, ...]] = {}
+    for key, cards in value.items():
+        colour = _colour_key(key)
+        if not isinstance(cards, list) or not all(isinstance(card, (str, int)) for card in cards):
+            raise InvalidError(f'the hand of {key!r} must be a list of cards such as "7" or "sorry"')
+        hands[colour] = tuple(sorted(parse_card_word(str(card)) for card in cards))
+    return tuple(hands.get(colour, ()) for colour in COLOURS)
+
+
+def _token_from_json(value: object, word: str, written: dict[int, list[int]]) -> tuple[int, int] | None:
+    if value is None:
+        return None
+    if not isinstance(value, dict) or set(value) - {"fire", "ice"}:
+        raise InvalidError('\'tokens\' must be {"fire": null or {"colour": C, "pawn": I}, "ice": ...}')
+    token = value.get(word)
+    if token is None:
+        return None
+    if not isinstance(token, dict) or set(token) != {"colour", "pawn"}:
+        raise InvalidError(f'the {word} token must be null or {{"colour": C, "pawn": I}}, not {token!r}')
+    colour = _colour_key(token["colour"])
+    index = token["pawn"]
+    pawns = written.get(colour, [])
+    if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(pawns):
+        raise InvalidError(f"the {word} token's pawn must be an index into {token['colour']}'s pawns, not {index!r}")
+    return colour, pawns[index]
+
+
+def _doubling_from_json(value: object) -> tuple[int, tuple[int, ...]]:
+    if value is None:
+        return 1, ()
+    if not isinstance(value, dict) or set(value) - {"stake", "out"}:
+        raise InvalidError('\'doubling\' must be {"stake": N, "out": [colour, ...]}')
+    stake = value.get("stake", 1)
+    out = value.get("out", [])
+    if isinstance(stake, bool) or not isinstance(stake, int):
+        raise InvalidError(f"the stake must be a whole number, not {stake!r}")
+    if not isinstance(out, list):
+        raise InvalidError("'out' must be a list of colours")
+    return stake, tuple(sorted(_colour_key(colour) for colour in out))
 
 
 def move_to_json(rules: Rules, position: Position, move: Move) -> dict[str, Any]:
@@ -102,5 +194,7 @@ def move_to_json(rules: Rules, position: Position, move: Move) -> dict[str, Any]
     }
 
 
-def moves_to_json(rules: Rules, position: Position, card: int) -> list[dict[str, Any]]:
-    return [move_to_json(rules, position, move) for move in legal_moves(rules, position, card)]
+def moves_to_json(rules: Rules, position: Position, card: int | None) -> list[dict[str, Any]]:
+    """Every legal move of ``card``; in a hand game (``card`` None) every play of the hand."""
+    moves = hand_moves(rules, position) if card is None else card_moves(rules, position, card)
+    return [move_to_json(rules, position, move) for move in moves]

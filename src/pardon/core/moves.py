@@ -52,6 +52,12 @@ from pardon.core.state import Position
 STEP: Final = 0  # move a pawn by count (forward, backward, or out of Start)
 SWITCH: Final = 1  # 11: exchange squares with an opponent's pawn
 BUMP_FROM_START: Final = 2  # Sorry!: from Start onto an opponent's pawn
+ICE: Final = 3  # a 1 puts the Ice token on the pawn ``colour``/``origin`` (colour -1: the centre)
+FIRE: Final = 4  # a 2 puts the Fire token on the player's pawn ``colour``/``origin``
+BONUS_HOME: Final = 5  # the Fire pawn is Home: another pawn goes straight Home
+DOUBLE: Final = 6  # Point Scoring: double the stakes before the draw
+ACCEPT: Final = 7  # accept a double
+DROP: Final = 8  # drop out rather than accept a double
 
 SPLIT_CARD: Final = 7
 _LAST_TRACK: Final = START - 1
@@ -816,6 +822,15 @@ def legal_moves(rules: Rules, position: Position, card: int) -> list[Move]:
     """
     if position.winner is not None:
         return []
+    if rules.tokens:
+        from pardon.core.tokens import token_moves
+
+        return token_moves(rules, position, card)
+    return board_moves(rules, position, card)
+
+
+def board_moves(rules: Rules, position: Position, card: int) -> list[Move]:
+    """:func:`legal_moves` without the Fire and Ice tokens (which build on it)."""
     if rules.partners:
         from pardon.core.partners import team_moves
 

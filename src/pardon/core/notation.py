@@ -34,7 +34,7 @@ Game records look like PGN: tag lines, then one decision per line, the colour fi
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from pardon.core.board import (
     COLOUR_LETTERS,
@@ -49,12 +49,25 @@ from pardon.core.board import (
     partner,
     safety_distance,
 )
-from pardon.core.cards import CARD_NAMES, SORRY, a_card, card_name, parse_card
+from pardon.core.cards import CARD_NAMES, NO_CARD, SORRY, a_card, card_name, parse_card
 from pardon.core.errors import AmbiguousError, IllegalError, InvalidError
+from pardon.core.hands import card_moves
 from pardon.core.locations import format_location
-from pardon.core.moves import BUMP_FROM_START, SWITCH, Action, Move, legal_moves, steps_result
+from pardon.core.moves import (
+    ACCEPT,
+    BONUS_HOME,
+    BUMP_FROM_START,
+    DOUBLE,
+    DROP,
+    FIRE,
+    ICE,
+    SWITCH,
+    Action,
+    Move,
+    steps_result,
+)
 from pardon.core.rules import Rules
-from pardon.core.state import Position
+from pardon.core.state import Extras, Position
 from pardon.core.why import why_not_pass, why_pawn_cannot_move
 
 # ---------------------------------------------------------------- colours
@@ -125,7 +138,18 @@ def _pawn_text(player: int, colour: int, distance: int) -> str:
     return text
 
 
+#: The words of decisions made without a card (RULES.md §6 and §8).
+_WORDS_WITHOUT_CARD: Final = {DOUBLE: "double", ACCEPT: "accept", DROP: "drop"}
+#: The token actions, written ``WORD:LOCATION`` (``ice:centre`` when the Ice goes back).
+_TOKEN_WORDS: Final = {ICE: "ice", FIRE: "fire", BONUS_HOME: "bonus"}
+GO_ON: Final = "continue"
+
+
 def _action_text(player: int, action: Action) -> str:
+    if action.kind in _TOKEN_WORDS:
+        if action.colour < 0:
+            return f"{_TOKEN_WORDS[action.kind]}:centre"
+        return f"{_TOKEN_WORDS[action.kind]}:{format_location(action.colour, action.origin)}"
     origin = _pawn_text(player, action.colour, action.origin)
     if action.kind == SWITCH:
         return f"{origin}x{SQUARE[action.target][action.target_origin]}"
@@ -134,10 +158,25 @@ def _action_text(player: int, action: Action) -> str:
 
 def format_move(position: Position, move: Move) -> str:
     """The canonical text of a move made in ``position``."""
+    if move.card == NO_CARD:
+        if not move.actions:
+            return GO_ON
+        kind = move.actions[0].kind
+        if kind in _WORDS_WITHOUT_CARD:
+            return _WORDS_WITHOUT_CARD[kind]
+        return f"fire {_action_text(position.turn, move.actions[0])}"  # the Fire pawn to a corner
     if move.is_pass:
         return f"{card_name(move.card)} pass"
     actions = " ".join(_action_text(position.turn, action) for action in move.actions)
     return f"{card_name(move.card)} {actions}"
+
+
+def _token_texts(player: int, move: Move) -> list[str]:
+    return [_action_text(player, action) for action in move.actions if action.kind in _TOKEN_WORDS]
+
+
+def _pawn_actions(move: Move) -> tuple[Action, ...]:
+    return tuple(action for action in move.actions if action.kind not in _TOKEN_WORDS)
 
 
 class _Spec(NamedTuple):
@@ -191,8 +230,9 @@ def _matches(player: int, spec: _Spec, action: Action) -> bool:
     return parse_location(action.colour, spec.destination) == action.landing
 
 
-def parse_move(rules: Rules, position: Position, card: int, text: str) -> Move:
-    """The legal move of ``card`` that ``text`` names.
+def parse_move(rules: Rules, position: Position, card: int | None, text: str) -> Move:
+    """The legal move of ``card`` that ``text`` names (``card`` is None in a hand game:
+    the text names a card of the player's hand).
 
     Raises InvalidError (cannot be read), IllegalError (no legal move matches; the
     message says why when it can) or AmbiguousError (several moves match).
@@ -201,18 +241,25 @@ def parse_move(rules: Rules, position: Position, card: int, text: str) -> Move:
     if not words:
         raise InvalidError("empty move: expected a card and what to do with it, e.g. '5 20-25'")
     written_card = parse_card_word(words[0])
-    if written_card != card:
+    if card is None:
+        card = _card_in_hand(position, written_card)
+    elif written_card != card:
         raise IllegalError(f"the card to play is {a_card(card)}, not {a_card(written_card)}")
-    moves = legal_moves(rules, position, card)
+    moves = card_moves(rules, position, card)
     if not moves:
-        raise IllegalError("the game is over")
-    rest = words[1:]
+        raise IllegalError(_no_move_reason(rules, position, card))
+    tokens = [word.lower() for word in words[1:] if word.split(":")[0].lower() in _TOKEN_WORDS.values()]
+    rest = [word for word in words[1:] if word.split(":")[0].lower() not in _TOKEN_WORDS.values()]
+    if tokens or rules.tokens:
+        moves = _with_tokens(position, card, tokens, moves)
     if [word.lower() for word in rest] == ["pass"]:
         for move in moves:
-            if move.is_pass:
+            if not _pawn_actions(move):
                 return move
-        raise IllegalError(why_not_pass(card))
+        raise IllegalError(_why_not_pass(rules, card))
     if not rest:
+        if tokens:
+            return _only(text, position, [move for move in moves if not _pawn_actions(move)])
         raise InvalidError(f"say what to do with the {card_name(card)}, e.g. '{format_move(position, moves[0])}'")
     specs = [_parse_spec(position.turn, word) for word in rest]
     if card == SORRY and len(rest) == 1 and specs[0].destination is None and specs[0].origin != START:
@@ -221,18 +268,61 @@ def parse_move(rules: Rules, position: Position, card: int, text: str) -> Move:
     if not found:
         reason = _explain(rules, position, card, specs, moves)
         raise IllegalError(f"{' '.join(rest)} is not a legal move for {a_card(card)} here: {reason}")
+    return _only(text, position, found)
+
+
+def _only(text: str, position: Position, found: list[Move]) -> Move:
+    if not found:
+        raise IllegalError(f"{text.strip()!r} is not a legal move here")
     if len(found) > 1:
         choices = ", ".join(format_move(position, move) for move in found)
         raise AmbiguousError(f"{text.strip()!r} could mean {choices}: say which")
     return found[0]
 
 
+def _card_in_hand(position: Position, card: int) -> int:
+    hands = position.hands
+    hand = hands[position.turn] if hands else ()
+    if card not in hand:
+        held = ", ".join(card_name(held) for held in hand) or "nothing"
+        raise IllegalError(f"there is no {card_name(card)} in your hand: you hold {held}")
+    return card
+
+
+def _no_move_reason(rules: Rules, position: Position, card: int) -> str:
+    if position.winner is not None:
+        return "the game is over"
+    return f"{a_card(card)} cannot be played while another card of your hand can be used"
+
+
+def _why_not_pass(rules: Rules, card: int) -> str:
+    if rules.hand:
+        return "a card can be discarded only when no card of the hand can be used"
+    return why_not_pass(card)
+
+
+def _with_tokens(position: Position, card: int, tokens: list[str], moves: list[Move]) -> list[Move]:
+    """The moves whose token actions are those written (``ice:centre`` may be left out)."""
+    wanted = [token for token in tokens if token != "ice:centre"]
+    found = [
+        move
+        for move in moves
+        if [text.lower() for text in _token_texts(position.turn, move) if text != "ice:centre"] == wanted
+    ]
+    if not found and card == 1 and any(_token_texts(position.turn, move) for move in moves):
+        targets = sorted({t for move in moves for t in _token_texts(position.turn, move)})
+        raise IllegalError(f"a 1 first puts the Ice on an opponent's pawn: write one of {', '.join(targets)}")
+    if not found:
+        raise IllegalError(f"{' '.join(tokens)} is not allowed here")
+    return found
+
+
 def _find(player: int, specs: list[_Spec], moves: list[Move]) -> list[Move]:
     return [
         move
         for move in moves
-        if len(move.actions) == len(specs)
-        and all(_matches(player, spec, action) for spec, action in zip(specs, move.actions, strict=True))
+        if len(_pawn_actions(move)) == len(specs)
+        and all(_matches(player, spec, action) for spec, action in zip(specs, _pawn_actions(move), strict=True))
     ]
 
 
@@ -321,7 +411,9 @@ def parse_card_word(word: str) -> int:
 
 
 def format_position(position: Position) -> str:
-    """``R:home,S3,17,start Y:... turn:R`` (or ``winner:R``)."""
+    """``R:home,S3,17,start Y:... turn:R`` (or ``winner:R``), then what the rules add:
+    ``hand:R:1,5,7,11,sorry`` per known hand, ``fire:R17`` / ``ice:Y33`` for a token's
+    pawn (colour letter and location), ``stake:2`` and ``out:B`` after doubles."""
     parts = [
         f"{COLOUR_LETTERS[colour]}:" + ",".join(format_location(colour, pawn) for pawn in position.pawns[colour])
         for colour in position.seats
@@ -330,28 +422,52 @@ def format_position(position: Position) -> str:
         parts.append(f"winner:{COLOUR_LETTERS[position.winner]}")
     else:
         parts.append(f"turn:{COLOUR_LETTERS[position.turn]}")
+    for colour, hand in enumerate(position.hands):
+        if hand:
+            parts.append(f"hand:{COLOUR_LETTERS[colour]}:" + ",".join(card_name(card) for card in hand))
+    for word, pawn in (("fire", position.fire), ("ice", position.ice)):
+        if pawn is not None:
+            parts.append(f"{word}:{COLOUR_LETTERS[pawn[0]]}{format_location(*pawn)}")
+    if position.stake != 1:
+        parts.append(f"stake:{position.stake}")
+    if position.out:
+        parts.append("out:" + ",".join(COLOUR_LETTERS[colour] for colour in position.out))
     return " ".join(parts)
 
 
 def parse_position(text: str) -> Position:
     """The inverse of :func:`format_position`; pawns may be listed in any order."""
     pawns: dict[int, tuple[int, ...]] = {}
+    hands: dict[int, tuple[int, ...]] = {}
+    tokens: dict[str, tuple[int, int]] = {}
+    stake, out = 1, tuple[int, ...]()
     turn = winner = None
     for word in text.split():
         key, colon, value = word.partition(":")
         if not colon or not value:
             raise InvalidError(f"cannot read {word!r}: expected COLOUR:PAWNS, turn:COLOUR or winner:COLOUR")
-        if key.lower() in ("turn", "winner"):
+        lowered = key.lower()
+        if lowered in ("turn", "winner"):
             colour = parse_colour(value)
-            if key.lower() == "turn":
+            if lowered == "turn":
                 turn = colour
             else:
                 winner = colour
-            continue
-        colour = parse_colour(key)
-        if colour in pawns:
-            raise InvalidError(f"{COLOUR_NAMES[colour]}'s pawns are listed twice")
-        pawns[colour] = tuple(sorted(parse_location(colour, item) for item in value.split(",")))
+        elif lowered == "hand":
+            who, _, cards = value.partition(":")
+            hands[parse_colour(who)] = tuple(sorted(parse_card_word(card) for card in cards.split(",") if card))
+        elif lowered in ("fire", "ice"):
+            colour = parse_colour(value[0])
+            tokens[lowered] = (colour, parse_location(colour, value[1:]))
+        elif lowered == "stake":
+            stake = _whole_number(value, "stake")
+        elif lowered == "out":
+            out = tuple(sorted(parse_colour(letter) for letter in value.split(",")))
+        else:
+            colour = parse_colour(key)
+            if colour in pawns:
+                raise InvalidError(f"{COLOUR_NAMES[colour]}'s pawns are listed twice")
+            pawns[colour] = tuple(sorted(parse_location(colour, item) for item in value.split(",")))
     if not pawns:
         raise InvalidError("a position lists the pawns of 1 to 4 colours")
     if turn is None:
@@ -359,7 +475,17 @@ def parse_position(text: str) -> Position:
     if turn is None:
         raise InvalidError("say whose turn it is: turn:COLOUR")
     rows = tuple(pawns.get(colour, ()) for colour in COLOURS)
-    return Position(tuple(sorted(pawns)), rows, turn, winner)
+    extras = None
+    if hands or tokens or stake != 1 or out:
+        hand_rows = tuple(hands.get(colour, ()) for colour in COLOURS) if hands else ()
+        extras = Extras(hand_rows, tokens.get("fire"), tokens.get("ice"), stake, out)
+    return Position(tuple(sorted(pawns)), rows, turn, winner, extras)
+
+
+def _whole_number(text: str, what: str) -> int:
+    if not text.isdigit():
+        raise InvalidError(f"the {what} is a whole number, not {text!r}")
+    return int(text)
 
 
 # ---------------------------------------------------------------- records

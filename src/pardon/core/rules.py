@@ -54,6 +54,12 @@ class Rules:
     scoring: str = "none"
     #: One player alone, counting the cards drawn until every pawn is Home (RULES.md §9).
     solo: bool = False
+    #: Cards in each hand: 0 (draw a card a turn) or 5 (hands of five, 1992; RULES.md §7).
+    hand: int = 0
+    #: The Fire and Ice tokens of the 2013 edition (RULES.md §8).
+    tokens: bool = False
+    #: Doubling in Point Scoring Sorry (RULES.md §6): a double before the draw.
+    doubling: bool = False
 
     def __post_init__(self) -> None:
         _check_choice("deck", self.deck, (44, 45, 55))
@@ -67,6 +73,13 @@ class Rules:
         if self.solo and self.partners:
             raise InvalidError("the solo challenge is played alone, not with partners")
         _check_choice("scoring", self.scoring, SCORING_CHOICES)
+        _check_choice("hand", self.hand, (0, 5))
+        if self.tokens and self.partners:
+            raise InvalidError("Fire and Ice are not played with partners")
+        if self.doubling and self.scoring != "1939":
+            raise InvalidError("doubling belongs to Point Scoring Sorry: set scoring=1939 too")
+        if self.doubling and self.solo:
+            raise InvalidError("there is nobody to double against in the solo challenge")
 
     @property
     def name(self) -> str:
@@ -104,6 +117,9 @@ OPTION_HELP: Final[dict[str, str]] = {
     "partner_split": "partners' split 7: between 'two' pawns (1939) or 'any' number of team pawns (P92)",
     "scoring": "points: 'none', '1939' (Point Scoring Sorry) or '1992' (play for points)",
     "solo": "one player alone: count the cards drawn until every pawn is Home",
+    "hand": "cards in each hand: 0 (draw one a turn) or 5 (hands of five, 1992)",
+    "tokens": "the Fire and Ice tokens of the 2013 edition",
+    "doubling": "a player may double before drawing; the others accept or drop out (needs scoring=1939)",
 }
 
 _MODERN = Rules(
@@ -119,6 +135,8 @@ PRESETS: Final[dict[str, Rules]] = {
     "classic": Rules(),
     "classic-1939": Rules(deck=44),
     "partners": Rules(partners=True),
+    "adult": Rules(pawns_out=1, hand=5, scoring="1992"),
+    "modern": dataclasses.replace(_MODERN, tokens=True),
     "modern-no-tokens": _MODERN,
     "solo": Rules(solo=True, leader="named"),
 }
@@ -127,6 +145,8 @@ PRESET_HELP: Final[dict[str, str]] = {
     "classic": "the classic game: 45 cards, 4 pawns, a 2 draws again (1939 rules, P92)",
     "classic-1939": "the 1939 game: 44 cards; add scoring=1939 for Point Scoring Sorry",
     "partners": "4 players in teams, Red+Yellow against Blue+Green, either partner's pawns (P92)",
+    "adult": "1992 play for points: one pawn out, hands of five cards, 1992 points",
+    "modern": "2013 Hasbro with Fire and Ice: 3 pawns, any forward card leaves Start, own-colour slides",
     "modern-no-tokens": "2013 Hasbro without Fire and Ice: 3 pawns, any forward card leaves Start, own-colour slides",
     "solo": "solo challenge: one colour, count the cards drawn until every pawn is Home",
 }

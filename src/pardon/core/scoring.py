@@ -5,8 +5,7 @@
   fits — 24 if no opponent has a pawn Home, 16 if none has more than 1, 8 if none has
   more than 2.  Each accepted double multiplies the game's scores by 2; a player who
   drops out scores 0; if every other player drops out the doubler scores 5.  (The
-  functions take the doubling outcome as arguments; doubling as a decision during
-  play is not part of the game flow yet.)
+  doubling decisions themselves are part of :class:`~pardon.core.game.Game`'s turn.)
 * **1992 play for points** (``scoring="1992"``): 5 per own pawn Home; the winner also
   scores 5 per opponent pawn not Home and the largest bonus that fits: 100 if no
   opponent pawn is Home, 50 if none has more than 1, 25 if none has more than 2.
@@ -22,6 +21,8 @@ from typing import Final
 
 from pardon.core.board import HOME
 from pardon.core.errors import IllegalError, InvalidError
+from pardon.core.rules import Rules
+from pardon.core.state import Position
 
 BONUS_1939: Final = ((0, 24), (1, 16), (2, 8))
 BONUS_1992: Final = ((0, 100), (1, 50), (2, 25))
@@ -76,6 +77,20 @@ def score_1992(home: Mapping[int, int], winner: int, pawns_each: int) -> dict[in
     not_home = sum(pawns_each - home[colour] for colour in opponents)
     scores[winner] += 5 * not_home + _bonus(BONUS_1992, most)
     return scores
+
+
+def points_of(rules: Rules, position: Position) -> dict[int, int] | None:
+    """Each colour's points in a finished game under the rules' scoring, else None."""
+    winner = position.winner
+    if winner is None or rules.scoring == "none":
+        return None
+    home = {colour: pawns_home(position.pawns[colour]) for colour in position.seats}
+    if rules.scoring == "1992":
+        return score_1992(home, winner, rules.pawns)
+    if home[winner] < rules.pawns:  # everybody else dropped out of a double
+        dropped = score_1939_all_dropped(position.seats, winner)
+        return {colour: points * position.stake for colour, points in dropped.items()}
+    return score_1939(home, winner, position.stake, frozenset(position.out))
 
 
 @dataclass(frozen=True)

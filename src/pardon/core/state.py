@@ -7,7 +7,8 @@ squares are equal and hash alike whatever order the pawns were listed in.
 
 from __future__ import annotations
 
-from typing import Final, NamedTuple
+from collections import Counter
+from typing import Any, Final, NamedTuple
 
 from pardon.core.board import (
     COLOUR_NAMES,
@@ -21,6 +22,7 @@ from pardon.core.board import (
     is_on_track,
     partner,
 )
+from pardon.core.cards import CARDS, DECKS
 from pardon.core.errors import InvalidError
 from pardon.core.rules import Rules
 
@@ -87,9 +89,11 @@ class Position(NamedTuple):
     def out(self) -> tuple[int, ...]:
         return self.more.out
 
-    def with_extras(self, **changes: object) -> Position:
-        """This position with some extras changed."""
-        return self._replace(extras=self.more._replace(**changes))
+    def with_extras(self, **changes: Any) -> Position:
+        """This position with some extras changed (``None`` when none are left, so that
+        equal positions compare equal)."""
+        extras = self.more._replace(**changes)
+        return self._replace(extras=None if extras == NO_EXTRAS else extras)
 
     @property
     def is_over(self) -> bool:
@@ -165,11 +169,65 @@ def check_position(rules: Rules, position: Position) -> Position:
         finished = sorted(home)
     if position.winner is None and finished:
         raise InvalidError(f"{_name(finished[0])} has every pawn Home, so the game is over")
-    if position.winner is not None and position.winner not in finished:
+    last_in = [colour for colour in seats if colour not in position.out] == [position.winner]
+    if position.winner is not None and position.winner not in finished and not last_in:
         raise InvalidError(f"{_name(position.winner)} is named the winner without every pawn Home")
     if len(finished) > (2 if rules.partners else 1):
         raise InvalidError("only one side can have every pawn Home")
+    _check_hands(rules, position)
+    _check_tokens(rules, position)
+    _check_doubling(rules, position)
     return position
+
+
+def _check_hands(rules: Rules, position: Position) -> None:
+    hands = position.hands
+    if not rules.hand:
+        if any(hands):
+            raise InvalidError("these rules have no hands: a card is drawn each turn")
+        return
+    if len(hands) != len(COLOURS) or not hands[position.turn]:
+        raise InvalidError(f"{_name(position.turn)} is to play, so {_name(position.turn)}'s hand must be given")
+    held: Counter[int] = Counter()
+    for colour, hand in enumerate(hands):
+        if hand and colour not in position.seats:
+            raise InvalidError(f"{_name(colour)} is not playing but holds cards")
+        if hand and len(hand) != rules.hand:
+            raise InvalidError(f"{_name(colour)} holds {len(hand)} cards; a hand has {rules.hand}")
+        if any(card not in CARDS for card in hand):
+            raise InvalidError(f"{_name(colour)} holds a card that is not in the pack")
+        held.update(hand)
+    for card, count in held.items():
+        if count > DECKS[rules.deck][card]:
+            raise InvalidError(f"the hands hold {count} cards {card}; the {rules.deck}-card pack has fewer")
+
+
+def _check_tokens(rules: Rules, position: Position) -> None:
+    if not rules.tokens:
+        if position.fire is not None or position.ice is not None:
+            raise InvalidError("these rules have no Fire and Ice tokens")
+        return
+    for word, pawn in (("Fire", position.fire), ("Ice", position.ice)):
+        if pawn is None:
+            continue
+        colour, distance = pawn
+        if colour not in position.seats or distance not in position.pawns[colour]:
+            raise InvalidError(f"the {word} token is on a pawn that is not there")
+        if not HOME < distance < START or (word == "Ice" and distance < FIRST_TRACK):
+            where = "on the track" if word == "Ice" else "out of Start and not Home"
+            raise InvalidError(f"the {word} token sits only on a pawn {where}")
+
+
+def _check_doubling(rules: Rules, position: Position) -> None:
+    stake, out = position.stake, position.out
+    if (stake != 1 or out) and not rules.doubling:
+        raise InvalidError("these rules have no doubling")
+    if stake < 1 or stake & (stake - 1):
+        raise InvalidError(f"the stake is doubled from 1, so it is 1, 2, 4, ... not {stake}")
+    if any(colour not in position.seats for colour in out):
+        raise InvalidError("a player who is not playing cannot drop out")
+    if position.winner is None and position.turn in out:
+        raise InvalidError(f"{_name(position.turn)} dropped out and has no turn")
 
 
 def _check_pawns(colour: int, pawns: tuple[int, ...], squares: dict[int, int]) -> None:

@@ -1,0 +1,76 @@
+"""Hands of five (RULES.md §7): choose a card from your hand, or discard from a dead hand.
+
+With ``Rules.hand`` set, a player holds cards instead of drawing one a turn.  Every
+move names the card it plays; the card leaves the hand with the move (the
+:class:`~pardon.core.game.Game` then discards it and draws back up, the chance step).
+A card is *usable* when it has a move other than a pass — an 11's switch counts — and
+a player with a usable card must play one.  Only a dead hand (no usable card) is
+discarded from: one move per distinct card, each a pass of that card.  After a 2 the
+same player plays again (``draw_again_on_2``), from the refilled hand.
+
+>>> from pardon.core.rules import parse_rules
+>>> from pardon.core.state import initial_position
+>>> rules = parse_rules("adult")
+>>> start = initial_position(rules, (0, 2))
+>>> position = with_hand(start, 0, (3, 5, 8, 12, 13))
+>>> sorted({move.card for move in hand_moves(rules, position)})
+[3, 5, 8, 12, 13]
+"""
+
+from __future__ import annotations
+
+from pardon.core.moves import Move, legal_moves
+from pardon.core.rules import Rules
+from pardon.core.state import Position
+
+
+def with_hand(position: Position, colour: int, hand: tuple[int, ...]) -> Position:
+    """``position`` with ``colour`` holding ``hand`` (kept sorted)."""
+    hands = list(position.hands or ((),) * len(position.pawns))
+    hands[colour] = tuple(sorted(hand))
+    return position.with_extras(hands=tuple(hands))
+
+
+def without_card(hand: tuple[int, ...], card: int) -> tuple[int, ...]:
+    """``hand`` less one ``card``."""
+    index = hand.index(card)
+    return hand[:index] + hand[index + 1 :]
+
+
+def hand_moves(rules: Rules, position: Position) -> list[Move]:
+    """Every legal play from the hand of the player to move, card by card in rank
+    order, one move per distinct outcome of each card; the discards of a dead hand
+    when no card is usable.  Empty when the game is over."""
+    if position.winner is not None:
+        return []
+    colour = position.turn
+    hand = position.hands[colour]
+    plays: list[Move] = []
+    discards: list[Move] = []
+    for card in sorted(set(hand)):
+        after = with_hand(position, colour, without_card(hand, card))
+        for move in legal_moves(rules, after, card):
+            if not move.is_pass:
+                plays.append(move)
+            elif not discards or discards[-1].card != card:
+                discards.append(_discard(after, card))
+    return plays or discards
+
+
+def _discard(after: Position, card: int) -> Move:
+    """A dead hand's discard of ``card``: no pawn moves, the next player's turn."""
+    seats, turn = after.seats, after.turn
+    following = seats[(seats.index(turn) + 1) % len(seats)]
+    return Move(card, (), after._replace(turn=following))
+
+
+def card_moves(rules: Rules, position: Position, card: int) -> list[Move]:
+    """The moves of one card: from the hand in a hand game, else as drawn."""
+    if rules.hand:
+        return [move for move in hand_moves(rules, position) if move.card == card]
+    return legal_moves(rules, position, card)
+
+
+def is_usable(rules: Rules, position: Position, card: int) -> bool:
+    """Whether ``card`` has a move other than a pass for the player to move."""
+    return any(not move.is_pass for move in legal_moves(rules, position, card))
