@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 
+from pardon.core.rules import PRESETS, parse_rules
+
 
 def pardon(*arguments: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
@@ -185,3 +187,84 @@ def test_play_can_draw_the_board_only_at_the_end() -> None:
     assert [line for line in none.splitlines() if numbered.match(line)] == [
         line for line in every.splitlines() if numbered.match(line)
     ]
+
+
+EVERY_RULES = [*PRESETS, "classic-1939(scoring=1939,doubling=true)"]
+
+
+@pytest.mark.parametrize("rules", EVERY_RULES)
+def test_every_preset_plays_from_the_cli_and_replays_from_its_record(rules: str, tmp_path: Path) -> None:
+    record = tmp_path / "game.txt"
+    players = str(PRESETS[rules].players[-1]) if rules in PRESETS else "3"
+    result = pardon(
+        "selfplay",
+        "--rules",
+        rules,
+        "--players",
+        players,
+        "--seed",
+        "11",
+        "--bots",
+        "greedy,random",
+        "--record",
+        str(record),
+    )
+    assert result.returncode == 0, result.stderr
+    replayed = pardon("replay", str(record))
+    assert replayed.returncode == 0, replayed.stderr
+    final = json.loads(replayed.stdout)
+    assert final["winner"] in final["seats"]
+    if parse_rules(rules).scoring != "none":
+        assert set(final["scores"]) == set(final["seats"])
+
+
+def hand_position(**changes: Any) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "rules": "adult",
+        "seats": ["red", "yellow"],
+        "turn": "red",
+        "pawns": {"red": [4, "start", "start", "start"], "yellow": [34, "start", "start", "start"]},
+        "hands": {"red": ["3", "3", "5", "12", "sorry"]},
+    }
+    data.update(changes)
+    return data
+
+
+def test_moves_in_a_hand_game_name_the_card_and_need_no_card_option() -> None:
+    result = pardon("moves", "-", stdin=json.dumps(hand_position()))
+    assert result.returncode == 0, result.stderr
+    output = json.loads(result.stdout)
+    assert output["hand"] == ["3", "3", "5", "12", "sorry"]
+    assert [move["move"] for move in output["moves"]] == ["3 4-7", "5 4-9", "12 4-16", "sorry start-34"]
+    assert output["moves"][0]["result"]["hands"] == {"red": ["3", "5", "12", "sorry"]}
+    refused = pardon("moves", "-", "--card", "5", stdin=json.dumps(hand_position()))
+    assert refused.returncode == 2 and "leave out --card" in refused.stderr
+
+
+def test_moves_reads_tokens_and_doubling_and_refuses_what_cannot_be() -> None:
+    modern = {
+        "rules": "modern",
+        "seats": ["red", "yellow"],
+        "turn": "red",
+        "pawns": {"red": [20, "start", "start"], "yellow": [33, 40, "start"]},
+        "tokens": {"fire": None, "ice": {"colour": "yellow", "pawn": 0}},
+    }
+    output = moves_of(modern, "11")
+    assert [move["move"] for move in output["moves"]] == ["11 20-31", "11 start-14", "11 20x40"]
+    assert output["moves"][0]["result"]["tokens"] == {"fire": None, "ice": {"colour": "yellow", "pawn": 1}}
+    for bad, words in (
+        ({**modern, "tokens": {"ice": {"colour": "yellow", "pawn": 7}}}, "index"),
+        (
+            {
+                **modern,
+                "rules": "classic",
+                "pawns": {"red": [20, "start", "start", "start"], "yellow": [33, 40, "start", "start"]},
+            },
+            "no Fire and Ice",
+        ),
+        ({**hand_position(), "hands": {"red": ["3", "3", "5", "12"]}}, "a hand has 5"),
+        ({**hand_position(), "doubling": {"stake": 2, "out": []}}, "no doubling"),
+    ):
+        result = pardon("moves", "-", "--card", "11", stdin=json.dumps(bad))
+        assert result.returncode == 2 and words in result.stderr, result.stderr
+        assert len(result.stderr.strip().splitlines()) == 1

@@ -160,7 +160,8 @@ def command_selfplay(arguments: argparse.Namespace) -> int:
         sys.stdout.write(record)
     if arguments.record:
         assert game.winner is not None
-        print(f"{COLOUR_NAMES[game.winner]} won after {game.turns} cards; record written to {arguments.record}")
+        cards = sum(1 for move in game.moves if move.card)
+        print(f"{COLOUR_NAMES[game.winner]} won after {cards} cards; record written to {arguments.record}")
     return 0
 
 

@@ -1,4 +1,4 @@
-"""What one seat may know: the board, the card it drew, and the discard pile.
+"""What one seat may know: the board, the card it drew or its own hand, and the discard pile.
 
 The order of the pack is never part of an observation; its composition is, because
 every player can count the discards (RULES.md §7 and ARCHITECTURE habit 8).
@@ -23,14 +23,23 @@ class Observation(NamedTuple):
     card: int | None
     discards: tuple[int, ...]
 
+    @property
+    def hand(self) -> tuple[int, ...]:
+        """The seat's own hand (empty unless the rules deal hands)."""
+        hands = self.position.hands
+        return hands[self.seat] if hands else ()
+
     def remaining(self) -> Counter[int]:
-        """Cards still to be drawn before the next reshuffle: the pack less the discards
-        (the card just drawn is on the discard pile)."""
+        """Cards the seat has not seen since the last reshuffle: the pack less the
+        discards (the card just drawn is on the discard pile) and its own hand.  In a
+        hand game they are the pack and the other players' hands together."""
         left = Counter(DECKS[self.rules.deck])
         left.subtract(self.discards)
+        left.subtract(self.hand)
         return +left
 
 
 def observe(rules: Rules, position: Position, seat: int, card: int | None, discards: tuple[int, ...]) -> Observation:
-    """What ``seat`` may know: never the order of the pack."""
+    """What ``seat`` may know: never the order of the pack (the caller hides the other
+    hands from ``position``, as :meth:`pardon.core.game.Game.observe` does)."""
     return Observation(rules, seat, position, card, discards)
