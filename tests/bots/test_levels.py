@@ -10,7 +10,7 @@ from pardon.bots import BOTS, DEFAULT_BOT, make_bot, parse_bot_spec, split_bot_s
 from pardon.bots.evaluation import Evaluator, Weights, card_chances
 from pardon.bots.hint import rank_moves
 from pardon.bots.mcts import MctsBot
-from pardon.bots.model import draw_chances, draw_given, redraw, sample_game, undraw_given
+from pardon.bots.model import advance, draw_chances, draw_given, sample_game, take_back, undraw_given
 from pardon.core import Game, Pack, parse_position, parse_rules
 from pardon.core.board import partner
 from pardon.core.cards import SORRY
@@ -28,7 +28,7 @@ SPECS = {
     "expectimax": "expectimax",
     "mcts": "mcts(iterations=6)",
 }
-PRESETS = {"classic": 2, "classic-1939": 3, "partners": 4, "modern-no-tokens": 4, "solo": 1}
+PRESETS = {"classic": 2, "classic-1939": 3, "partners": 4, "modern-no-tokens": 4, "solo": 1, "adult": 2, "modern": 2}
 
 
 def play(rules_text: str, players: int, specs: dict[int, str], seed: int) -> Game:
@@ -132,9 +132,9 @@ def test_a_chance_node_is_drawn_card_by_card_and_put_back() -> None:
         undraw_given(game, pack)
         assert game.pack == before and game.card is None
     card = game.draw()
-    game.play_trusted(game.legal_moves()[0])
-    redraw(game)
-    assert game.card == card
+    drawn = advance(game, game.legal_moves()[0])
+    take_back(game, drawn)
+    assert drawn == card and game.card == card
 
 
 def test_an_empty_pack_is_counted_as_a_full_reshuffle() -> None:

@@ -19,7 +19,7 @@ import random
 from collections import Counter
 
 from pardon.bots.evaluation import TUNED, Evaluator, Weights, card_chances
-from pardon.bots.model import draw_chances, draw_given, redraw, sample_game, undraw_given
+from pardon.bots.model import advance, draw_chances, draw_given, matches, sample_game, take_back, undraw_given
 from pardon.core.game import Game
 from pardon.core.moves import Move
 from pardon.core.observation import Observation
@@ -51,16 +51,15 @@ class ExpectimaxBot:
     def move_values(self, observation: Observation, moves: list[Move], rng: random.Random) -> list[Vector]:
         """Each move's value vector (a value per colour) after searching ``depth`` decisions."""
         evaluator = self._evaluator(observation)
-        game = sample_game(observation, rng)
         chances = card_chances(observation.remaining(), observation.rules)
+        game = sample_game(observation, rng)
+        searching = self.depth > 1 and matches(game, observation, moves)
         values = []
         for move in moves:
-            if self.depth == 1 or move.result.winner is not None:
+            if not searching or move.result.winner is not None:
                 values.append(evaluator.values(move.result, chances))
                 continue
-            game.play_trusted(move)
-            values.append(self._chance(game, self.depth - 1, evaluator))
-            redraw(game)
+            values.append(self._after(game, move, self.depth, evaluator))
         return values
 
     def _evaluator(self, observation: Observation) -> Evaluator:
@@ -68,6 +67,17 @@ class ExpectimaxBot:
         if found is None:
             found = self._evaluators[observation.rules] = Evaluator(observation.rules, self.weights)
         return found
+
+    def _after(self, game: Game, move: Move, depth: int, evaluator: Evaluator) -> Vector:
+        """The value vector of making ``move``, with ``depth`` decisions (this one included)."""
+        if move.result.winner is not None:
+            return evaluator.values(move.result, [])
+        card = advance(game, move)
+        vector = (
+            self._chance(game, depth - 1, evaluator) if game.awaiting_draw else self._decide(game, depth - 1, evaluator)
+        )
+        take_back(game, card)
+        return vector
 
     def _chance(self, game: Game, depth: int, evaluator: Evaluator) -> Vector:
         """The expected value vector over the next draw, ``depth`` decisions to go."""
@@ -82,6 +92,8 @@ class ExpectimaxBot:
 
     def _decide(self, game: Game, depth: int, evaluator: Evaluator) -> Vector:
         """The value vector of the decision now due: its decider's best move."""
+        if game.is_over:
+            return evaluator.values(game.position, [])
         decider = game.decider
         best: Vector | None = None
         if depth == 1:
@@ -97,11 +109,3 @@ class ExpectimaxBot:
                     best = vector
         assert best is not None
         return best
-
-    def _after(self, game: Game, move: Move, depth: int, evaluator: Evaluator) -> Vector:
-        if move.result.winner is not None:
-            return evaluator.values(move.result, [])
-        game.play_trusted(move)
-        vector = self._chance(game, depth - 1, evaluator)
-        redraw(game)
-        return vector

@@ -30,7 +30,7 @@ from collections import Counter
 
 from pardon.bots.evaluation import TUNED, Evaluator, Weights, card_chances
 from pardon.bots.expectimax import ExpectimaxBot
-from pardon.bots.model import outcome, sample_game
+from pardon.bots.model import matches, next_key, outcome, sample_game
 from pardon.core.game import Game
 from pardon.core.moves import Move
 from pardon.core.observation import Observation
@@ -50,7 +50,7 @@ class _Node:
         self.moves = moves
         self.visits = [weight] * len(moves)
         self.totals = [[weight * value for value in prior] for prior in priors]
-        self.children: list[dict[int, _Node]] = [{} for _ in moves]
+        self.children: list[dict[object, _Node]] = [{} for _ in moves]
 
     def select(self, exploration: float) -> int:
         if len(self.moves) == 1:
@@ -110,6 +110,8 @@ class MctsBot:
         evaluator = self._evaluator(observation)
         chances = card_chances(observation.remaining(), observation.rules)
         root = self._root(observation, moves, rng, evaluator, chances)
+        if not matches(sample_game(observation, rng), observation, moves):
+            return root  # a decision the model cannot rebuild: the priors alone decide
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         iteration = 0
         while True:
@@ -162,11 +164,11 @@ class MctsBot:
             if game.is_over:
                 value = outcome(game)
                 break
-            card = game.draw()
-            child = node.children[index].get(card)
+            key = next_key(game)
+            child = node.children[index].get(key)
             if child is None:
                 chances = card_chances(Counter(game.pack.draw_pile), game.rules)
-                node.children[index][card] = self._node(evaluator, game.decider, game.legal_moves(), chances)
+                node.children[index][key] = self._node(evaluator, game.decider, game.legal_moves(), chances)
                 value = self._rollout(game, evaluator, rng)
                 break
             node = child
@@ -177,12 +179,9 @@ class MctsBot:
                 totals[colour] += value[colour]
 
     def _rollout(self, game: Game, evaluator: Evaluator, rng: random.Random) -> Vector:
-        """The value of the position the game stands at (a card drawn, a decision due)."""
+        """The value of the decision the game stands at."""
         if self.rollout == "random":
-            game.undraw()
-            winner, _ = random_playout(game.rules, game.position, game.pack, game.seed, rng)
-            assert winner is not None
-            return outcome(_finished(game, winner))
+            return _random_rollout(game, rng)
         for _ in range(self.horizon):
             moves = game.legal_moves()
             chances = card_chances(Counter(game.pack.draw_pile), game.rules)
@@ -191,15 +190,26 @@ class MctsBot:
             game.play_trusted(best)
             if game.is_over:
                 return outcome(game)
-            game.draw()
+            next_key(game)
         return evaluator.win_chances(game.position, card_chances(Counter(game.pack.draw_pile), game.rules))
+
+
+def _random_rollout(game: Game, rng: random.Random) -> Vector:
+    """Random moves to the end: the engine's fast kernel when only cards are drawn."""
+    rules = game.rules
+    if game.card is not None and not (rules.hand or rules.tokens or rules.doubling):
+        game.undraw()
+        winner, _ = random_playout(rules, game.position, game.pack, game.seed, rng)
+        assert winner is not None
+        game.position = game.position._replace(winner=winner)
+        return outcome(game)
+    while not game.is_over:
+        if game.awaiting_draw:
+            game.draw()
+        moves = game.legal_moves()
+        game.play_trusted(moves[rng.randrange(len(moves))])
+    return outcome(game)
 
 
 def _logistic(value: float) -> float:
     return 1 / (1 + math.exp(-max(-50.0, min(50.0, value))))
-
-
-def _finished(game: Game, winner: int) -> Game:
-    """``game`` marked as won by ``winner`` (only its rules and winner are read)."""
-    game.position = game.position._replace(winner=winner)
-    return game
