@@ -72,7 +72,7 @@ class MctsBot:
 
     def __init__(
         self,
-        iterations: int = 300,
+        iterations: int = 100,
         seconds: float | None = None,
         rollout: str = "eval",
         horizon: int = 2,
