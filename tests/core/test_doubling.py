@@ -79,3 +79,27 @@ def test_a_double_is_taken_back_with_pop_and_replays_from_the_record() -> None:
 def test_without_the_option_there_is_nothing_to_decide_before_the_draw() -> None:
     game = Game.new(parse_rules("classic-1939(scoring=1939)"), (0, 2), seed=1, first=0)
     assert game.awaiting_draw and game.stage == CARD
+
+
+def test_a_doubled_game_counts_two_wins_in_a_match() -> None:
+    from pardon.core.scoring import Match
+
+    match = Match(players=(0, 2), games=3)
+    declined = Game.new(DOUBLING, (0, 2), seed=4, first=0)
+    say(declined, "double")
+    say(declined, "drop")  # a double nobody accepts doubles nothing
+    assert declined.result is not None and declined.result.multiplier == 1
+    match.record(declined.result)
+    doubled = Game.new(DOUBLING, (0, 2), seed=4, first=2)
+    say(doubled, "double")
+    say(doubled, "accept")
+    while not doubled.is_over:
+        if doubled.awaiting_draw:
+            doubled.draw()
+        moves = doubled.legal_moves()
+        doubled.play(next((move for move in moves if move.card or not move.actions), moves[0]))
+    assert doubled.result is not None and doubled.result.multiplier == 2
+    match.record(doubled.result)
+    assert match.wins()[doubled.result.winner] >= 2
+    assert sum(match.wins().values()) == 3
+    assert match.points()[0] >= 5

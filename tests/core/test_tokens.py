@@ -178,3 +178,14 @@ def test_tokens_are_refused_where_they_cannot_be() -> None:
         check_position(
             parse_rules("modern-no-tokens"), parse_position("R:20,start,start Y:start,start,start turn:Y fire:R20")
         )
+
+
+def test_the_reason_a_move_is_refused_names_the_ice() -> None:
+    from pardon.core import parse_move
+
+    frozen = parse_position("R:20,start,start Y:33,start,start turn:Y ice:Y33")
+    with pytest.raises(IllegalError, match="frozen by the Ice"):
+        parse_move(MODERN, frozen, 5, "5 33-38")
+    blocked = parse_position("R:28,start,start Y:33,start,start turn:R ice:Y33")
+    with pytest.raises(IllegalError, match="square 33, blocked by the Ice"):
+        parse_move(MODERN, blocked, 5, "5 28-33")

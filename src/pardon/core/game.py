@@ -23,7 +23,7 @@ from pardon.core.moves import ACCEPT, DOUBLE, DROP, Action, Move, legal_moves
 from pardon.core.notation import Record, format_move, parse_move
 from pardon.core.observation import Observation, observe
 from pardon.core.rules import Rules, parse_rules, to_text
-from pardon.core.scoring import points_of
+from pardon.core.scoring import GameResult, points_of
 from pardon.core.state import Position, check_seats, initial_position
 from pardon.core.tokens import fire_moves
 
@@ -166,6 +166,14 @@ class Game:
     def points(self) -> dict[int, int] | None:
         """Each colour's points for a finished game under the rules' scoring, else None."""
         return points_of(self.rules, self.position)
+
+    @property
+    def result(self) -> GameResult | None:
+        """What the finished game adds to a :class:`~pardon.core.scoring.Match`: the winner,
+        the points, and the stake (a doubled game counts 2 wins)."""
+        if self.position.winner is None:
+            return None
+        return GameResult(self.position.winner, self.points or {}, self.position.stake)
 
     @property
     def moves(self) -> list[Move]:

@@ -11,12 +11,11 @@ from __future__ import annotations
 from pardon.core.board import FIRST_TRACK, HOME, SQUARE, START, START_EXIT
 from pardon.core.cards import SORRY, a_card
 from pardon.core.locations import format_location
-from pardon.core.moves import legal_moves
+from pardon.core.moves import context, legal_moves
 from pardon.core.rules import Rules
 from pardon.core.state import Position
 
 FORWARD_CARDS = frozenset((1, 2, 3, 5, 7, 8, 10, 11, 12))
-LEAVE_START_CARDS = frozenset((1, 2, SORRY))
 
 
 def _where(colour: int, distance: int) -> str:
@@ -33,9 +32,13 @@ def why_pawn_cannot_move(rules: Rules, position: Position, card: int, origin: in
         return f"you have no pawn at {_where(colour, origin)}"
     if origin == HOME:
         return "a pawn that is Home never moves again"
+    if position.ice == (colour, origin):
+        return "that pawn is frozen by the Ice: it cannot move until a 1 moves the Ice on"
     if origin == START:
-        if card not in LEAVE_START_CARDS:
-            return "only a 1, a 2 or a Sorry! brings a pawn out of Start"
+        if card != SORRY and context(rules, position.seats, colour).leave_start[card] < 0:
+            if rules.leave_start == "circle":
+                return "only a 1, a 2 or a Sorry! brings a pawn out of Start"
+            return "the 4 and the 10's back 1 never bring a pawn out of Start"
         if card == SORRY and not _opponents_on_track(position):
             return "a Sorry! needs an opponent's pawn on the track to land on"
         if card != SORRY and START_EXIT in position.pawns[colour]:
@@ -51,6 +54,10 @@ def why_pawn_cannot_move(rules: Rules, position: Position, card: int, origin: in
         return None
     if card == 10 and origin < 10:  # forward 10 passes Home, so back 1 is what was blocked
         return "a pawn needs the exact count to reach Home, and going back 1 would land on your own pawn"
+    if position.ice is not None:
+        iced = SQUARE[position.ice[0]][position.ice[1]]
+        blocked = f"your own pawn or on square {iced}, blocked by the Ice"
+        return f"{_where(colour, origin)} cannot use {a_card(card)}: it would land on {blocked}"
     return f"{_where(colour, origin)} cannot use {a_card(card)}: it would land on your own pawn"
 
 
