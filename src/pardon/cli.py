@@ -7,6 +7,8 @@
     pardon rules                      presets and rules options
     pardon tournament --bots A,B      a duplicate tournament between computer players
     pardon hint FILE --card CARD      rank the legal moves of a JSON position by win chance
+    pardon sim --games N --out DIR    play many games, one result row each (resumable)
+    pardon report DIR                 statistics and plots of simulation runs
 
 Every error a user can cause prints one line on stderr and exits with status 2.
 """
@@ -223,6 +225,46 @@ def command_hint(arguments: argparse.Namespace) -> int:
     return 0
 
 
+def command_sim(arguments: argparse.Namespace) -> int:
+    from pardon.sim.simulate import Simulation, default_jobs, parse_bots, run_simulation
+
+    if arguments.dask and arguments.scheduler:
+        raise UserError("choose --dask local or --scheduler ADDRESS, not both")
+    simulation = Simulation(
+        arguments.rules, arguments.players or 0, parse_bots(arguments.bots), arguments.games, arguments.seed
+    )
+    if not arguments.players:
+        simulation = Simulation(
+            simulation.rules, _players(arguments.rules, None, 2), simulation.bots, simulation.games, simulation.seed
+        )
+    jobs = arguments.jobs or default_jobs()
+    out = Path(arguments.out)
+    started = time.monotonic()
+    played = run_simulation(
+        simulation,
+        out,
+        jobs=jobs,
+        scheduler="local" if arguments.dask else arguments.scheduler,
+        progress=None if arguments.quiet else sys.stderr,
+    )
+    elapsed = time.monotonic() - started
+    rate = f" ({played / elapsed:,.0f} games/s)" if played and elapsed > 0 else ""
+    print(f"{played:,} games played{rate}; {simulation.games:,} in {out / 'games.jsonl'}")
+    return 0
+
+
+def command_report(arguments: argparse.Namespace) -> int:
+    from pardon.sim.report import summarise, write_report
+    from pardon.sim.simulate import read_rows, read_settings
+
+    directories = [Path(directory) for directory in arguments.directories]
+    summaries = [summarise(read_rows(directory), read_settings(directory).to_json()) for directory in directories]
+    out = Path(arguments.out) if arguments.out else directories[0] / "report"
+    page = write_report(summaries, out)
+    print(f"report written to {page} (figures in {out / 'report.json'})")
+    return 0
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="pardon", description="The board game Sorry!, played exactly by the rules.")
     parser.add_argument("--version", action="version", version=f"pardon {__version__}")
@@ -263,6 +305,24 @@ def _parser() -> argparse.ArgumentParser:
     rules = commands.add_parser("rules", help="list presets and rules options")
     rules.add_argument("--json", action="store_true")
     rules.set_defaults(run=command_rules)
+
+    sim = commands.add_parser("sim", help="play many games between computer players, one result row each")
+    sim.add_argument("--rules", default="classic")
+    sim.add_argument("--players", type=int, choices=(1, 2, 3, 4), help="2 unless the rules say otherwise")
+    sim.add_argument("--bots", default="random", help=bots_help)
+    sim.add_argument("--games", type=int, default=1000)
+    sim.add_argument("--seed", type=int, default=0)
+    sim.add_argument("--jobs", type=int, help="processes (or Dask workers) to play in; results do not depend on it")
+    sim.add_argument("--out", required=True, help="directory for games.jsonl; a run there is resumed")
+    sim.add_argument("--dask", choices=("local",), help="play on a local Dask cluster")
+    sim.add_argument("--scheduler", help="play on the Dask cluster at this address, e.g. tcp://host:8786")
+    sim.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
+    sim.set_defaults(run=command_sim)
+
+    report = commands.add_parser("report", help="statistics and plots of simulation runs, as HTML and JSON")
+    report.add_argument("directories", nargs="+", metavar="DIR", help="directories written by pardon sim")
+    report.add_argument("--out", help="directory for index.html and report.json (DIR/report if left out)")
+    report.set_defaults(run=command_report)
 
     tournament = commands.add_parser("tournament", help="a duplicate tournament between computer players")
     tournament.add_argument("--rules", default="classic")

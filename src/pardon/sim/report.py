@@ -1,0 +1,294 @@
+"""Statistics of simulation runs, with their uncertainty, as JSON and as an HTML report.
+
+:func:`summarise` reads a run's rows once, as a stream (memory does not grow with the
+number of games), and gives every figure with a 95% interval: means (normal interval of
+the mean), medians (the order-statistic interval), and rates (Wilson).  :func:`write_report`
+turns one or more runs into ``index.html`` with plots (matplotlib) and ``report.json``
+with the same figures.
+
+>>> rows = [{"draws": d, "turns": d, "winner_place": d % 2, "bumps": 1, "slides": 0, "sorry": 1,
+...          "forfeits": 2, "lead_changes": 3, "seats": ["red", "yellow"], "bots": ["random", "random"],
+...          "winner": "red", "points": None, "cards": {"5": [2, 1]}} for d in (60, 80, 100)]
+>>> summary = summarise(rows, {"rules": "classic", "players": 2})
+>>> summary["length"]["mean"]["estimate"], summary["length"]["median"]["estimate"]
+(80.0, 80)
+>>> round(summary["cards"]["5"]["forfeit_rate"]["estimate"], 2)
+0.5
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import math
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, Final
+
+from pardon.core.cards import CARD_NAMES
+from pardon.sim.stats import Z95, Interval, wilson
+
+MEASURES: Final = ("bumps", "slides", "sorry", "forfeits", "lead_changes", "turns")
+
+
+class _Mean:
+    """A running mean and variance (Welford), for an interval of the mean."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.mean = 0.0
+        self.squares = 0.0
+
+    def add(self, value: float) -> None:
+        self.count += 1
+        delta = value - self.mean
+        self.mean += delta / self.count
+        self.squares += delta * (value - self.mean)
+
+    def interval(self) -> Interval:
+        if self.count == 0:
+            return Interval(math.nan, math.nan, math.nan)
+        if self.count == 1:
+            return Interval(self.mean, self.mean, self.mean)
+        half = Z95 * math.sqrt(self.squares / (self.count - 1) / self.count)
+        return Interval(self.mean, self.mean - half, self.mean + half)
+
+
+def median_interval(histogram: Mapping[int, int]) -> Interval:
+    """The median of integer values given as counts, with the 95% order-statistic interval
+    (ranks n/2 ∓ 1.96·√n/2, the normal approximation of the binomial)."""
+    total = sum(histogram.values())
+    if total == 0:
+        return Interval(math.nan, math.nan, math.nan)
+    half_width = Z95 * math.sqrt(total) / 2
+    ranks = (
+        max(1, math.floor(total / 2 - half_width)),
+        math.ceil((total + 1) / 2),
+        min(total, math.ceil(total / 2 + half_width) + 1),
+    )
+    values = _values_at_ranks(histogram, ranks)
+    return Interval(values[1], values[0], values[2])
+
+
+def _values_at_ranks(histogram: Mapping[int, int], ranks: tuple[int, ...]) -> list[int]:
+    found: list[int] = []
+    seen = 0
+    wanted = list(ranks)
+    for value in sorted(histogram):
+        seen += histogram[value]
+        while wanted and wanted[0] <= seen:
+            found.append(value)
+            wanted.pop(0)
+    return found
+
+
+def summarise(rows: Iterable[Mapping[str, Any]], settings: Mapping[str, Any]) -> dict[str, Any]:
+    """Every figure of one run, each with its 95% interval."""
+    lengths: Counter[int] = Counter()
+    length_mean = _Mean()
+    measures = {name: _Mean() for name in MEASURES}
+    places: Counter[int] = Counter()
+    seat_wins: Counter[str] = Counter()
+    played: Counter[str] = Counter()
+    forfeited: Counter[str] = Counter()
+    winner_points = _Mean()
+    games = finished = 0
+    seats: list[str] = []
+    bots: list[str] = []
+    for row in rows:
+        games += 1
+        seats, bots = row["seats"], row["bots"]
+        if row["winner"] is None:
+            continue
+        finished += 1
+        lengths[row["draws"]] += 1
+        length_mean.add(row["draws"])
+        for name in MEASURES:
+            measures[name].add(row[name])
+        places[row["winner_place"]] += 1
+        seat_wins[row["winner"]] += 1
+        for card, (used, lost) in row["cards"].items():
+            played[card] += used
+            forfeited[card] += lost
+        if row["points"]:
+            winner_points.add(row["points"][row["winner"]])
+    players = len(seats)
+    first = wilson(places[0], finished)
+    return {
+        "run": dict(settings),
+        "games": games,
+        "finished": finished,
+        "length": {
+            "mean": _json(length_mean.interval()),
+            "median": _json(median_interval(lengths)),
+            "histogram": {str(value): count for value, count in sorted(lengths.items())},
+        },
+        "measures": {name: _json(mean.interval()) for name, mean in measures.items()},
+        "win_by_place": [_json(wilson(places[place], finished)) for place in range(players)],
+        "first_player_advantage": _json(
+            Interval(
+                first.estimate - 1 / max(1, players), first.low - 1 / max(1, players), first.high - 1 / max(1, players)
+            )
+        ),
+        "win_by_seat": [
+            {"colour": colour, "bot": bot, **_json(wilson(seat_wins[colour], finished))}
+            for colour, bot in zip(seats, bots, strict=True)
+        ],
+        "cards": {
+            card: {
+                "played": played[card],
+                "forfeited": forfeited[card],
+                "per_game": played[card] / max(1, finished),
+                "forfeit_rate": _json(wilson(forfeited[card], played[card])),
+            }
+            for card in CARD_NAMES.values()
+            if played[card]
+        },
+        "winner_points": _json(winner_points.interval()) if winner_points.count else None,
+    }
+
+
+def _json(interval: Interval) -> dict[str, float]:
+    return {"estimate": interval.estimate, "low": interval.low, "high": interval.high}
+
+
+# --- the HTML report --------------------------------------------------------------------------
+
+
+def write_report(summaries: list[dict[str, Any]], out: Path) -> Path:
+    """Write ``index.html``, its plots and ``report.json`` into ``out``; return the page."""
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "report.json").write_text(json.dumps(summaries, indent=2) + "\n", encoding="utf-8")
+    plots = _plots(summaries, out)
+    page = out / "index.html"
+    page.write_text(_page(summaries, plots), encoding="utf-8")
+    return page
+
+
+def _label(summary: Mapping[str, Any]) -> str:
+    run = summary["run"]
+    bots = ",".join(run.get("bots", ()))
+    return f"{run['rules']}, {run['players']} players, {bots}"
+
+
+def _plots(summaries: list[dict[str, Any]], out: Path) -> list[tuple[str, str]]:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib import pyplot
+
+    made: list[tuple[str, str]] = []
+    figure, axes = pyplot.subplots(figsize=(8, 4.5))
+    for summary in summaries:
+        histogram = {int(value): count for value, count in summary["length"]["histogram"].items()}
+        total = max(1, sum(histogram.values()))
+        values = sorted(histogram)
+        axes.plot(values, [histogram[value] / total for value in values], label=_label(summary), linewidth=1.2)
+    axes.set_xlabel("cards played in the game")
+    axes.set_ylabel("share of games")
+    axes.set_title("How long a game lasts")
+    axes.legend(fontsize=7)
+    made.append(("Game length", _save(figure, out / "game-length.png")))
+
+    figure, axes = pyplot.subplots(figsize=(8, 4.5))
+    width = 0.8 / max(1, len(summaries))
+    for index, summary in enumerate(summaries):
+        rates = summary["win_by_place"]
+        xs = [place + index * width for place in range(len(rates))]
+        estimates = [rate["estimate"] for rate in rates]
+        errors = [
+            [rate["estimate"] - rate["low"] for rate in rates],
+            [rate["high"] - rate["estimate"] for rate in rates],
+        ]
+        axes.bar(xs, estimates, width=width, yerr=errors, capsize=3, label=_label(summary))
+    axes.set_xticks([place + 0.4 - width / 2 for place in range(4)], ["1st", "2nd", "3rd", "4th"])
+    axes.set_ylabel("win rate (95% interval)")
+    axes.set_xlabel("place in the order of play")
+    axes.set_title("Win rate by seat")
+    axes.legend(fontsize=7)
+    made.append(("Win rate by seat", _save(figure, out / "win-by-seat.png")))
+
+    figure, axes = pyplot.subplots(figsize=(8, 4.5))
+    for summary in summaries:
+        players = summary["run"]["players"]
+        mean = summary["length"]["mean"]
+        axes.errorbar(
+            [players],
+            [mean["estimate"]],
+            yerr=[[mean["estimate"] - mean["low"]], [mean["high"] - mean["estimate"]]],
+            fmt="o",
+            capsize=4,
+            label=_label(summary),
+        )
+    axes.set_xlabel("players")
+    axes.set_ylabel("mean cards played (95% interval)")
+    axes.set_title("Game length by number of players")
+    axes.set_xticks([1, 2, 3, 4])
+    axes.legend(fontsize=7)
+    made.append(("Game length by player count", _save(figure, out / "length-by-players.png")))
+    return made
+
+
+def _save(figure: Any, path: Path) -> str:
+    from matplotlib import pyplot
+
+    figure.tight_layout()
+    figure.savefig(path, dpi=110)
+    pyplot.close(figure)
+    return path.name
+
+
+def _interval_text(value: Mapping[str, float], percent: bool = False) -> str:
+    if percent:
+        return f"{value['estimate']:.1%} ({value['low']:.1%}–{value['high']:.1%})"
+    return f"{value['estimate']:.2f} ({value['low']:.2f}–{value['high']:.2f})"
+
+
+def _page(summaries: list[dict[str, Any]], plots: list[tuple[str, str]]) -> str:
+    parts = [
+        "<!doctype html><html lang='en'><head><meta charset='utf-8'><title>pardon: simulation report</title>",
+        "<style>body{font-family:sans-serif;max-width:60em;margin:auto;padding:1em}"
+        "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:.25em .6em;text-align:right}"
+        "th:first-child,td:first-child{text-align:left}img{max-width:100%}</style></head><body>",
+        "<h1>Simulation report</h1>",
+        "<p>Every figure is an estimate with its 95% interval in brackets.</p>",
+    ]
+    for title, name in plots:
+        parts.append(f"<h2>{html.escape(title)}</h2><img src='{html.escape(name)}' alt='{html.escape(title)}'>")
+    for summary in summaries:
+        parts.append(f"<h2>{html.escape(_label(summary))}</h2>")
+        parts.append(f"<p>{summary['finished']:,} games finished of {summary['games']:,}.</p>")
+        rows = [
+            ("cards played, mean", _interval_text(summary["length"]["mean"])),
+            ("cards played, median", _interval_text(summary["length"]["median"])),
+            (
+                "first player's advantage (win rate − 1/players)",
+                _interval_text(summary["first_player_advantage"], True),
+            ),
+        ]
+        rows += [
+            (f"{name.replace('_', ' ')} per game", _interval_text(value)) for name, value in summary["measures"].items()
+        ]
+        if summary["winner_points"]:
+            rows.append(("winner's points", _interval_text(summary["winner_points"])))
+        parts.append(_table(("figure", "value"), rows))
+        seats = [(f"{seat['colour']} ({seat['bot']})", _interval_text(seat, True)) for seat in summary["win_by_seat"]]
+        places = [
+            (f"place {index + 1} in the order of play", _interval_text(rate, True))
+            for index, rate in enumerate(summary["win_by_place"])
+        ]
+        parts.append(_table(("seat", "win rate"), seats + places))
+        cards = [
+            (card, f"{data['per_game']:.2f}", _interval_text(data["forfeit_rate"], True))
+            for card, data in summary["cards"].items()
+        ]
+        parts.append(_table(("card", "played per game", "forfeited or discarded"), cards))
+    parts.append("</body></html>\n")
+    return "\n".join(parts)
+
+
+def _table(header: tuple[str, ...], rows: Sequence[tuple[str, ...]]) -> str:
+    head = "".join(f"<th>{html.escape(cell)}</th>" for cell in header)
+    body = "".join("<tr>" + "".join(f"<td>{html.escape(cell)}</td>" for cell in row) + "</tr>" for row in rows)
+    return f"<table><tr>{head}</tr>{body}</table>"

@@ -1,0 +1,319 @@
+"""Simulations: many seeded games between computer players, one result row per game.
+
+``run_simulation`` plays games ``0 … games-1`` of a run; game *i* is a pure function of
+(rules, players, bots, the run's seed, *i*), so a run gives the same rows whatever the
+number of processes (``jobs``) or machines (a Dask cluster) that play it.  Rows stream to
+``DIR/games.jsonl`` in game order as they are played, so memory stays flat and an
+interrupted run resumes where it stopped (:func:`resume_point`) without playing a game
+twice.  ``DIR/run.json`` records what the run is; resuming with other settings is refused.
+
+A row holds what the statistics need (:mod:`pardon.sim.report`)::
+
+    {"game": 0, "seed": 123, "seats": ["red", "yellow"], "bots": ["random", "random"],
+     "first": "yellow", "winner": "red", "winner_place": 1, "draws": 88, "turns": 88,
+     "bumps": 7, "slides": 5, "sorry": 6, "forfeits": 21, "lead_changes": 9,
+     "points": null, "cards": {"1": [9, 1], ...}}
+
+``winner_place`` is the winner's place in the order of play (0: the player who went
+first); ``draws`` counts the cards played (drawn, or played from a hand), ``turns`` every
+decision; ``cards`` maps each card to [times played, times forfeited or discarded].
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import multiprocessing
+import os
+import random
+import sys
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, Final, TextIO
+
+from pardon.bots import Bot, RandomBot, make_bot, split_bot_specs
+from pardon.core.board import COLOUR_NAMES, START
+from pardon.core.cards import CARD_NAMES, NO_CARD
+from pardon.core.errors import InvalidError
+from pardon.core.game import Game
+from pardon.core.moves import BUMP_FROM_START, STEP, SWITCH, Move
+from pardon.core.rules import parse_rules, to_text
+from pardon.core.state import Position, seats_for
+
+RESULTS: Final = "games.jsonl"
+SETTINGS: Final = "run.json"
+#: Games handed to the workers at a time: bounded, so memory stays flat for any run.
+BATCH: Final = 2000
+#: Decisions after which a game is given up as endless (no real game comes near).
+DECISION_LIMIT: Final = 20_000
+#: A pawn in Start counts this far from Home when telling who leads.
+START_DISTANCE: Final = 65
+
+
+@dataclass(frozen=True)
+class Simulation:
+    """What a run is: the same settings and seed always give the same games."""
+
+    rules: str
+    players: int
+    bots: tuple[str, ...]
+    games: int
+    seed: int = 0
+
+    def game_seed(self, game: int) -> int:
+        """The seed of game ``game``: spread out so that runs with nearby seeds differ."""
+        digest = hashlib.sha256(f"pardon-sim:{self.seed}:{game}".encode()).digest()
+        return int.from_bytes(digest[:6], "big")
+
+    def seat_bots(self) -> tuple[str, ...]:
+        """The computer player of each seat, in seat order (the list repeats if short)."""
+        return tuple(self.bots[index % len(self.bots)] for index in range(self.players))
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["bots"] = list(self.bots)
+        return data
+
+
+def check_simulation(simulation: Simulation) -> Simulation:
+    """Raise InvalidError unless the run can be played; return it with its rules text
+    in canonical form."""
+    rules = parse_rules(simulation.rules)
+    if simulation.players not in rules.players:
+        allowed = ", ".join(str(count) for count in rules.players)
+        raise InvalidError(f"{to_text(rules)} is played by {allowed} players, not {simulation.players}")
+    if simulation.games < 1:
+        raise InvalidError("a simulation plays at least one game")
+    for spec in simulation.bots:
+        make_bot(spec)
+    return Simulation(to_text(rules), simulation.players, simulation.bots, simulation.games, simulation.seed)
+
+
+# --- one game ------------------------------------------------------------------------------
+
+
+def play_game(simulation: Simulation, game_number: int) -> dict[str, Any]:
+    """Play game ``game_number`` of ``simulation`` and return its row."""
+    rules = parse_rules(simulation.rules)
+    seats = seats_for(simulation.players)
+    seed = simulation.game_seed(game_number)
+    game = Game.new(rules, seats, seed)
+    names = simulation.seat_bots()
+    bots: dict[int, Bot] = {colour: make_bot(names[index]) for index, colour in enumerate(seats)}
+    rng = random.Random(f"pardon-sim-moves:{seed}")
+    first = game.turn
+    tally = _Tally()
+    while not game.is_over and game.turns < DECISION_LIMIT:
+        if game.awaiting_draw:
+            game.draw()
+        moves = game.legal_moves()
+        decider = game.decider
+        bot = bots[decider]
+        if len(moves) == 1:
+            move = moves[0]
+        elif isinstance(bot, RandomBot):  # needs no observation: skip building one
+            move = moves[rng.randrange(len(moves))]
+        else:
+            move = bot.choose(game.observe(decider), moves, rng)
+        game.play_trusted(move)
+        tally.add(move, game.position)
+    order = seats[seats.index(first) :] + seats[: seats.index(first)]
+    winner = game.winner
+    return {
+        "game": game_number,
+        "seed": seed,
+        "seats": [COLOUR_NAMES[colour] for colour in seats],
+        "bots": list(names),
+        "first": COLOUR_NAMES[first],
+        "winner": None if winner is None else COLOUR_NAMES[winner],
+        "winner_place": None if winner is None else order.index(winner),
+        "draws": tally.draws,
+        "turns": game.turns,
+        "bumps": tally.bumps,
+        "slides": tally.slides,
+        "sorry": tally.cards.get(13, [0, 0])[0],
+        "forfeits": tally.forfeits,
+        "lead_changes": tally.lead_changes,
+        "points": None if game.points is None else {COLOUR_NAMES[c]: p for c, p in game.points.items()},
+        "cards": {CARD_NAMES[card]: counts for card, counts in sorted(tally.cards.items())},
+    }
+
+
+class _Tally:
+    """What a game's moves add up to."""
+
+    def __init__(self) -> None:
+        self.draws = self.bumps = self.slides = self.forfeits = self.lead_changes = 0
+        self.cards: dict[int, list[int]] = {}
+        self.leader: int | None = None
+
+    def add(self, move: Move, after: Position) -> None:
+        self.bumps += len(move.bumps)
+        self.slides += sum(
+            1
+            for action in move.actions
+            if action.kind in (STEP, SWITCH, BUMP_FROM_START) and action.end != action.landing
+        )
+        if move.card == NO_CARD:
+            return
+        self.draws += 1
+        counts = self.cards.setdefault(move.card, [0, 0])
+        counts[0] += 1
+        if move.is_pass:
+            self.forfeits += 1
+            counts[1] += 1
+        leader = _leader(after)
+        if leader is not None and leader != self.leader:
+            if self.leader is not None:
+                self.lead_changes += 1
+            self.leader = leader
+
+
+def _leader(position: Position) -> int | None:
+    """The colour nearest to having every pawn Home (Start counting 65), if only one is."""
+    remaining = {
+        colour: sum(START_DISTANCE if pawn == START else pawn for pawn in position.pawns[colour])
+        for colour in position.seats
+    }
+    best = min(remaining.values())
+    leaders = [colour for colour, left in remaining.items() if left == best]
+    return leaders[0] if len(leaders) == 1 and best < START_DISTANCE * len(position.pawns[leaders[0]]) else None
+
+
+def _play_batch(task: tuple[Simulation, int, int]) -> list[dict[str, Any]]:
+    simulation, start, stop = task
+    return [play_game(simulation, number) for number in range(start, stop)]
+
+
+# --- a run -----------------------------------------------------------------------------------
+
+
+def resume_point(directory: Path, simulation: Simulation) -> int:
+    """How many games of ``simulation`` are already in ``directory`` (0 for a new run).
+
+    A half-written last line, left by a run killed while writing, is cut off.  A directory
+    holding another run is refused, naming the setting that differs.
+    """
+    settings = directory / SETTINGS
+    if not settings.exists():
+        return 0
+    try:
+        recorded = json.loads(settings.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as error:
+        raise InvalidError(f"{settings} cannot be read ({error}): use another --out directory") from None
+    wanted = simulation.to_json()
+    for key in ("rules", "players", "bots", "seed"):
+        if recorded.get(key) != wanted[key]:
+            raise InvalidError(
+                f"{directory} holds a run with {key} {recorded.get(key)!r}, not {wanted[key]!r}: "
+                "use another --out directory to start a new run"
+            )
+    return _complete_rows(directory / RESULTS)
+
+
+def _complete_rows(path: Path) -> int:
+    """Count the complete rows of a results file, cutting off a partial last line."""
+    if not path.exists():
+        return 0
+    with path.open("rb+") as stream:
+        data = stream.read()
+        cut = data.rfind(b"\n") + 1
+        if cut < len(data):
+            stream.truncate(cut)
+    return data[:cut].count(b"\n")
+
+
+def run_simulation(
+    simulation: Simulation,
+    directory: Path,
+    *,
+    jobs: int = 1,
+    scheduler: str | None = None,
+    progress: TextIO | None = None,
+) -> int:
+    """Play the games of ``simulation`` not yet in ``directory``; return how many were played.
+
+    ``scheduler`` runs the games on a Dask cluster instead of local processes: ``"local"``
+    starts a local cluster of ``jobs`` workers, anything else is a scheduler's address.
+    """
+    simulation = check_simulation(simulation)
+    directory.mkdir(parents=True, exist_ok=True)
+    done = resume_point(directory, simulation)
+    (directory / SETTINGS).write_text(json.dumps(simulation.to_json(), indent=2) + "\n", encoding="utf-8")
+    from pardon.sim.tournament import Progress
+
+    bar = Progress(simulation.games, progress)
+    bar.update(done)
+    if done >= simulation.games:
+        return 0
+    tasks = _batches(simulation, done, max(1, jobs))
+    played = done
+    with (directory / RESULTS).open("a", encoding="utf-8") as out:
+        for rows in _play(tasks, jobs, scheduler):
+            out.write("".join(json.dumps(row, separators=(",", ":")) + "\n" for row in rows))
+            out.flush()
+            played += len(rows)
+            bar.update(played)
+    return played - done
+
+
+def _batches(simulation: Simulation, start: int, jobs: int) -> list[tuple[Simulation, int, int]]:
+    """Consecutive slices of the games left, small enough to keep every worker busy."""
+    size = max(1, min(BATCH // jobs, (simulation.games - start) // (4 * jobs) or 1, 200))
+    return [(simulation, low, min(low + size, simulation.games)) for low in range(start, simulation.games, size)]
+
+
+def _play(tasks: list[tuple[Simulation, int, int]], jobs: int, scheduler: str | None) -> Iterator[list[dict[str, Any]]]:
+    if scheduler is not None:
+        from pardon.sim.cluster import play_on_dask
+
+        yield from play_on_dask(_play_batch, tasks, scheduler, jobs)
+        return
+    if jobs <= 1:
+        yield from map(_play_batch, tasks)
+        return
+    context = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
+    with context.Pool(jobs) as pool:
+        # Handed out a window at a time, in order: rows are written as games finish and
+        # the queue of waiting work never grows with the size of the run.
+        window = 4 * jobs
+        for low in range(0, len(tasks), window):
+            yield from pool.imap(_play_batch, tasks[low : low + window])
+
+
+def read_rows(directory: Path) -> Iterator[dict[str, Any]]:
+    """The rows of a run, in game order (a partial last line is skipped)."""
+    path = directory / RESULTS
+    if not path.exists():
+        raise InvalidError(f"{directory} holds no simulation results ({RESULTS} is missing)")
+    with path.open(encoding="utf-8") as stream:
+        for line in stream:
+            if line.endswith("\n"):
+                yield json.loads(line)
+
+
+def read_settings(directory: Path) -> Simulation:
+    try:
+        data = json.loads((directory / SETTINGS).read_text(encoding="utf-8"))
+        return Simulation(data["rules"], data["players"], tuple(data["bots"]), data["games"], data["seed"])
+    except (OSError, json.JSONDecodeError, KeyError, TypeError) as error:
+        raise InvalidError(f"{directory} is not a simulation run ({SETTINGS}: {error})") from None
+
+
+def default_jobs() -> int:
+    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
+
+
+def parse_bots(text: str) -> tuple[str, ...]:
+    return tuple(split_bot_specs(text))
+
+
+__all__ = [
+    "Simulation",
+    "play_game",
+    "read_rows",
+    "read_settings",
+    "resume_point",
+    "run_simulation",
+]

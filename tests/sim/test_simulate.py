@@ -1,0 +1,134 @@
+"""``pardon sim`` and ``pardon report``: reproducible, resumable, the same on a Dask cluster."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from pardon.core.errors import InvalidError
+from pardon.sim.report import median_interval, summarise
+from pardon.sim.simulate import RESULTS, Simulation, read_rows, run_simulation
+
+SIM = Simulation("classic", 2, ("random",), 40, seed=5)
+
+
+def results(directory: Path) -> str:
+    return (directory / RESULTS).read_text(encoding="utf-8")
+
+
+def test_rows_describe_each_game(tmp_path: Path) -> None:
+    run_simulation(Simulation("classic", 3, ("greedy", "random"), 6, seed=1), tmp_path)
+    rows = list(read_rows(tmp_path))
+    assert [row["game"] for row in rows] == list(range(6))
+    for row in rows:
+        assert row["bots"] == ["greedy", "random", "greedy"]
+        assert row["winner"] in row["seats"]
+        assert row["seats"][(row["seats"].index(row["first"]) + row["winner_place"]) % 3] == row["winner"]
+        assert row["draws"] == sum(used for used, _ in row["cards"].values())
+        assert row["forfeits"] == sum(lost for _, lost in row["cards"].values())
+        assert row["bumps"] >= 0 and row["lead_changes"] >= 0
+
+
+def test_the_same_seed_gives_the_same_rows_whatever_the_jobs(tmp_path: Path) -> None:
+    run_simulation(SIM, tmp_path / "one", jobs=1)
+    run_simulation(SIM, tmp_path / "two", jobs=2)
+    assert results(tmp_path / "one") == results(tmp_path / "two")
+    other = Simulation("classic", 2, ("random",), 40, seed=6)
+    run_simulation(other, tmp_path / "other")
+    assert results(tmp_path / "other") != results(tmp_path / "one")
+
+
+def test_a_killed_run_resumes_to_exactly_the_full_run(tmp_path: Path) -> None:
+    full, killed = tmp_path / "full", tmp_path / "killed"
+    games = "400"
+    arguments = ["--rules", "classic", "--players", "2", "--games", games, "--seed", "9", "--jobs", "1", "--quiet"]
+    command = [sys.executable, "-m", "pardon", "sim", *arguments]
+    process = subprocess.Popen([*command, "--out", str(killed)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        path = killed / RESULTS
+        if path.exists() and path.read_bytes().count(b"\n") >= 20:
+            break
+        time.sleep(0.05)
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    partial = (killed / RESULTS).read_bytes()
+    assert 20 <= partial.count(b"\n") < 400, "the run was killed halfway"
+    with (killed / RESULTS).open("ab") as stream:
+        stream.write(b'{"game": 9999, "half a li')  # as if killed in the middle of a write
+    resumed = subprocess.run([*command, "--out", str(killed)], capture_output=True, text=True, timeout=300, check=False)
+    assert resumed.returncode == 0, resumed.stderr
+    played = int(resumed.stdout.split()[0].replace(",", ""))
+    assert played == 400 - partial.count(b"\n")  # no game played twice
+    subprocess.run([*command, "--out", str(full)], check=True, timeout=300, capture_output=True)
+    assert results(killed) == results(full)
+
+
+def test_resuming_with_other_settings_is_refused_and_changes_nothing(tmp_path: Path) -> None:
+    run_simulation(SIM, tmp_path)
+    before = results(tmp_path)
+    with pytest.raises(InvalidError, match="holds a run with seed 5, not 6"):
+        run_simulation(Simulation("classic", 2, ("random",), 40, seed=6), tmp_path)
+    assert results(tmp_path) == before
+    more = Simulation("classic", 2, ("random",), 50, seed=5)  # more games of the same run
+    assert run_simulation(more, tmp_path) == 10
+
+
+def test_a_dask_cluster_gives_the_rows_of_a_local_run(tmp_path: Path) -> None:
+    from distributed import LocalCluster
+
+    run_simulation(SIM, tmp_path / "local", jobs=1)
+    run_simulation(SIM, tmp_path / "dask-local", jobs=2, scheduler="local")
+    with LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None) as cluster:
+        run_simulation(SIM, tmp_path / "dask-address", jobs=2, scheduler=cluster.scheduler_address)
+    assert results(tmp_path / "dask-local") == results(tmp_path / "local")
+    assert results(tmp_path / "dask-address") == results(tmp_path / "local")
+
+
+def test_the_median_interval_comes_from_order_statistics() -> None:
+    # 1..100 once each: the median is 50.5 rounded up to a value, the interval about ±10.
+    median = median_interval(dict.fromkeys(range(1, 101), 1))
+    assert median.estimate == 51 and 39 <= median.low <= 42 and 59 <= median.high <= 62
+
+
+def test_summary_figures_have_intervals(tmp_path: Path) -> None:
+    run_simulation(SIM, tmp_path)
+    summary = summarise(read_rows(tmp_path), SIM.to_json())
+    assert summary["games"] == summary["finished"] == 40
+    mean = summary["length"]["mean"]
+    assert mean["low"] < mean["estimate"] < mean["high"]
+    assert abs(sum(rate["estimate"] for rate in summary["win_by_place"]) - 1) < 1e-9
+    assert set(summary["cards"]) == {"1", "2", "3", "4", "5", "7", "8", "10", "11", "12", "sorry"}
+
+
+def test_report_writes_html_plots_and_json(tmp_path: Path) -> None:
+    run_simulation(SIM, tmp_path / "two")
+    run_simulation(Simulation("classic", 4, ("random",), 12, seed=5), tmp_path / "four")
+    out = tmp_path / "report"
+    done = subprocess.run(
+        [sys.executable, "-m", "pardon", "report", str(tmp_path / "two"), str(tmp_path / "four"), "--out", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    page = (out / "index.html").read_text(encoding="utf-8")
+    for image in ("game-length.png", "win-by-seat.png", "length-by-players.png"):
+        assert image in page and (out / image).stat().st_size > 1000
+    figures = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    assert [summary["run"]["players"] for summary in figures] == [2, 4]
+    missing = subprocess.run(
+        [sys.executable, "-m", "pardon", "report", str(tmp_path / "nothing")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert missing.returncode == 2 and len(missing.stderr.strip().splitlines()) == 1
