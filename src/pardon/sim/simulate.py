@@ -27,6 +27,7 @@ import multiprocessing
 import os
 import random
 import sys
+import time
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -37,8 +38,9 @@ from pardon.core.board import COLOUR_NAMES, START
 from pardon.core.cards import CARD_NAMES, NO_CARD
 from pardon.core.errors import InvalidError
 from pardon.core.game import Game
-from pardon.core.moves import BUMP_FROM_START, STEP, SWITCH, Move
-from pardon.core.rules import parse_rules, to_text
+from pardon.core.moves import BUMP_FROM_START, Move, legal_moves
+from pardon.core.rules import Rules, parse_rules, to_text
+from pardon.core.scoring import points_of
 from pardon.core.state import Position, seats_for
 
 RESULTS: Final = "games.jsonl"
@@ -104,6 +106,9 @@ def play_game(simulation: Simulation, game_number: int) -> dict[str, Any]:
     rng = random.Random(f"pardon-sim-moves:{seed}")
     first = game.turn
     tally = _Tally()
+    if _only_draws(rules) and all(isinstance(bot, RandomBot) for bot in bots.values()):
+        position, turns = _random_game(rules, game, rng, tally)
+        return _row(simulation, game_number, seed, seats, first, position, turns, tally)
     while not game.is_over and game.turns < DECISION_LIMIT:
         if game.awaiting_draw:
             game.draw()
@@ -118,24 +123,59 @@ def play_game(simulation: Simulation, game_number: int) -> dict[str, Any]:
             move = bot.choose(game.observe(decider), moves, rng)
         game.play_trusted(move)
         tally.add(move, game.position)
+    return _row(simulation, game_number, seed, seats, first, game.position, game.turns, tally)
+
+
+def _only_draws(rules: Rules) -> bool:
+    """Whether every decision is a drawn card's move (no hands, tokens or doubles)."""
+    return not (rules.hand or rules.tokens or rules.doubling)
+
+
+def _random_game(rules: Rules, game: Game, rng: random.Random, tally: _Tally) -> tuple[Position, int]:
+    """The loop of :func:`play_game` for random players, on positions and the pack alone:
+    the same draws and the same calls on ``rng``, so the same game, without a
+    :class:`Game`'s history (simulations do not take moves back)."""
+    position, pack, seed = game.position, game.pack, game.seed
+    turns = 0
+    while position.winner is None and turns < DECISION_LIMIT:
+        card, pack = pack.draw(seed)
+        moves = legal_moves(rules, position, card)
+        move = moves[0] if len(moves) == 1 else moves[rng.randrange(len(moves))]
+        position = move.result
+        turns += 1
+        tally.add(move, position)
+    return position, turns
+
+
+def _row(
+    simulation: Simulation,
+    game_number: int,
+    seed: int,
+    seats: tuple[int, ...],
+    first: int,
+    position: Position,
+    turns: int,
+    tally: _Tally,
+) -> dict[str, Any]:
     order = seats[seats.index(first) :] + seats[: seats.index(first)]
-    winner = game.winner
+    winner = position.winner
+    points = points_of(parse_rules(simulation.rules), position)
     return {
         "game": game_number,
         "seed": seed,
         "seats": [COLOUR_NAMES[colour] for colour in seats],
-        "bots": list(names),
+        "bots": list(simulation.seat_bots()),
         "first": COLOUR_NAMES[first],
         "winner": None if winner is None else COLOUR_NAMES[winner],
         "winner_place": None if winner is None else order.index(winner),
         "draws": tally.draws,
-        "turns": game.turns,
+        "turns": turns,
         "bumps": tally.bumps,
         "slides": tally.slides,
         "sorry": tally.cards.get(13, [0, 0])[0],
         "forfeits": tally.forfeits,
         "lead_changes": tally.lead_changes,
-        "points": None if game.points is None else {COLOUR_NAMES[c]: p for c, p in game.points.items()},
+        "points": None if points is None else {COLOUR_NAMES[c]: p for c, p in points.items()},
         "cards": {CARD_NAMES[card]: counts for card, counts in sorted(tally.cards.items())},
     }
 
@@ -149,20 +189,22 @@ class _Tally:
         self.leader: int | None = None
 
     def add(self, move: Move, after: Position) -> None:
-        self.bumps += len(move.bumps)
-        self.slides += sum(
-            1
-            for action in move.actions
-            if action.kind in (STEP, SWITCH, BUMP_FROM_START) and action.end != action.landing
-        )
+        if move.bumps:
+            self.bumps += len(move.bumps)
+        for action in move.actions:  # the pawn moves (STEP, SWITCH, BUMP_FROM_START) that slid
+            if action.kind <= BUMP_FROM_START and action.end != action.landing:
+                self.slides += 1
         if move.card == NO_CARD:
             return
         self.draws += 1
-        counts = self.cards.setdefault(move.card, [0, 0])
+        counts = self.cards.get(move.card)
+        if counts is None:
+            counts = self.cards[move.card] = [0, 0]
         counts[0] += 1
         if move.is_pass:
             self.forfeits += 1
             counts[1] += 1
+            return  # no pawn moved, so the lead cannot change
         leader = _leader(after)
         if leader is not None and leader != self.leader:
             if self.leader is not None:
@@ -171,14 +213,18 @@ class _Tally:
 
 
 def _leader(position: Position) -> int | None:
-    """The colour nearest to having every pawn Home (Start counting 65), if only one is."""
-    remaining = {
-        colour: sum(START_DISTANCE if pawn == START else pawn for pawn in position.pawns[colour])
-        for colour in position.seats
-    }
-    best = min(remaining.values())
-    leaders = [colour for colour, left in remaining.items() if left == best]
-    return leaders[0] if len(leaders) == 1 and best < START_DISTANCE * len(position.pawns[leaders[0]]) else None
+    """The colour nearest to having every pawn Home (Start counting 65, one less than its
+    distance code), if only one is, and once it has left Start."""
+    best = untouched = START_DISTANCE * len(position.pawns[position.seats[0]])
+    leader: int | None = None
+    for colour in position.seats:
+        row = position.pawns[colour]
+        left = sum(row) - row.count(START)
+        if left < best:
+            best, leader = left, colour
+        elif left == best:
+            leader = None
+    return leader if best < untouched else None
 
 
 def _play_batch(task: tuple[Simulation, int, int]) -> list[dict[str, Any]]:
@@ -231,11 +277,14 @@ def run_simulation(
     jobs: int = 1,
     scheduler: str | None = None,
     progress: TextIO | None = None,
+    deadline: float | None = None,
 ) -> int:
     """Play the games of ``simulation`` not yet in ``directory``; return how many were played.
 
     ``scheduler`` runs the games on a Dask cluster instead of local processes: ``"local"``
     starts a local cluster of ``jobs`` workers, anything else is a scheduler's address.
+    ``deadline`` (a ``time.monotonic()`` value) stops the run between two slices of games
+    once passed; the games played so far are kept, and a later call resumes.
     """
     simulation = check_simulation(simulation)
     directory.mkdir(parents=True, exist_ok=True)
@@ -255,6 +304,8 @@ def run_simulation(
             out.flush()
             played += len(rows)
             bar.update(played)
+            if deadline is not None and time.monotonic() > deadline:
+                break
     return played - done
 
 
