@@ -438,7 +438,7 @@ def replay(record: Record) -> Game:
     The error names the line's number (counting decisions from 1) and what is wrong.
     """
     rules = parse_rules(record.rules)
-    game = Game.new(rules, record.seats, record.seed)
+    game = Game.new(rules, record.seats, record.seed, first=record.first)
     for number, (colour, text) in enumerate(record.moves, start=1):
         if game.is_over:
             raise IllegalError(f"decision {number} ({text!r}) comes after the game is over")

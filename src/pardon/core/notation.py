@@ -494,7 +494,9 @@ def _whole_number(text: str, what: str) -> int:
 class Record(NamedTuple):
     """A whole game: the rules, the seats, the seed, and every decision in order.
 
-    ``moves`` are ``(colour, move text)`` pairs; ``result`` is the winner or None.
+    ``moves`` are ``(colour, move text)`` pairs; ``result`` is the winner or None;
+    ``first`` is who was named to play first (the winner of the last game of a match),
+    None when the Leader follows from the rules and the seed.
     """
 
     rules: str
@@ -502,6 +504,7 @@ class Record(NamedTuple):
     seed: int
     moves: tuple[tuple[int, str], ...]
     result: int | None = None
+    first: int | None = None
 
 
 def format_record(record: Record) -> str:
@@ -511,8 +514,10 @@ def format_record(record: Record) -> str:
         f'[Seats "{" ".join(COLOUR_NAMES[colour] for colour in record.seats)}"]',
         f'[Seed "{record.seed}"]',
         f'[Result "{result}"]',
-        "",
     ]
+    if record.first is not None:
+        lines.append(f'[First "{COLOUR_NAMES[record.first]}"]')
+    lines.append("")
     lines.extend(f"{COLOUR_LETTERS[colour]} {text}" for colour, text in record.moves)
     return "\n".join(lines) + "\n"
 
@@ -552,7 +557,8 @@ def parse_record(text: str) -> Record:
     seats = tuple(sorted(parse_colour(word) for word in tags["seats"].split()))
     result_text = tags.get("result", "*")
     result = None if result_text == "*" else parse_colour(result_text)
-    return Record(tags["rules"], seats, seed, tuple(moves), result)
+    first = parse_colour(tags["first"]) if "first" in tags else None
+    return Record(tags["rules"], seats, seed, tuple(moves), result, first)
 
 
 __all__ = [
