@@ -21,14 +21,17 @@ from __future__ import annotations
 
 from pardon.core.moves import Move, legal_moves
 from pardon.core.rules import Rules
-from pardon.core.state import Position
+from pardon.core.state import NO_EXTRAS, Extras, Position
 
 
 def with_hand(position: Position, colour: int, hand: tuple[int, ...]) -> Position:
     """``position`` with ``colour`` holding ``hand`` (kept sorted)."""
-    hands = list(position.hands or ((),) * len(position.pawns))
+    extras = position.extras or NO_EXTRAS
+    hands = list(extras.hands or ((),) * len(position.pawns))
     hands[colour] = tuple(sorted(hand))
-    return position.with_extras(hands=tuple(hands))
+    # Built directly rather than with ``_replace``: this runs for every card of every turn.
+    held = Extras(tuple(hands), extras.fire, extras.ice, extras.stake, extras.out)
+    return Position(position.seats, position.pawns, position.turn, position.winner, held)
 
 
 def without_card(hand: tuple[int, ...], card: int) -> tuple[int, ...]:
