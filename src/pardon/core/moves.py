@@ -190,6 +190,9 @@ class _Ride(NamedTuple):
     end: int  # the rider's distance once it has slid
     swept: tuple[tuple[int, ...], ...]  # per swept square, in order: every colour's distance
     places: int  # the swept squares as ``_PLACE`` bits
+    #: Per colour, its distances on the swept squares: most slides sweep nobody, which
+    #: one ``isdisjoint`` per colour tells.
+    spans: tuple[frozenset[int], ...]
 
 
 class Context(NamedTuple):
@@ -257,7 +260,8 @@ def _make_kit(rules: Rules) -> _Kit:
         row: list[_Ride | None] = [None] * (START + 1)
         for triangle, (end, swept) in tables(rules).rides[colour].items():
             across = tuple(tuple(DISTANCE[other][square] for other in COLOURS) for square in swept)
-            row[DISTANCE[colour][triangle]] = _Ride(DISTANCE[colour][end], across, sum(1 << s for s in swept))
+            spans = tuple(frozenset(DISTANCE[other][square] for square in swept) for other in COLOURS)
+            row[DISTANCE[colour][triangle]] = _Ride(DISTANCE[colour][end], across, sum(1 << s for s in swept), spans)
         rides.append(tuple(row))
     return _Kit(rules, tuple(rides), tuple(_split_tables(colour, rides[colour]) for colour in COLOURS), {})
 
@@ -393,6 +397,12 @@ def _land(ctx: Context, pawns: Pawns, origin: int, landing: int) -> tuple[int, B
 
 def _swept(ride: _Ride, seats: tuple[int, ...], pawns: Pawns, colour: int, origin: int) -> Bumps:
     """The pawns a slide sends to Start, square by square; the slider has left ``origin``."""
+    spans = ride.spans
+    for other in seats:
+        if not spans[other].isdisjoint(pawns[other]):
+            break
+    else:
+        return ()
     bumps: Bumps = ()
     for square in ride.swept:
         for other in seats:
@@ -646,21 +656,21 @@ def _add_splits(ctx: Context, pawns: Pawns, found: list[Option]) -> None:
             first = first_parts[count]
             if first is None:
                 break  # larger counts pass Home too
+            if first[2] < 0:
+                continue  # the first part is made in the position before the card
             places = first[4]
             change = first[5]
-            legal = first[2] >= 0
             rest = SPLIT_CARD - count
             for later, close, second_parts, second_pawn in others:
                 second = second_parts[rest]
                 if second is None:
                     continue
                 if close and places & second[4]:
-                    if legal:  # the first part is made in the position before the card
-                        then = _second_after(ctx, pawns, first, second_pawn, second[1])
-                        if then is not None and (key := change + then[5]) not in seen:
-                            add(key)
-                            append((TWO_STEPS, first, then, 0))
-                elif later and legal and second[2] >= 0 and (key := change + second[5]) not in seen:
+                    then = _second_after(ctx, pawns, first, second_pawn, second[1])
+                    if then is not None and (key := change + then[5]) not in seen:
+                        add(key)
+                        append((TWO_STEPS, first, then, 0))
+                elif later and second[2] >= 0 and (key := change + second[5]) not in seen:
                     add(key)
                     append((TWO_STEPS, first, second, 0))
 

@@ -3,12 +3,14 @@
 A random playout is the loop "draw a card, list its legal moves, pick one uniformly
 with ``rng.choice``, play it" run until somebody wins.  This module runs exactly that
 loop — same cards, same choices, same positions — without building a
-:class:`~pardon.core.moves.Move` for every legal move: it asks
-:func:`pardon.core.moves.options` for the distinct outcomes (the very list
-``legal_moves`` is made from, in the same order) and works out the position after
-the one it picks only (:func:`pardon.core.moves.outcome`).  The cards are read
-straight off the pack's pile, which is reshuffled with
-:func:`pardon.core.cards.shuffled` exactly when and as
+:class:`~pardon.core.moves.Move` for every legal move.  Most cards move one pawn by
+count (forward, out of Start, backward): those steps are listed here directly, in
+the order :func:`pardon.core.moves.options` lists them, and the pawns after the one
+picked are worked out here, a slide apart.  Everything else (a split 7, an 11, a
+Sorry!, a slide, two steps by count that may end alike) is asked of
+:func:`pardon.core.moves.options` (the very list ``legal_moves`` is made from) and
+:func:`pardon.core.moves.outcome`.  The cards are read straight off the pack's pile,
+which is reshuffled with :func:`pardon.core.cards.shuffled` exactly when and as
 :meth:`Pack.draw <pardon.core.cards.Pack.draw>` would.
 
 >>> from pardon.core.rules import Rules
@@ -19,10 +21,22 @@ straight off the pack's pile, which is reshuffled with
 from __future__ import annotations
 
 import random
+from typing import Final, NamedTuple
 
-from pardon.core.board import HOME
-from pardon.core.cards import Pack, shuffled
-from pardon.core.moves import PASS, context, legal_moves, options, outcome
+from pardon.core.board import FIRST_TRACK, HOME, START, TRACK_LENGTH
+from pardon.core.cards import SORRY, Pack, shuffled
+from pardon.core.moves import (
+    ONE_STEP,
+    PASS,
+    SPLIT_CARD,
+    Bumps,
+    Context,
+    _moved,
+    context,
+    legal_moves,
+    options,
+    outcome,
+)
 from pardon.core.rules import Rules
 from pardon.core.state import Position, initial_position
 
@@ -30,6 +44,47 @@ __all__ = ["play_random_game", "random_playout"]
 
 _STOCK_CHOICE = random.Random.choice
 _STOCK_RANDBELOW = getattr(random.Random, "_randbelow_with_getrandbits", None)
+
+# How the kernel lists a card's options (``_Seat.how``).  Moves by count that no
+# other pawn's position can make alike are listed here, in ``options`` order, as
+# ``(origin, landing)`` steps; anything else is left to ``options``.
+_LISTED: Final = 0  # by ``options``
+_FORWARD: Final = 1  # each pawn forward by the card, then out of Start
+_SEVEN: Final = 2  # the same while fewer than two pawns can move (so no split)
+_BACKWARD: Final = 3  # each pawn backward 4
+_TEN: Final = 4  # forward 10, out of Start, then each pawn backward 1
+
+_LAST_TRACK: Final = START - 1
+
+#: ``_BITS[n]`` is ``n.bit_length()``: how many bits ``Random._randbelow(n)`` draws.
+#: No card has 256 options.
+_BITS: Final = tuple(n.bit_length() for n in range(256))
+
+
+class _Seat(NamedTuple):
+    """What the kernel reads on one colour's turns (unpacked once per draw)."""
+
+    ctx: Context
+    #: ``how[card]``: how that card's options are listed (``_FORWARD`` …).
+    how: tuple[int, ...]
+    #: ``after[card]``: who draws after that card.
+    after: tuple[int, ...]
+    rival_views: tuple[tuple[int, tuple[int, ...]], ...]
+    rides: tuple[object | None, ...]
+    ride_spots: frozenset[int]
+    leave_start: tuple[int, ...]
+
+
+def _seat(ctx: Context, stock: bool) -> _Seat:
+    """The kernel's view of ``ctx``; with a generator whose ``choice`` is its own, every
+    card's options are listed by ``options`` and chosen by that ``choice``."""
+    how = [_LISTED] * (SORRY + 1)
+    if stock:
+        for card in (1, 2, 3, 5, 8, 12):
+            how[card] = _FORWARD
+        how[SPLIT_CARD], how[4], how[10] = _SEVEN, _BACKWARD, _TEN
+    after = tuple(ctx.next_turn_after_2 if card == 2 else ctx.next_turn for card in range(SORRY + 1))
+    return _Seat(ctx, tuple(how), after, ctx.rival_views, ctx.rides, ctx.ride_spots, ctx.leave_start)
 
 
 def random_playout(
@@ -55,11 +110,15 @@ def random_playout(
         return winner, 0
     if rules.partners:  # team moves are made by ``legal_moves`` itself
         return _playout_by_legal_moves(rules, position, pack, seed, rng, max_draws, record)
-    contexts = {seat: context(rules, seats, seat) for seat in seats}
     choice = rng.choice
     # ``Random.choice(seq)`` is ``seq[self._randbelow(len(seq))]``; for the stock
     # generator that is inlined below (same calls to ``getrandbits``, so the same game).
     stock = type(rng).choice is _STOCK_CHOICE and getattr(type(rng), "_randbelow", None) is _STOCK_RANDBELOW
+    plan: list[_Seat | None] = [None] * (max(seats) + 1)
+    for seat in seats:
+        plan[seat] = _seat(context(rules, seats, seat), stock)
+    plans = tuple(plan)
+    steps: list[tuple[int, int]] | None
     getrandbits = rng.getrandbits
     pile, discards, shuffles = pack
     draws = 0
@@ -73,24 +132,93 @@ def random_playout(
             if draws == limit:
                 return None, draws
             draws += 1
-            ctx = contexts[turn]
-            found = options(ctx, pawns, card)
-            if stock:
-                count = len(found)
-                bits = count.bit_length()
+            ctx, how, after, rival_views, rides, spots, leave_start = plans[turn]  # type: ignore[misc]
+            row = pawns[turn]
+            kind = how[card]
+            if kind == _SEVEN and len(row) - row.count(HOME) - row.count(START) > 1:
+                kind = _LISTED  # a split 7
+            if not kind:
+                steps = None
+            else:
+                steps = []
+                if kind != _BACKWARD:  # forward by the card (pawns are sorted, Start last)
+                    for pawn in row:
+                        if pawn >= card:
+                            if pawn == START:
+                                break
+                            landing = pawn - card
+                            if landing == HOME or landing not in row:
+                                steps.append((pawn, landing))
+                    out = leave_start[card]
+                    if out >= 0 and row[-1] == START and out not in row:
+                        steps.append((START, out))
+                if kind >= _BACKWARD:  # backward 4, or 1 with a 10, round the track
+                    back = 4 if kind == _BACKWARD else 1
+                    for pawn in row:
+                        if pawn == START:
+                            break
+                        if pawn != HOME:
+                            landing = pawn + back
+                            if landing > _LAST_TRACK:
+                                landing -= TRACK_LENGTH
+                            if landing not in row:
+                                steps.append((pawn, landing))
+                    if len(steps) > 1:  # two steps may end alike only if both slide
+                        sliding = 0
+                        for _, landing in steps:
+                            if landing in spots:
+                                sliding += 1
+                        if sliding > 1:
+                            steps = None
+            if steps is None:
+                found = options(ctx, pawns, card)
+                if stock:
+                    count = len(found)
+                    bits = _BITS[count]
+                    index = getrandbits(bits)
+                    while index >= count:
+                        index = getrandbits(bits)
+                    option = found[index]
+                else:
+                    option = choice(found)
+                if option[0] != PASS:
+                    pawns = outcome(ctx, pawns, option)
+                    if pawns[turn][-1] == HOME:  # sorted, so every pawn is Home
+                        if record is not None:
+                            record.append(Position(seats, pawns, turn, turn))
+                        return turn, draws
+            else:
+                count = len(steps) or 1  # a forfeit when there is no step
+                bits = _BITS[count]
                 index = getrandbits(bits)
                 while index >= count:
                     index = getrandbits(bits)
-                option = found[index]
-            else:
-                option = choice(found)
-            if option[0] != PASS:
-                pawns = outcome(ctx, pawns, option)
-                if pawns[turn][-1] == HOME:  # sorted, so every pawn is Home
-                    if record is not None:
-                        record.append(Position(seats, pawns, turn, turn))
-                    return turn, draws
-            turn = ctx.next_turn_after_2 if card == 2 else ctx.next_turn
+                if steps:
+                    origin, landing = steps[index]
+                    if landing >= FIRST_TRACK and rides[landing] is not None:
+                        pawns = outcome(ctx, pawns, (ONE_STEP, origin, landing, 0))  # it slides
+                    else:
+                        bumps: Bumps = ()
+                        if landing >= FIRST_TRACK:  # the occupant of a track square goes to Start
+                            for other, view in rival_views:
+                                at = view[landing]
+                                if at in pawns[other]:
+                                    bumps = ((other, at),)
+                                    break
+                        if bumps:
+                            pawns = _moved(pawns, turn, origin, landing, bumps)
+                        else:  # only the pawn moves
+                            moved = list(row)
+                            moved[moved.index(origin)] = landing
+                            moved.sort()
+                            changed = list(pawns)
+                            changed[turn] = tuple(moved)
+                            pawns = tuple(changed)
+                    if landing == HOME and pawns[turn][-1] == HOME:  # sorted: every pawn is Home
+                        if record is not None:
+                            record.append(Position(seats, pawns, turn, turn))
+                        return turn, draws
+            turn = after[card]
             if record is not None:
                 record.append(Position(seats, pawns, turn, None))
         pile, discards = (), discards + pile  # every card of the pile is face up now
