@@ -15,12 +15,24 @@ with ``random.Random(seed)`` choosing uniformly among the legal moves:
 
 The measurement is repeated ``--rounds`` times, alternating pardon and apologies, and
 the best round of each figure is reported (the usual way to read a benchmark on a
-machine that other work can slow down).  Nothing is asserted: this prints figures.
+machine that other work can slow down).
+
+A ratio of two best rounds compares figures taken minutes apart, and on a shared
+machine whose speed drifts from minute to minute it moves with that drift.  So the
+kernel's ratio is also measured **interleaved**: ``--slices`` times per player count,
+a short slice of pardon games (about 0.15 s) and a short slice of apologies games
+(about 0.3 s, in one long-lived ``peer_apologies.py --serve`` process) alternate,
+pardon first and last, each slice on new seeds.  Each apologies slice is compared with
+the mean rate of the two pardon slices around it, so both are measured under the same
+machine conditions; the report gives the median of these per-slice ratios with their
+quartiles and extremes, and the pooled ratio (all games of each side over all their
+time).  Nothing is asserted: this prints figures.
 
 Run from the repository root::
 
     bash benchmarks/setup_peer_env.sh   # once, for the apologies figures
-    PYTHONPATH=src python benchmarks/engine.py [--games N] [--seed S] [--json] [--skip-peer]
+    PYTHONPATH=src python benchmarks/engine.py [--games N] [--rounds R] [--slices K]
+        [--seed S] [--json] [--skip-peer]
 
 Progress goes to stderr; the report (a table, or one JSON object) to stdout.
 """
@@ -154,6 +166,62 @@ def measure_peer(games2: int, games4: int, seed: int) -> dict[str, Any] | None:
     return report
 
 
+#: Games per interleaved slice: (pardon kernel, apologies), by player count.
+SLICE_GAMES = {2: (200, 6), 4: (80, 3)}
+
+
+class Peer:
+    """apologies in its own long-lived process, playing a slice of games on request."""
+
+    def __init__(self) -> None:
+        command = [str(PEER_PYTHON), str(PEER_SCRIPT), "--serve"]
+        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT)
+
+    def games_per_second(self, players: int, games: int, seed: int) -> float:
+        stdin, stdout = self.process.stdin, self.process.stdout
+        assert stdin is not None and stdout is not None
+        stdin.write(f"{players} {games} {seed}\n")
+        stdin.flush()
+        line = stdout.readline()
+        if not line:
+            raise RuntimeError("the peer process ended")
+        rate: float = json.loads(line)["games_per_s"]
+        return rate
+
+    def close(self) -> None:
+        if self.process.stdin is not None:
+            self.process.stdin.close()
+        self.process.wait()
+
+
+def interleaved(peer: Peer, players: int, slices: int, seed: int) -> dict[str, Any]:
+    """The kernel / apologies ratio from ``slices`` apologies slices, each between two
+    pardon slices (pardon, apologies, pardon, …, pardon), every slice on new seeds."""
+    ours_games, peer_games = SLICE_GAMES[players]
+    ours: list[float] = []
+    theirs: list[float] = []
+    ours_seed = seed
+    for index in range(slices + 1):
+        ours.append(games_per_second(kernel_game, players, range(ours_seed, ours_seed + ours_games))[0])
+        ours_seed += ours_games
+        if index < slices:
+            theirs.append(peer.games_per_second(players, peer_games, seed + index * peer_games))
+    ratios = sorted((ours[k] + ours[k + 1]) / 2 / theirs[k] for k in range(slices))
+    quartiles = statistics.quantiles(ratios, n=4) if slices > 1 else ratios * 3
+    pardon_time = sum(ours_games / rate for rate in ours)
+    peer_time = sum(peer_games / rate for rate in theirs)
+    return {
+        "slices": slices,
+        "games_per_slice": {"pardon": ours_games, "apologies": peer_games},
+        "median": round(statistics.median(ratios), 1),
+        "quartiles": [round(quartiles[0], 1), round(quartiles[2], 1)],
+        "range": [round(ratios[0], 1), round(ratios[-1], 1)],
+        "pooled": round(ours_games * len(ours) / pardon_time / (peer_games * len(theirs) / peer_time), 1),
+        "kernel_games_per_s_median": round(statistics.median(ours), 1),
+        "apologies_games_per_s_median": round(statistics.median(theirs), 2),
+    }
+
+
 def best(rounds: list[dict[str, float]], key: str, highest: bool = True) -> float:
     values = [figures[key] for figures in rounds]
     return max(values) if highest else min(values)
@@ -214,6 +282,16 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             }
         result["apologies"] = peer
         result["ratios"] = ratios
+    result["interleaved"] = None
+    if not args.skip_peer and args.slices and PEER_PYTHON.exists():
+        peer_process = Peer()
+        try:
+            result["interleaved"] = {}
+            for players in PLAYERS:
+                progress(f"interleaved: {args.slices} slices of pardon and of apologies, {players} players")
+                result["interleaved"][str(players)] = interleaved(peer_process, players, args.slices, args.seed)
+        finally:
+            peer_process.close()
     other_seeds = range(args.seed, args.seed + max(1, args.games // 4))
     result["presets"] = []
     for name, players in OTHER_PRESETS:
@@ -244,8 +322,32 @@ def table(result: dict[str, Any]) -> str:
         row("ratio: public loop / apologies", ratios, "loop", "x")
         row("ratio: playout kernel / apologies", ratios, "kernel", "x")
         row("ratio: one legal-moves call, apologies / pardon", ratios, "legal_moves_call", "x")
+    mixed = result.get("interleaved")
+    if mixed:
+        rows.append(
+            (
+                "ratio: playout kernel / apologies, interleaved",
+                *(f"{mixed[str(players)]['median']:,.1f} x" for players in PLAYERS),
+            )
+        )
+        rows.append(
+            (
+                "  (median of slices; quartiles; range; pooled)",
+                *(
+                    "{q[0]:.1f}–{q[1]:.1f}; {r[0]:.1f}–{r[1]:.1f}; {p:.1f}".format(
+                        q=mixed[str(players)]["quartiles"],
+                        r=mixed[str(players)]["range"],
+                        p=mixed[str(players)]["pooled"],
+                    )
+                    for players in PLAYERS
+                ),
+            )
+        )
     width = [max(len(line[column]) for line in rows) for column in range(len(rows[0]))]
     lines = [f"Python {result['python']}, one core, seed {result['seed']}, best of {result['rounds']} rounds"]
+    if mixed:
+        slices = mixed[str(PLAYERS[0])]["slices"]
+        lines[0] += f"; interleaved ratio over {slices} alternating slices per player count"
     for line in rows:
         lines.append("  ".join(cell.ljust(width[0]) if i == 0 else cell.rjust(width[i]) for i, cell in enumerate(line)))
     if peer is None:
@@ -267,9 +369,14 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--rounds", type=int, default=6, help="rounds; the best of each figure is kept (6)")
     parser.add_argument("--peer-games2", type=int, default=80, help="apologies games with 2 players per round (80)")
     parser.add_argument("--peer-games4", type=int, default=40, help="apologies games with 4 players per round (40)")
+    parser.add_argument(
+        "--slices", type=int, default=20, help="alternating pardon/apologies slices per player count; 0: none (20)"
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     parser.add_argument("--skip-peer", action="store_true", help="do not run apologies")
     args = parser.parse_args(argv)
+    if args.slices < 0:
+        parser.error("--slices must be at least 0")
     for name in ("games", "rounds", "peer_games2", "peer_games4"):
         if getattr(args, name) < 1:
             parser.error(f"--{name.replace('_', '-')} must be at least 1")

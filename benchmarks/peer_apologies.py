@@ -30,6 +30,11 @@ environment.  Run from the repository root::
         [--seconds S] [--seed N]
 
 Progress goes to stderr; one JSON object with the figures goes to stdout.
+
+``--serve`` instead keeps the process for alternating measurements
+(``benchmarks/engine.py``): each line ``PLAYERS GAMES SEED`` read from stdin plays
+that many games, seeded so, and answers one JSON line with their figures, without
+progress; the process ends with its input.
 """
 
 from __future__ import annotations
@@ -104,13 +109,15 @@ def play_game(players: int, tally: Tally) -> None:
     tally.games += 1
 
 
-def run(players: int, games: int, seconds: float | None, seed: int) -> Tally:
+def run(players: int, games: int, seconds: float | None, seed: int, quiet: bool = False) -> Tally:
     """Play up to ``games`` games (stopping early once ``seconds`` have passed)."""
     random.seed(seed)
     tally = Tally()
     deadline = None if seconds is None else time.perf_counter() + seconds
     while tally.games < games:
         play_game(players, tally)
+        if quiet:
+            continue
         if tally.games % PROGRESS_BATCH == 0 or tally.games == games:
             print(
                 f"{players} players: {tally.games}/{games} games",
@@ -157,6 +164,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="time cap per player count (at least one game is played)",
     )
     parser.add_argument("--seed", type=int, default=1, help="seed for the global random module")
+    parser.add_argument("--serve", action="store_true", help="answer 'PLAYERS GAMES SEED' lines from stdin")
     args = parser.parse_args(argv)
     for name in ("games", "games2", "games4"):
         value = getattr(args, name)
@@ -165,9 +173,19 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return args
 
 
+def serve() -> None:
+    """Play the games each stdin line asks for; answer each with one JSON line."""
+    for line in sys.stdin:
+        players, games, seed = (int(word) for word in line.split())
+        print(json.dumps(summarize(run(players, games, None, seed, quiet=True))), flush=True)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Run the benchmark and print the JSON report."""
     args = parse_args(argv)
+    if args.serve:
+        serve()
+        return
     peer_version = version("apologies")
     if peer_version != EXPECTED_VERSION:
         print(
