@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from functools import cache
 from typing import Final, NamedTuple
 
 SORRY: Final = 13
@@ -78,14 +79,21 @@ def shuffled(cards: tuple[int, ...], seed: int, shuffle_number: int) -> tuple[in
     """
     order = list(cards)
     getrandbits = random.Random(f"pardon:{seed}:{shuffle_number}").getrandbits
-    for i in range(len(order) - 1, 0, -1):
-        bound = i + 1
-        bits = bound.bit_length()
+    for i, bits in _swap_steps(len(order)):
         j = getrandbits(bits)
-        while j >= bound:  # unbiased: draw again rather than fold
+        while j > i:  # unbiased: draw again rather than fold
             j = getrandbits(bits)
         order[i], order[j] = order[j], order[i]
     return tuple(order)
+
+
+@cache
+def _swap_steps(length: int) -> tuple[tuple[int, int], ...]:
+    """``(i, bits)`` for each swap of a Fisher-Yates shuffle of ``length`` cards: ``i``
+    counts down from the last card, and the card swapped with it is drawn below
+    ``i + 1`` as ``Random._randbelow`` draws, ``(i + 1).bit_length()`` bits at a time.
+    Worked out once per length, so a shuffle makes no call but the draws."""
+    return tuple((i, (i + 1).bit_length()) for i in range(length - 1, 0, -1))
 
 
 class Pack(NamedTuple):
