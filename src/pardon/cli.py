@@ -9,6 +9,7 @@
     pardon hint FILE --card CARD      rank the legal moves of a JSON position by win chance
     pardon sim --games N --out DIR    play many games, one result row each (resumable)
     pardon report DIR                 statistics and plots of simulation runs
+    pardon serve                      the game server: play online (needs the web extra)
 
 Every error a user can cause prints one line on stderr and exits with status 2.
 """
@@ -265,6 +266,25 @@ def command_report(arguments: argparse.Namespace) -> int:
     return 0
 
 
+def command_serve(arguments: argparse.Namespace) -> int:
+    try:
+        from pardon.web.server import serve
+        from pardon.web.settings import Settings, database_url
+    except ImportError as error:
+        raise UserError(f"the server needs the web extra: pip install 'pardon[web]' (no {error.name})") from None
+    if not 0 <= arguments.port <= 65535:
+        raise UserError(f"--port must be 0-65535, not {arguments.port}")
+    settings = Settings(
+        database=database_url(arguments.db),
+        bot_pace=max(0.0, arguments.bot_pace),
+        takeover_after=max(0.0, arguments.takeover_after),
+        allowed_origins=tuple(arguments.allow_origin),
+        public_url=arguments.public_url,
+    )
+    serve(settings, arguments.host, arguments.port)
+    return 0
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="pardon", description="The board game Sorry!, played exactly by the rules.")
     parser.add_argument("--version", action="version", version=f"pardon {__version__}")
@@ -342,6 +362,16 @@ def _parser() -> argparse.ArgumentParser:
     hint.add_argument("--seed", type=int, default=0)
     hint.add_argument("--json", action="store_true")
     hint.set_defaults(run=command_hint)
+
+    serve = commands.add_parser("serve", help="the game server: create games, invite players, play over websockets")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default: this machine only)")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--db", help="SQLite file, or a URL such as postgresql+psycopg://user@host/pardon")
+    serve.add_argument("--bot-pace", type=float, default=0.6, help="seconds a computer player waits before moving")
+    serve.add_argument("--takeover-after", type=float, default=60.0, help="seconds away before a computer plays")
+    serve.add_argument("--allow-origin", action="append", default=[], help="another web origin allowed to connect")
+    serve.add_argument("--public-url", help="the address written in invite links (default: the request's)")
+    serve.set_defaults(run=command_serve)
     return parser
 
 

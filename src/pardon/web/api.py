@@ -1,0 +1,377 @@
+"""The REST side: create a game, look one up, the lobby, join a public game, rematch, records.
+
+Every body is a pydantic model, so the OpenAPI schema (``/openapi.json``) is the contract;
+every refusal is ``{"error": CODE, "message": TEXT}`` with a 4xx status.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import replace
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Header, Request
+from fastapi.responses import PlainTextResponse
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+from pardon.bots import BOTS
+from pardon.core.board import COLOUR_NAMES
+from pardon.core.errors import PardonError
+from pardon.core.game import Game, record_of
+from pardon.core.jsonio import rules_from_json
+from pardon.core.notation import format_record
+from pardon.core.rules import to_text
+from pardon.core.state import check_seats, seats_for
+from pardon.web.protocol import COLOUR_NUMBERS, Colour
+from pardon.web.rooms import BOT, HUMAN, Room, Rooms, new_game
+from pardon.web.storage import FINISHED, WAITING, GameRow, SeatRow
+from pardon.web.tokens import hash_token, new_game_id, new_token, token_matches
+
+Name = Annotated[
+    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40, pattern=r"^[^\x00-\x1f\x7f]+$")
+]
+RulesOption = Annotated[str, StringConstraints(max_length=40)] | int | bool
+
+
+class ApiError(Exception):
+    """A refused request: HTTP ``status``, a stable ``code`` and a message."""
+
+    def __init__(self, status: int, code: str, message: str):
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class SeatSpec(_Body):
+    """One seat of a new game."""
+
+    colour: Colour | None = Field(default=None, description="left out: the usual colours for the number of seats")
+    kind: Literal["human", "bot", "hotseat"] = Field(
+        description="human: a player with an invite link; bot: a computer player; "
+        "hotseat: a human on the creator's screen"
+    )
+    level: Literal["random", "greedy", "tactician", "expectimax", "mcts"] | None = Field(
+        default=None, description="the computer player's level (bot seats only; default greedy)"
+    )
+    name: Name | None = None
+
+
+class CreateGame(_Body):
+    rules: Annotated[str, StringConstraints(max_length=200)] | dict[str, RulesOption] = Field(
+        default="classic", description="a preset, adjusted text like 'classic(pawns=3)', or an object of options"
+    )
+    seats: list[SeatSpec] = Field(min_length=1, max_length=4)
+    public: bool = Field(default=False, description="listed in the lobby, and open to spectators without a token")
+    hints: bool = Field(default=True, description="whether players may ask for hints")
+    seed: int | None = Field(default=None, ge=0, lt=2**62, description="left out: chosen at random (never shown)")
+
+
+class SeatInvite(BaseModel):
+    colour: Colour
+    kind: str
+    level: str | None
+    name: str
+    token: str | None = Field(description="the seat's secret (human seats); shown once, stored only hashed")
+    link: str | None
+
+
+class GameCreated(BaseModel):
+    id: str
+    rules: str
+    websocket: str
+    host_token: str = Field(description="plays the hot-seat seats, and asks for a rematch")
+    host_link: str
+    spectator_token: str
+    spectator_link: str
+    seats: list[SeatInvite]
+
+
+class SeatSummary(BaseModel):
+    colour: Colour
+    kind: str
+    level: str | None
+    name: str
+    open: bool = Field(description="a human seat nobody has taken yet")
+
+
+class GameSummary(BaseModel):
+    id: str
+    rules: str
+    public: bool
+    hints: bool
+    status: Literal["waiting", "playing", "finished"]
+    event: int
+    winner: Colour | None
+    seats: list[SeatSummary]
+    rematch_of: str | None
+    rematch: str | None
+
+
+class Lobby(BaseModel):
+    games: list[GameSummary]
+
+
+class JoinRequest(_Body):
+    seat: Colour
+
+
+class Joined(BaseModel):
+    id: str
+    colour: Colour
+    token: str
+    link: str
+
+
+class Rematch(BaseModel):
+    id: str
+    websocket: str
+    first: Colour | None = Field(description="the winner of the last game, who plays first")
+
+
+class ErrorBody(BaseModel):
+    error: str
+    message: str
+
+
+ERRORS: dict[int | str, dict[str, Any]] = {code: {"model": ErrorBody} for code in (400, 401, 403, 404, 409, 422)}
+
+router = APIRouter(prefix="/api", responses=ERRORS)
+
+
+def rooms_of(request: Request) -> Rooms:
+    rooms: Rooms = request.app.state.rooms
+    return rooms
+
+
+def base_url(request: Request) -> str:
+    configured: str | None = request.app.state.settings.public_url
+    return (configured or str(request.base_url)).rstrip("/")
+
+
+def play_link(request: Request, game_id: str, token: str) -> str:
+    """A link for a browser: the token is in the fragment, which browsers never send to a server."""
+    return f"{base_url(request)}/play/{game_id}#token={token}"
+
+
+@router.post("/games", status_code=201, response_model=GameCreated, summary="Create a game")
+def create_game(body: CreateGame, request: Request) -> GameCreated:
+    row, tokens, host, watch = _new_game_row(body)
+    rooms_of(request).add(row)
+    return GameCreated(
+        id=row.id,
+        rules=row.rules,
+        websocket=f"/ws/games/{row.id}",
+        host_token=host,
+        host_link=play_link(request, row.id, host),
+        spectator_token=watch,
+        spectator_link=play_link(request, row.id, watch),
+        seats=[
+            SeatInvite(
+                colour=COLOUR_NAMES[seat.colour],
+                kind=seat.kind,
+                level=seat.level,
+                name=seat.name,
+                token=tokens.get(seat.colour),
+                link=play_link(request, row.id, tokens[seat.colour]) if seat.colour in tokens else None,
+            )
+            for seat in row.seats
+        ],
+    )
+
+
+def _new_game_row(body: CreateGame) -> tuple[GameRow, dict[int, str], str, str]:
+    try:
+        rules = rules_from_json(body.rules)
+    except (PardonError, ValueError) as error:
+        raise ApiError(422, "invalid_rules", str(error)) from None
+    colours = _colours(body.seats)
+    try:
+        check_seats(colours, rules)
+    except (PardonError, ValueError) as error:
+        raise ApiError(422, "invalid_seats", str(error)) from None
+    tokens: dict[int, str] = {}
+    seat_rows = []
+    for spec, colour in zip(body.seats, colours, strict=True):
+        if spec.kind != BOT and spec.level is not None:
+            raise ApiError(422, "invalid_seats", f"only a computer player has a level ({COLOUR_NAMES[colour]})")
+        level = (spec.level or "greedy") if spec.kind == BOT else None
+        if spec.kind == HUMAN:
+            tokens[colour] = new_token()
+        name = spec.name or (f"computer ({level})" if level else COLOUR_NAMES[colour].capitalize())
+        seat_rows.append(SeatRow(colour, spec.kind, level, name, _hash(tokens.get(colour)), spec.kind == BOT))
+    host, watch = new_token(), new_token()
+    row = GameRow(
+        id=new_game_id(),
+        rules=to_text(rules),
+        seed=body.seed if body.seed is not None else secrets.randbits(62),
+        first=None,
+        public=body.public,
+        hints=body.hints,
+        status=WAITING,
+        winner=None,
+        host_hash=hash_token(host),
+        watch_hash=hash_token(watch),
+        seats=tuple(sorted(seat_rows, key=lambda seat: seat.colour)),
+    )
+    new_game(row)  # any rule the game refuses is refused here, before anything is stored
+    return row, tokens, host, watch
+
+
+def _hash(token: str | None) -> str | None:
+    return hash_token(token) if token is not None else None
+
+
+def _colours(specs: list[SeatSpec]) -> tuple[int, ...]:
+    named = [spec.colour for spec in specs if spec.colour is not None]
+    if not named:
+        if len(specs) not in (1, 2, 3, 4):
+            raise ApiError(422, "invalid_seats", "a game has 1 to 4 seats")
+        return seats_for(len(specs)) if len(specs) > 1 else (0,)
+    if len(named) != len(specs):
+        raise ApiError(422, "invalid_seats", "give every seat a colour, or none")
+    if len(set(named)) != len(named):
+        raise ApiError(422, "invalid_seats", "a colour can be played by one player only")
+    return tuple(COLOUR_NUMBERS[colour] for colour in named)
+
+
+@router.get("/games/{game_id}", response_model=GameSummary, summary="A game's seats and progress")
+def get_game(game_id: str, request: Request) -> GameSummary:
+    return _summary(_room(request, game_id))
+
+
+def _room(request: Request, game_id: str) -> Room:
+    room = rooms_of(request).get(game_id) if len(game_id) <= 32 else None
+    if room is None:
+        raise ApiError(404, "no_game", f"there is no game {game_id!r}")
+    return room
+
+
+def _summary(room: Room) -> GameSummary:
+    row = room.row
+    return GameSummary(
+        id=row.id,
+        rules=row.rules,
+        public=row.public,
+        hints=row.hints,
+        status=row.status,  # type: ignore[arg-type]
+        event=room.event,
+        winner=COLOUR_NAMES[row.winner] if row.winner is not None else None,
+        seats=[
+            SeatSummary(
+                colour=COLOUR_NAMES[seat.colour],
+                kind=seat.row.kind,
+                level=seat.row.level,
+                name=seat.row.name,
+                open=seat.row.kind == HUMAN and not seat.row.claimed,
+            )
+            for seat in room.seats.values()
+        ],
+        rematch_of=row.rematch_of,
+        rematch=row.rematch,
+    )
+
+
+@router.get("/lobby", response_model=Lobby, summary="Public games waiting for players")
+def lobby(request: Request) -> Lobby:
+    rooms = rooms_of(request)
+    found = []
+    for row in rooms.store.games_with_status((WAITING,), public_only=True, limit=100):
+        room = rooms.get(row.id)
+        if room is not None and any(seat.row.kind == HUMAN and not seat.row.claimed for seat in room.seats.values()):
+            found.append(_summary(room))
+    return Lobby(games=found)
+
+
+@router.post("/games/{game_id}/join", response_model=Joined, summary="Take an open seat of a public game")
+def join(game_id: str, body: JoinRequest, request: Request) -> Joined:
+    """The seat's old invite link stops working: the seat now belongs to whoever joined."""
+    room = _room(request, game_id)
+    colour = COLOUR_NUMBERS[body.seat]
+    seat = room.seats.get(colour)
+    if not room.row.public:
+        raise ApiError(403, "not_public", "only public games can be joined from the lobby; ask for an invite link")
+    if seat is None or seat.row.kind != HUMAN:
+        raise ApiError(409, "seat_not_open", f"{body.seat} is not a human seat of this game")
+    if seat.row.claimed or seat.connections:
+        raise ApiError(409, "seat_taken", f"{body.seat} has been taken")
+    token = new_token()
+    room.store.claim_seat(game_id, colour, hash_token(token))
+    room.replace_seat(SeatRow(colour, HUMAN, None, seat.row.name, hash_token(token), True))
+    return Joined(id=game_id, colour=body.seat, token=token, link=play_link(request, game_id, token))
+
+
+@router.post("/games/{game_id}/rematch", response_model=Rematch, summary="The same players again, the winner first")
+def rematch(
+    game_id: str,
+    request: Request,
+    authorization: Annotated[str | None, Header(description="Bearer TOKEN: the host's or a player's")] = None,
+) -> Rematch:
+    """Every token of the finished game works in the rematch; asking twice gives the same game."""
+    rooms = rooms_of(request)
+    room = _room(request, game_id)
+    _check_member(room, authorization)
+    row = room.row
+    if row.status != FINISHED:
+        raise ApiError(409, "not_finished", "a rematch follows a finished game")
+    if row.rematch is None:
+        again = GameRow(
+            id=new_game_id(),
+            rules=row.rules,
+            seed=secrets.randbits(62),
+            first=row.winner,
+            public=row.public,
+            hints=row.hints,
+            status=WAITING,
+            winner=None,
+            host_hash=row.host_hash,
+            watch_hash=row.watch_hash,
+            seats=tuple(SeatRow(s.colour, s.kind, s.level, s.name, s.token_hash, s.kind == BOT) for s in row.seats),
+            rematch_of=row.id,
+        )
+        rooms.add(again)
+        if rooms.store.set_rematch(row.id, again.id):
+            room.row = replace(row, rematch=again.id)
+            room.broadcast_state()
+    stored = rooms.store.game(game_id)
+    assert stored is not None and stored.rematch is not None
+    winner = COLOUR_NAMES[row.winner] if row.winner is not None else None
+    return Rematch(id=stored.rematch, websocket=f"/ws/games/{stored.rematch}", first=winner)  # type: ignore[arg-type]
+
+
+def _check_member(room: Room, authorization: str | None) -> None:
+    scheme, _, token = (authorization or "").partition(" ")
+    if scheme.lower() != "bearer" or not token:
+        raise ApiError(401, "bad_token", "send the host's or a player's token: Authorization: Bearer TOKEN")
+    hashes = [room.row.host_hash, *(seat.token_hash for seat in room.row.seats)]
+    if not any([token_matches(token.strip(), stored) for stored in hashes]):  # noqa: C419 - compare every one
+        raise ApiError(403, "bad_token", "that token is not one of this game's players")
+
+
+@router.get(
+    "/games/{game_id}/record",
+    response_class=PlainTextResponse,
+    summary="A finished game's record (docs/notation.md)",
+    responses={200: {"content": {"text/plain": {}}}},
+)
+def record(game_id: str, request: Request) -> PlainTextResponse:
+    """Only once the game is over: the record names the seed, and so the order of the pack."""
+    room = _room(request, game_id)
+    if room.row.status != FINISHED:
+        raise ApiError(409, "not_finished", "the record is given once the game is over (it reveals the pack)")
+    return PlainTextResponse(_record_text(room.game, room.row.first), headers=_attachment(game_id))
+
+
+def _record_text(game: Game, first: int | None) -> str:
+    return format_record(record_of(game)._replace(first=first))
+
+
+def _attachment(game_id: str) -> dict[str, str]:
+    return {"Content-Disposition": f'attachment; filename="pardon-{game_id}.txt"'}
+
+
+@router.get("/levels", response_model=list[str], summary="Computer player levels, weakest first")
+def levels() -> list[str]:
+    return list(BOTS)

@@ -1,0 +1,52 @@
+"""The server's settings, one frozen value handed to every part that needs one."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import platformdirs
+
+
+def default_database() -> str:
+    """A SQLite file in the user's data directory (created on first use)."""
+    folder = platformdirs.user_data_path("pardon")
+    folder.mkdir(parents=True, exist_ok=True)
+    return sqlite_url(folder / "games.sqlite3")
+
+
+def sqlite_url(path: Path) -> str:
+    return f"sqlite:///{path}"
+
+
+def database_url(text: str | None) -> str:
+    """``--db``: a SQLAlchemy URL, or a plain file path meaning a SQLite file."""
+    if not text:
+        return default_database()
+    if "://" in text:
+        return text
+    return sqlite_url(Path(text).expanduser().resolve())
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How the server behaves; the defaults suit a server for friends on one machine."""
+
+    database: str
+    #: Seconds a computer player waits before each decision (0: at once, as in tests).
+    bot_pace: float = 0.6
+    #: Seconds a human may be away before a computer player decides for them.
+    takeover_after: float = 60.0
+    #: The level that decides for an absent human.
+    takeover_level: str = "tactician"
+    #: The level that ranks moves for a hint.
+    hint_level: str = "tactician"
+    #: Origins allowed to open a websocket besides the server's own (browser pages elsewhere).
+    allowed_origins: tuple[str, ...] = ()
+    #: The longest message a client may send, in bytes.
+    max_message: int = 4096
+    #: Messages a connection may send per second on average, and in a burst.
+    rate: float = 20.0
+    burst: int = 40
+    #: The address written in links (``http://host:port``); the request's own when None.
+    public_url: str | None = None

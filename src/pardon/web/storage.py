@@ -1,0 +1,273 @@
+"""The database: games, their seats and every decision, through SQLAlchemy 2 (SQLite or PostgreSQL).
+
+A game is stored as what replays it exactly: the rules text, the seats, the seed, who was
+named to play first, and each decision in record notation, numbered from 1 (the event
+numbers of the protocol).  The decision's number is part of the primary key, so two
+writers can never both store decision ``n`` of a game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    event,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import IntegrityError
+
+WAITING = "waiting"
+PLAYING = "playing"
+FINISHED = "finished"
+
+metadata = MetaData()
+
+games = Table(
+    "games",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("rules", Text, nullable=False),
+    Column("seed", BigInteger, nullable=False),
+    Column("first", Integer, nullable=True),
+    Column("public", Boolean, nullable=False),
+    Column("hints", Boolean, nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("winner", Integer, nullable=True),
+    Column("host_hash", String(64), nullable=False),
+    Column("watch_hash", String(64), nullable=False),
+    Column("rematch_of", String(32), nullable=True),
+    Column("rematch", String(32), nullable=True),
+    Column("created", DateTime(timezone=True), nullable=False),
+    Index("games_by_status", "status", "public"),
+)
+
+seats = Table(
+    "seats",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("colour", Integer, primary_key=True),
+    Column("kind", String(16), nullable=False),
+    Column("level", String(32), nullable=True),
+    Column("name", String(40), nullable=False),
+    Column("token_hash", String(64), nullable=True),
+    Column("claimed", Boolean, nullable=False),
+)
+
+decisions = Table(
+    "decisions",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("number", Integer, primary_key=True),
+    Column("colour", Integer, nullable=False),
+    Column("move", String(200), nullable=False),
+)
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    colour: int
+    kind: str  # "human", "bot" or "hotseat"
+    level: str | None
+    name: str
+    token_hash: str | None
+    claimed: bool
+
+
+@dataclass(frozen=True)
+class GameRow:
+    id: str
+    rules: str
+    seed: int
+    first: int | None
+    public: bool
+    hints: bool
+    status: str
+    winner: int | None
+    host_hash: str
+    watch_hash: str
+    seats: tuple[SeatRow, ...]
+    rematch_of: str | None = None
+    rematch: str | None = None
+    created: datetime = field(default_factory=lambda: datetime.now(UTC))
+
+    def with_status(self, status: str, winner: int | None = None) -> GameRow:
+        return replace(self, status=status, winner=winner)
+
+
+class DecisionTakenError(Exception):
+    """Another writer stored this decision number first."""
+
+
+def make_engine(url: str) -> Engine:
+    """An engine; SQLite gets WAL (readers never wait for the writer), foreign keys, and
+    ``synchronous=NORMAL``: a commit survives the server being killed, which is what the
+    server promises (a power cut may lose the last moves)."""
+    if url.startswith("sqlite"):
+        path = url.split("///", 1)[1] if "///" in url else ""
+        if path and path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(url, connect_args={"check_same_thread": False})
+        event.listen(engine, "connect", _sqlite_pragmas)
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+def _sqlite_pragmas(connection: Any, _record: Any) -> None:
+    cursor = connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.close()
+
+
+class Store:
+    """Every read and write of games, each one short transaction."""
+
+    def __init__(self, engine: Engine):
+        self.engine = engine
+
+    @contextmanager
+    def _transaction(self) -> Iterator[Connection]:
+        with self.engine.begin() as connection:
+            yield connection
+
+    def add_game(self, row: GameRow) -> None:
+        with self._transaction() as connection:
+            connection.execute(
+                insert(games).values(
+                    id=row.id,
+                    rules=row.rules,
+                    seed=row.seed,
+                    first=row.first,
+                    public=row.public,
+                    hints=row.hints,
+                    status=row.status,
+                    winner=row.winner,
+                    host_hash=row.host_hash,
+                    watch_hash=row.watch_hash,
+                    rematch_of=row.rematch_of,
+                    rematch=row.rematch,
+                    created=row.created,
+                )
+            )
+            connection.execute(
+                insert(seats),
+                [
+                    {
+                        "game_id": row.id,
+                        "colour": seat.colour,
+                        "kind": seat.kind,
+                        "level": seat.level,
+                        "name": seat.name,
+                        "token_hash": seat.token_hash,
+                        "claimed": seat.claimed,
+                    }
+                    for seat in row.seats
+                ],
+            )
+
+    def game(self, game_id: str) -> GameRow | None:
+        with self.engine.connect() as connection:
+            found = connection.execute(select(games).where(games.c.id == game_id)).mappings().first()
+            if found is None:
+                return None
+            return _game_row(found, self._seats(connection, [game_id])[game_id])
+
+    def _seats(self, connection: Connection, ids: list[str]) -> dict[str, tuple[SeatRow, ...]]:
+        found: dict[str, list[SeatRow]] = {game_id: [] for game_id in ids}
+        query = select(seats).where(seats.c.game_id.in_(ids)).order_by(seats.c.game_id, seats.c.colour)
+        for row in connection.execute(query).mappings():
+            found[row["game_id"]].append(
+                SeatRow(row["colour"], row["kind"], row["level"], row["name"], row["token_hash"], row["claimed"])
+            )
+        return {game_id: tuple(rows) for game_id, rows in found.items()}
+
+    def games_with_status(
+        self, statuses: tuple[str, ...], public_only: bool = False, limit: int = 1000
+    ) -> list[GameRow]:
+        with self.engine.connect() as connection:
+            query = select(games).where(games.c.status.in_(statuses))
+            if public_only:
+                query = query.where(games.c.public.is_(True))
+            rows = list(connection.execute(query.order_by(games.c.created.desc()).limit(limit)).mappings())
+            found = self._seats(connection, [row["id"] for row in rows])
+            return [_game_row(row, found[row["id"]]) for row in rows]
+
+    def decisions(self, game_id: str) -> list[tuple[int, str]]:
+        with self.engine.connect() as connection:
+            query = select(decisions.c.colour, decisions.c.move).where(decisions.c.game_id == game_id)
+            return [(row.colour, row.move) for row in connection.execute(query.order_by(decisions.c.number))]
+
+    def add_decision(self, game_id: str, number: int, colour: int, move: str, status: str, winner: int | None) -> None:
+        """Store decision ``number`` (and the game's status with it) in one transaction."""
+        try:
+            with self._transaction() as connection:
+                connection.execute(insert(decisions).values(game_id=game_id, number=number, colour=colour, move=move))
+                connection.execute(update(games).where(games.c.id == game_id).values(status=status, winner=winner))
+        except IntegrityError:
+            raise DecisionTakenError(f"decision {number} of game {game_id} is already stored") from None
+
+    def set_status(self, game_id: str, status: str) -> None:
+        with self._transaction() as connection:
+            connection.execute(update(games).where(games.c.id == game_id).values(status=status))
+
+    def claim_seat(self, game_id: str, colour: int, token_hash: str | None = None) -> None:
+        """Mark a seat as taken by its player (with a new token when joined from the lobby)."""
+        values: dict[str, Any] = {"claimed": True}
+        if token_hash is not None:
+            values["token_hash"] = token_hash
+        with self._transaction() as connection:
+            connection.execute(
+                update(seats).where(seats.c.game_id == game_id, seats.c.colour == colour).values(**values)
+            )
+
+    def set_rematch(self, game_id: str, rematch_id: str) -> bool:
+        """Link a finished game to its rematch; False if it already has one."""
+        with self._transaction() as connection:
+            result = connection.execute(
+                update(games).where(games.c.id == game_id, games.c.rematch.is_(None)).values(rematch=rematch_id)
+            )
+            return bool(result.rowcount)
+
+
+def _game_row(row: Any, seat_rows: tuple[SeatRow, ...]) -> GameRow:
+    created = row["created"]
+    if created.tzinfo is None:  # SQLite keeps no time zone
+        created = created.replace(tzinfo=UTC)
+    return GameRow(
+        id=row["id"],
+        rules=row["rules"],
+        seed=row["seed"],
+        first=row["first"],
+        public=row["public"],
+        hints=row["hints"],
+        status=row["status"],
+        winner=row["winner"],
+        host_hash=row["host_hash"],
+        watch_hash=row["watch_hash"],
+        seats=seat_rows,
+        rematch_of=row["rematch_of"],
+        rematch=row["rematch"],
+        created=created,
+    )

@@ -1,0 +1,101 @@
+"""Helpers for the server tests: create games, and play them as a client would."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+Message = dict[str, Any]
+STATE_CARRIERS = ("sync", "event", "state")
+
+
+def create(client: TestClient, seats: list[Message], **options: Any) -> Message:
+    response = client.post("/api/games", json={"seats": seats, **options})
+    assert response.status_code == 201, response.text
+    body: Message = response.json()
+    return body
+
+
+def token_of(game: Message, colour: str) -> str:
+    return next(seat["token"] for seat in game["seats"] if seat["colour"] == colour)
+
+
+class Player:
+    """One websocket client: says hello, remembers the latest state it was sent."""
+
+    def __init__(self, socket: Any):
+        self.socket = socket
+        self.state: Message = {}
+        self.seen = 0
+        self.decisions: list[tuple[int, str, str]] = []
+        self.errors: list[Message] = []
+
+    def hello(self, token: str | None, since: int = 0) -> Message:
+        self.socket.send_json({"type": "hello", "token": token, "since": since} if token else {"type": "hello"})
+        welcome = self.receive()
+        assert welcome["type"] == "welcome", welcome
+        self.until(lambda message: message["type"] == "sync")
+        return welcome
+
+    def receive(self) -> Message:
+        message: Message = self.socket.receive_json()
+        kind = message["type"]
+        if kind == "sync":
+            for item in message["events"]:
+                self.decisions.append((item["event"], item["colour"], item["move"]))
+        if kind == "event":
+            self.decisions.append((message["event"], message["decision"]["colour"], message["decision"]["move"]))
+        if kind in STATE_CARRIERS:
+            self.state = message["state"]
+            self.seen = self.state["event"]
+        if kind == "error":
+            self.errors.append(message)
+        return message
+
+    def until(self, wanted: Callable[[Message], bool]) -> Message:
+        for _ in range(100_000):
+            message = self.receive()
+            if wanted(message):
+                return message
+        raise AssertionError("the awaited message never came")
+
+    def my_turn_or_over(self) -> Message:
+        """Read until this client has moves to choose from, or the game is over."""
+        while not (self.state.get("moves") or self.state.get("status") == "finished"):
+            self.receive()
+        return self.state
+
+    def send_move(self, move: str, event: int | None = None, **extra: Any) -> None:
+        self.socket.send_json({"type": "move", "move": move, "event": self.seen if event is None else event, **extra})
+
+    def expect_error(self, code: str) -> Message:
+        message = self.until(lambda message: message["type"] == "error")
+        assert message["code"] == code, message
+        return message
+
+    def round_trip(self) -> Message:
+        """A ping answered: everything sent before it has been handled."""
+        self.socket.send_json({"type": "ping"})
+        return self.until(lambda message: message["type"] == "pong")
+
+
+def first_move(state: Message) -> str:
+    move: str = state["moves"][0]["move"]
+    return move
+
+
+def last_move(state: Message) -> str:
+    move: str = state["moves"][-1]["move"]
+    return move
+
+
+def play_to_end(player: Player, choose: Callable[[Message], str] = first_move, stop_at: int | None = None) -> Message:
+    """Play every decision of this client's seats until the game ends (or event ``stop_at``)."""
+    while True:
+        state = player.my_turn_or_over()
+        if state["status"] == "finished" or (stop_at is not None and state["event"] >= stop_at):
+            return state
+        player.send_move(choose(state), event=state["event"])
+        player.receive()
