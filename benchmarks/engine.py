@@ -23,10 +23,12 @@ kernel's ratio is also measured **interleaved**: ``--slices`` times per player c
 a short slice of pardon games (about 0.15 s) and a short slice of apologies games
 (about 0.3 s, in one long-lived ``peer_apologies.py --serve`` process) alternate,
 pardon first and last, each slice on new seeds.  Each apologies slice is compared with
-the mean rate of the two pardon slices around it, so both are measured under the same
-machine conditions; the report gives the median of these per-slice ratios with their
-quartiles and extremes, and the pooled ratio (all games of each side over all their
-time).  Nothing is asserted: this prints figures.
+the mean speed of the two pardon slices around it, so both are measured under the same
+machine conditions (a slice's speed is counted in cards per second, at the mean game
+length of all that side's slices, so that a slice of short games does not read as a
+fast one); the report gives the median of these per-slice ratios with their quartiles
+and extremes, and the pooled ratio (all games of each side over all their time).
+Nothing is asserted: this prints figures.
 
 Run from the repository root::
 
@@ -177,7 +179,8 @@ class Peer:
         command = [str(PEER_PYTHON), str(PEER_SCRIPT), "--serve"]
         self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT)
 
-    def games_per_second(self, players: int, games: int, seed: int) -> float:
+    def play(self, players: int, games: int, seed: int) -> tuple[float, int]:
+        """Seconds taken by ``games`` games from ``seed``, and the cards they drew."""
         stdin, stdout = self.process.stdin, self.process.stdout
         assert stdin is not None and stdout is not None
         stdin.write(f"{players} {games} {seed}\n")
@@ -185,8 +188,8 @@ class Peer:
         line = stdout.readline()
         if not line:
             raise RuntimeError("the peer process ended")
-        rate: float = json.loads(line)["games_per_s"]
-        return rate
+        report = json.loads(line)
+        return report["elapsed_s"], report["legal_move_calls"]
 
     def close(self) -> None:
         if self.process.stdin is not None:
@@ -194,31 +197,45 @@ class Peer:
         self.process.wait()
 
 
+def timed_kernel(players: int, seeds: range) -> tuple[float, int]:
+    """Seconds taken by the kernel's games from ``seeds``, and the cards they drew."""
+    start = time.perf_counter()
+    draws = sum(kernel_game(players, seed) for seed in seeds)
+    return time.perf_counter() - start, draws
+
+
 def interleaved(peer: Peer, players: int, slices: int, seed: int) -> dict[str, Any]:
     """The kernel / apologies ratio from ``slices`` apologies slices, each between two
-    pardon slices (pardon, apologies, pardon, …, pardon), every slice on new seeds."""
+    pardon slices (pardon, apologies, pardon, …, pardon), every slice on new seeds.
+
+    A slice's speed is its cards per second over the mean cards per game of all that
+    side's slices: games per second at the mean game length, so that a slice of short
+    games does not read as a fast one.  The pooled ratio is plain games per second of
+    all slices of each side."""
     ours_games, peer_games = SLICE_GAMES[players]
-    ours: list[float] = []
-    theirs: list[float] = []
-    ours_seed = seed
+    ours: list[tuple[float, int]] = []  # (seconds, cards) per slice
+    theirs: list[tuple[float, int]] = []
     for index in range(slices + 1):
-        ours.append(games_per_second(kernel_game, players, range(ours_seed, ours_seed + ours_games))[0])
-        ours_seed += ours_games
+        ours.append(timed_kernel(players, range(seed + index * ours_games, seed + (index + 1) * ours_games)))
         if index < slices:
-            theirs.append(peer.games_per_second(players, peer_games, seed + index * peer_games))
-    ratios = sorted((ours[k] + ours[k + 1]) / 2 / theirs[k] for k in range(slices))
+            theirs.append(peer.play(players, peer_games, seed + index * peer_games))
+    ours_cards = sum(cards for _, cards in ours) / (ours_games * len(ours))  # per game
+    peer_cards = sum(cards for _, cards in theirs) / (peer_games * len(theirs))
+    ours_speed = [cards / seconds / ours_cards for seconds, cards in ours]
+    peer_speed = [cards / seconds / peer_cards for seconds, cards in theirs]
+    ratios = sorted((ours_speed[k] + ours_speed[k + 1]) / 2 / peer_speed[k] for k in range(slices))
     quartiles = statistics.quantiles(ratios, n=4) if slices > 1 else ratios * 3
-    pardon_time = sum(ours_games / rate for rate in ours)
-    peer_time = sum(peer_games / rate for rate in theirs)
+    pooled_ours = ours_games * len(ours) / sum(seconds for seconds, _ in ours)
+    pooled_peer = peer_games * len(theirs) / sum(seconds for seconds, _ in theirs)
     return {
         "slices": slices,
         "games_per_slice": {"pardon": ours_games, "apologies": peer_games},
         "median": round(statistics.median(ratios), 1),
         "quartiles": [round(quartiles[0], 1), round(quartiles[2], 1)],
         "range": [round(ratios[0], 1), round(ratios[-1], 1)],
-        "pooled": round(ours_games * len(ours) / pardon_time / (peer_games * len(theirs) / peer_time), 1),
-        "kernel_games_per_s_median": round(statistics.median(ours), 1),
-        "apologies_games_per_s_median": round(statistics.median(theirs), 2),
+        "pooled": round(pooled_ours / pooled_peer, 1),
+        "kernel_games_per_s_pooled": round(pooled_ours, 1),
+        "apologies_games_per_s_pooled": round(pooled_peer, 2),
     }
 
 

@@ -177,7 +177,8 @@ def serve() -> None:
     """Play the games each stdin line asks for; answer each with one JSON line."""
     for line in sys.stdin:
         players, games, seed = (int(word) for word in line.split())
-        print(json.dumps(summarize(run(players, games, None, seed, quiet=True))), flush=True)
+        tally = run(players, games, None, seed, quiet=True)
+        print(json.dumps(summarize(tally) | {"elapsed_s": tally.elapsed_ns / 1e9}), flush=True)
 
 
 def main(argv: list[str] | None = None) -> None:
