@@ -64,18 +64,20 @@ def command_run(arguments: argparse.Namespace) -> int:
     out = Path(arguments.out)
     rows_root = Path(arguments.rows) if arguments.rows else out
     wanted = set(arguments.only.split(",")) if arguments.only else None
-    for run in PLAN:
-        if wanted is not None and run.name not in wanted:
-            continue
+    chosen = [run for run in PLAN if wanted is None or run.name in wanted]
+    for index, run in enumerate(chosen):
         games = max(10, round(run.games * arguments.scale))
         simulation = Simulation(run.rules, run.players, parse_bots(run.bots), games, seed=arguments.seed)
         rows = rows_root / run.name
         print(f"{run.name}: {games:,} games", file=sys.stderr, flush=True)
         started = time.monotonic()
-        deadline = None if arguments.deadline is None else START + arguments.deadline
-        if deadline is not None and time.monotonic() > deadline:
-            print(f"{run.name}: skipped, the deadline has passed", file=sys.stderr)
-            continue
+        deadline = None
+        if arguments.deadline is not None:  # an equal share of the time left to each run left
+            left = START + arguments.deadline - time.monotonic()
+            if left <= 0:
+                print(f"{run.name}: skipped, the deadline has passed", file=sys.stderr)
+                continue
+            deadline = time.monotonic() + left / (len(chosen) - index)
         played = run_simulation(simulation, rows, jobs=arguments.jobs, progress=sys.stderr, deadline=deadline)
         elapsed = time.monotonic() - started
         summary = summarise(read_rows(rows), simulation.to_json())
