@@ -53,6 +53,7 @@ from pathlib import Path
 from typing import Any
 
 from pardon.core.cards import Pack
+from pardon.core.game import Game
 from pardon.core.moves import legal_moves
 from pardon.core.playout import play_random_game
 from pardon.core.rules import Rules, parse_rules
@@ -127,7 +128,32 @@ def measure_pardon(players: int, seeds: range) -> dict[str, float]:
 
 
 #: Other presets measured once each (fewer games), with the player counts they allow.
-OTHER_PRESETS = (("classic-1939", 2), ("modern-no-tokens", 2), ("modern-no-tokens", 4), ("partners", 4), ("solo", 1))
+OTHER_PRESETS = (
+    ("classic-1939", 2),
+    ("modern", 2),
+    ("modern", 4),
+    ("modern-no-tokens", 2),
+    ("modern-no-tokens", 4),
+    ("adult", 2),
+    ("adult", 4),
+    ("partners", 4),
+    ("solo", 1),
+)
+
+
+def game_loop(rules: Rules, players: int, seed: int) -> int:
+    """One game through ``Game`` (every decision: a hand's cards, Fire and Ice), the first
+    seat leading; returns the number of cards played."""
+    game = Game.new(rules, seats_for(players), seed, first=seats_for(players)[0])
+    rng = random.Random(seed)
+    cards = 0
+    while not game.is_over:
+        if game.awaiting_draw:
+            game.draw()
+        move = rng.choice(game.legal_moves())
+        game.play_trusted(move)
+        cards += 1 if move.card else 0
+    return cards
 
 
 def preset_figures(name: str, players: int, seeds: range) -> dict[str, Any]:
@@ -136,6 +162,8 @@ def preset_figures(name: str, players: int, seeds: range) -> dict[str, Any]:
     seats = seats_for(players)
 
     def loop(players: int, seed: int) -> int:
+        if rules.hand or rules.tokens:
+            return game_loop(rules, players, seed)
         return loop_game(players, seed, rules)
 
     def kernel(_: int, seed: int) -> int:

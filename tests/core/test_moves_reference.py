@@ -232,3 +232,22 @@ def test_playout_stops_after_max_draws() -> None:
     assert random_playout(rules, start, Pack.new(45, 3), 3, random.Random(3), max_draws=30, record=record) == (None, 30)
     assert record == list(game_positions(rules, 2, 3))[1:31]
     assert random_playout(rules, start, Pack.new(45, 3), 3, random.Random(3), max_draws=0) == (None, 0)
+
+
+@pytest.mark.parametrize("name", ["modern", "adult", "classic-1939(scoring=1939,doubling=true)"])
+def test_playout_of_rules_with_more_decisions_plays_the_game_loop(name: str) -> None:
+    from pardon.core import Game, parse_rules
+
+    rules = parse_rules(name)
+    seats = seats_for(2)
+    for seed in range(10):
+        game = Game.new(rules, seats, seed, first=seats[0])
+        rng = random.Random(seed)
+        cards = 0
+        while not game.is_over:
+            if game.awaiting_draw:
+                game.draw()
+            move = rng.choice(game.legal_moves())
+            game.play_trusted(move)
+            cards += 1 if move.card else 0
+        assert play_random_game(rules, seats, seed) == (game.winner, cards)

@@ -75,9 +75,22 @@ class _Seat(NamedTuple):
     leave_start: tuple[int, ...]
 
 
+_SEATS: dict[tuple[int, bool], _Seat] = {}  # by the id of the context (contexts are kept)
+
+
 def _seat(ctx: Context, stock: bool) -> _Seat:
-    """The kernel's view of ``ctx``; with a generator whose ``choice`` is its own, every
-    card's options are listed by ``options`` and chosen by that ``choice``."""
+    """The kernel's view of ``ctx`` (made once per context: a game is short enough for
+    making it to show); with a generator whose ``choice`` is its own, every card's
+    options are listed by ``options`` and chosen by that ``choice``."""
+    found = _SEATS.get((id(ctx), stock))
+    if found is None or found.ctx is not ctx:
+        if len(_SEATS) > 256:
+            _SEATS.clear()
+        found = _SEATS[id(ctx), stock] = _make_seat(ctx, stock)
+    return found
+
+
+def _make_seat(ctx: Context, stock: bool) -> _Seat:
     how = [_LISTED] * (SORRY + 1)
     if stock:
         for card in (1, 2, 3, 5, 8, 12):
@@ -108,6 +121,8 @@ def random_playout(
     seats, pawns, turn, winner, _ = position
     if winner is not None:
         return winner, 0
+    if rules.hand or rules.tokens or rules.doubling:  # decisions besides a drawn card's move
+        return _playout_by_game(rules, position, pack, seed, rng, max_draws, record)
     if rules.partners:  # team moves are made by ``legal_moves`` itself
         return _playout_by_legal_moves(rules, position, pack, seed, rng, max_draws, record)
     choice = rng.choice
@@ -230,11 +245,17 @@ def play_random_game(
     """A whole random game: the first seat leads, with ``Pack.new(rules.deck, seed)``
     and, unless given, ``random.Random(seed)`` choosing the moves.
 
-    Returns the winner and the number of cards drawn.
+    Returns the winner and the number of cards drawn (played, in a hand game, whose
+    hands are dealt from that pack as :meth:`Game.new <pardon.core.game.Game.new>` deals).
     """
-    position = initial_position(rules, seats)
+    position, pack = initial_position(rules, seats), Pack.new(rules.deck, seed)
+    if rules.hand:
+        from pardon.core.game import Game
+
+        dealt = Game.new(rules, seats, seed, first=seats[0])
+        position, pack = dealt.position, dealt.pack
     chooser = random.Random(seed) if rng is None else rng
-    winner, draws = random_playout(rules, position, Pack.new(rules.deck, seed), seed, chooser)
+    winner, draws = random_playout(rules, position, pack, seed, chooser)
     assert winner is not None
     return winner, draws
 
@@ -259,3 +280,33 @@ def _playout_by_legal_moves(
         if record is not None:
             record.append(position)
     return position.winner, draws
+
+
+def _playout_by_game(
+    rules: Rules,
+    position: Position,
+    pack: Pack,
+    seed: int,
+    rng: random.Random,
+    max_draws: int | None,
+    record: list[Position] | None,
+) -> tuple[int | None, int]:
+    """The :class:`~pardon.core.game.Game` loop, for rules with decisions besides the
+    move of a drawn card (a hand, Fire and Ice, doubles): ``rng.choice`` among every
+    decision's legal moves.  ``max_draws`` and the count returned are cards played."""
+    from pardon.core.game import Game
+
+    game = Game(rules, position, pack, seed)
+    draws = 0
+    while not game.is_over:
+        if draws == max_draws:
+            return None, draws
+        if game.awaiting_draw:
+            game.draw()
+        move = rng.choice(game.legal_moves())
+        game.play_trusted(move)
+        if move.card:
+            draws += 1
+            if record is not None:
+                record.append(game.position)
+    return game.winner, draws
