@@ -63,6 +63,7 @@ def parse_card(text: str) -> int:
     return CARD_BY_NAME[key]
 
 
+@cache  # a tuple, made once per size
 def deck(size: int) -> tuple[int, ...]:
     """The cards of a deck of ``size`` (44, 45 or 55), in rank order."""
     if size not in DECKS:
