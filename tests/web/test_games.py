@@ -26,3 +26,58 @@ def test_human_against_computers_to_the_end(server: TestClient) -> None:
     assert record.status_code == 200
     replayed = replay(parse_record(record.text))
     assert replayed.is_over and ("red", "blue", "yellow")[(0, 1, 2).index(replayed.winner or 0)] == final["winner"]
+
+
+def test_two_humans_each_see_only_their_own_moves(server: TestClient) -> None:
+    game = create(server, [{"kind": "human"}, {"kind": "human"}], seed=5)
+    with (
+        server.websocket_connect(game["websocket"]) as red_socket,
+        server.websocket_connect(game["websocket"]) as yellow_socket,
+    ):
+        red, yellow = Player(red_socket), Player(yellow_socket)
+        red.hello(token_of(game, "red"))
+        assert red.state["status"] == "waiting" and not red.state["moves"]
+        yellow.hello(token_of(game, "yellow"))
+        players = {"red": red, "yellow": yellow}
+        red.until(lambda message: message.get("state", {}).get("status") == "playing")
+        assert yellow.state["status"] == "playing"
+        while red.state["status"] != "finished":
+            mover = players[red.state["decider"]]
+            other = yellow if mover is red else red
+            assert mover.state["moves"] and not other.state["moves"]
+            mover.send_move(last_move(mover.state))
+            event = red.seen + 1
+            for player in players.values():
+                player.until_event(event)
+        assert red.decisions == yellow.decisions
+        assert yellow.state["winner"] == red.state["winner"]
+
+
+def test_hot_seat_plays_every_seat_from_one_connection(server: TestClient) -> None:
+    game = create(server, [{"kind": "hotseat"}, {"kind": "hotseat"}, {"kind": "bot", "level": "random"}], seed=3)
+    assert all(seat["token"] is None for seat in game["seats"])
+    with server.websocket_connect(game["websocket"]) as socket:
+        host = Player(socket)
+        welcome = host.hello(game["host_token"])
+        assert welcome["role"] == "host" and welcome["seats"] == ["red", "blue"]
+        final = play_to_end(host, last_move)
+    assert final["status"] == "finished"
+    movers = {colour for _, colour, _ in host.decisions}
+    assert movers == {"red", "blue", "yellow"}
+
+
+def test_a_spectator_sees_no_hand_and_no_moves(server: TestClient) -> None:
+    game = create(server, [{"kind": "human"}, {"kind": "bot", "level": "random"}], rules="adult", seed=2)
+    with (
+        server.websocket_connect(game["websocket"]) as red_socket,
+        server.websocket_connect(game["websocket"]) as watch_socket,
+    ):
+        red, watcher = Player(red_socket), Player(watch_socket)
+        red.hello(token_of(game, "red"))
+        assert watcher.hello(game["spectator_token"])["role"] == "spectator"
+        assert list(red.state["position"]["hands"]) == ["red"] and len(red.state["position"]["hands"]["red"]) == 5
+        assert watcher.state["position"]["hands"] == {} and watcher.state["moves"] == []
+        play_to_end(red, stop_at=6)
+        watcher.until(lambda message: message.get("event") == red.seen)
+        assert watcher.state["position"]["hands"] == {}
+        assert "seed" not in str(watcher.state) and "draw_pile" not in str(watcher.state)

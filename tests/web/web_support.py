@@ -67,6 +67,10 @@ class Player:
             self.receive()
         return self.state
 
+    def until_event(self, event: int) -> Message:
+        """Read until the broadcast of decision ``event``."""
+        return self.until(lambda message: message["type"] == "event" and message["event"] == event)
+
     def send_move(self, move: str, event: int | None = None, **extra: Any) -> None:
         self.socket.send_json({"type": "move", "move": move, "event": self.seen if event is None else event, **extra})
 

@@ -1,0 +1,134 @@
+"""Every kind of bad command gets its typed error, and the game is exactly as before."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+from web_support import Message, Player, create, first_move, token_of
+
+
+def _human_pair(server: TestClient, **options: object) -> Message:
+    return create(server, [{"kind": "human"}, {"kind": "human"}], seed=21, **options)
+
+
+def _snapshot(server: TestClient, game: Message, player: Player) -> tuple[object, ...]:
+    summary = server.get(f"/api/games/{game['id']}").json()
+    player.round_trip()
+    return summary["event"], summary["status"], player.state["position"], player.state["moves"], player.state["card"]
+
+
+def test_bad_commands_are_refused_and_change_nothing(server: TestClient) -> None:
+    game = _human_pair(server)
+    with (
+        server.websocket_connect(game["websocket"]) as red_socket,
+        server.websocket_connect(game["websocket"]) as yellow_socket,
+    ):
+        red, yellow = Player(red_socket), Player(yellow_socket)
+        red.hello(token_of(game, "red"))
+        yellow.hello(token_of(game, "yellow"))
+        players = {"red": red, "yellow": yellow}
+        for _ in range(3):  # a few decisions first, so that there are events to be stale about
+            mover = players[yellow.state["decider"]]
+            mover.send_move(first_move(mover.state))
+            event = mover.seen + 1
+            for player in players.values():
+                player.until_event(event)
+        mover = players[red.state["decider"]]
+        waiting = yellow if mover is red else red
+        before = _snapshot(server, game, mover)
+        legal = first_move(mover.state)
+        card = mover.state["card"]
+        other_card = "12" if card != "12" else "3"
+        bad: list[tuple[Callable[[], None], str]] = [
+            (lambda: mover.socket.send_text("{not json"), "malformed"),
+            (lambda: mover.socket.send_text("[1, 2]"), "malformed"),
+            (lambda: mover.socket.send_json({"type": "dance"}), "malformed"),
+            (lambda: mover.socket.send_json({"type": "move", "move": legal}), "malformed"),
+            (lambda: mover.socket.send_json({"type": "move", "move": legal, "event": "3"}), "malformed"),
+            (lambda: mover.socket.send_json({"type": "move", "move": legal, "event": mover.seen, "x": 1}), "malformed"),
+            (lambda: mover.socket.send_json({"type": "hello", "token": "again"}), "malformed"),
+            (lambda: mover.send_move("x" * 5000), "too_large"),
+            (lambda: mover.send_move(legal, event=mover.seen - 1), "stale"),
+            (lambda: mover.send_move(legal, event=mover.seen + 5), "bad_event"),
+            (lambda: mover.send_move("hello world"), "invalid_move"),
+            (lambda: mover.send_move(f"{other_card} pass"), "illegal_move"),
+            (lambda: mover.send_move(legal, seat=waiting.state["viewer"]), "not_your_seat"),
+        ]
+        for send, code in bad:
+            send()
+            error = mover.expect_error(code)
+            assert error["message"] and "Traceback" not in error["message"]
+        waiting.send_move(legal)
+        waiting.expect_error("not_your_turn")
+        assert _snapshot(server, game, mover) == before
+        assert _snapshot(server, game, waiting)[0] == before[0]
+
+        mover.send_move(legal)
+        made = mover.until(lambda message: message["type"] == "event")
+        assert made["decision"]["move"] == legal
+        mover.send_move(legal, event=made["event"] - 1)  # the same command again
+        mover.expect_error("duplicate")
+        assert server.get(f"/api/games/{game['id']}").json()["event"] == made["event"]
+
+
+def test_a_spectator_cannot_move(server: TestClient) -> None:
+    game = _human_pair(server, public=True)
+    with server.websocket_connect(game["websocket"]) as socket:
+        watcher = Player(socket)
+        assert watcher.hello(None)["role"] == "spectator"
+        watcher.send_move("1 start-4")
+        watcher.expect_error("not_your_seat")
+        watcher.send_move("1 start-4", seat="red")
+        watcher.expect_error("not_your_seat")
+
+
+@pytest.mark.parametrize(
+    ("first", "code"),
+    [
+        ({"type": "hello", "token": "not-a-token"}, "bad_token"),
+        ({"type": "hello"}, "bad_token"),  # a private game needs a token even to watch
+        ({"type": "ping"}, "malformed"),
+    ],
+)
+def test_a_connection_without_a_valid_hello_is_closed(server: TestClient, first: Message, code: str) -> None:
+    game = _human_pair(server)
+    with server.websocket_connect(game["websocket"]) as socket:
+        socket.send_json(first)
+        error = socket.receive_json()
+        assert error["type"] == "error" and error["code"] == code
+        with pytest.raises(WebSocketDisconnect):
+            socket.receive_json()
+    assert server.get(f"/api/games/{game['id']}").json()["status"] == "waiting"
+
+
+def test_an_unknown_game_is_named(server: TestClient) -> None:
+    with server.websocket_connect("/ws/games/nothing-here") as socket:
+        assert socket.receive_json()["code"] == "no_game"
+    assert server.get("/api/games/nothing-here").json()["error"] == "no_game"
+
+
+def test_a_foreign_origin_is_refused(server: TestClient) -> None:
+    game = _human_pair(server)
+    with (
+        pytest.raises(WebSocketDisconnect),
+        server.websocket_connect(game["websocket"], headers={"origin": "http://elsewhere.example"}) as socket,
+    ):
+        socket.receive_json()
+    with server.websocket_connect(game["websocket"], headers={"origin": "http://testserver"}) as socket:
+        Player(socket).hello(token_of(game, "red"))
+
+
+def test_too_many_messages_are_refused(make_server: Callable[..., TestClient]) -> None:
+    server = make_server(rate=1.0, burst=3)
+    game = _human_pair(server)
+    with server.websocket_connect(game["websocket"]) as socket:
+        player = Player(socket)
+        player.hello(token_of(game, "red"))
+        for _ in range(6):
+            socket.send_json({"type": "ping"})
+        kinds = [player.until(lambda message: message["type"] in ("pong", "error"))["type"] for _ in range(6)]
+        assert kinds.count("pong") <= 3 and "error" in kinds
+        assert player.errors[-1]["code"] == "rate_limited"

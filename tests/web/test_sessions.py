@@ -1,0 +1,139 @@
+"""Reconnecting, computers standing in for absent players, hints, the lobby, rematches, and the REST checks."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from fastapi.testclient import TestClient
+from web_support import Player, create, first_move, play_to_end, token_of
+
+from pardon.core.game import replay
+from pardon.core.notation import parse_record
+
+
+def test_a_client_that_reconnects_catches_up_from_its_last_event(server: TestClient) -> None:
+    game = create(server, [{"kind": "human"}, {"kind": "human"}], seed=8)
+    with server.websocket_connect(game["websocket"]) as red_socket:
+        red = Player(red_socket)
+        red.hello(token_of(game, "red"))
+        with server.websocket_connect(game["websocket"]) as yellow_socket:
+            yellow = Player(yellow_socket)
+            yellow.hello(token_of(game, "yellow"))
+            red.until(lambda message: message.get("state", {}).get("status") == "playing")
+            players = {"red": red, "yellow": yellow}
+            for _ in range(4):
+                mover = players[yellow.state["decider"]]
+                mover.send_move(first_move(mover.state))
+                event = mover.seen + 1
+                for player in players.values():
+                    player.until_event(event)
+            left_at = yellow.seen
+        for _ in range(4):  # red plays on while yellow is away
+            if red.state["decider"] != "red":
+                break
+            red.send_move(first_move(red.state))
+            red.until(lambda message: message["type"] == "event")
+    with server.websocket_connect(game["websocket"]) as yellow_socket:
+        back = Player(yellow_socket)
+        back.hello(token_of(game, "yellow"), since=left_at)
+        assert [number for number, _, _ in back.decisions] == list(range(left_at + 1, red.seen + 1))
+        assert back.decisions == [decision for decision in red.decisions if decision[0] > left_at]
+        assert back.state["event"] == red.seen and back.state["position"] == red.state["position"]
+
+
+def test_an_absent_player_is_played_by_a_computer_until_back(make_server: Callable[..., TestClient]) -> None:
+    server = make_server(takeover_after=0.05)
+    game = create(server, [{"kind": "human"}, {"kind": "human"}], seed=4)
+    with server.websocket_connect(game["websocket"]) as red_socket:
+        red = Player(red_socket)
+        red.hello(token_of(game, "red"))
+        with server.websocket_connect(game["websocket"]) as yellow_socket:
+            Player(yellow_socket).hello(token_of(game, "yellow"))
+        red.until(lambda message: message["type"] == "presence")
+        final = play_to_end(red)  # yellow is away: a computer plays for it, so the game ends
+    assert final["status"] == "finished"
+    assert {colour for _, colour, _ in red.decisions} == {"red", "yellow"}
+
+
+def test_hints_rank_the_moves_of_the_drawn_card(server: TestClient) -> None:
+    game = create(server, [{"kind": "human"}, {"kind": "bot", "level": "random"}], seed=1)
+    with server.websocket_connect(game["websocket"]) as socket:
+        red = Player(socket)
+        red.hello(token_of(game, "red"))
+        state = red.my_turn_or_over()
+        socket.send_json({"type": "hint", "event": state["event"]})
+        hint = red.until(lambda message: message["type"] in ("hint", "error"))
+        assert hint["type"] == "hint", hint
+        assert sorted(move["move"] for move in hint["moves"]) == sorted(move["move"] for move in state["moves"])
+        assert all(0 <= move["chance"] <= 1 for move in hint["moves"])
+    quiet = create(server, [{"kind": "human"}, {"kind": "bot"}], hints=False)
+    with server.websocket_connect(quiet["websocket"]) as socket:
+        red = Player(socket)
+        red.hello(token_of(quiet, "red"))
+        socket.send_json({"type": "hint", "event": red.seen})
+        red.expect_error("hints_off")
+
+
+def test_the_lobby_lists_open_public_games_and_a_seat_can_be_joined(server: TestClient) -> None:
+    public = create(server, [{"kind": "human"}, {"kind": "human"}, {"kind": "bot"}], public=True)
+    private = create(server, [{"kind": "human"}, {"kind": "human"}])
+    listed = [entry["id"] for entry in server.get("/api/lobby").json()["games"]]
+    assert public["id"] in listed and private["id"] not in listed
+    joined = server.post(f"/api/games/{public['id']}/join", json={"seat": "blue"}).json()
+    assert joined["colour"] == "blue" and joined["token"] != token_of(public, "blue")
+    again = server.post(f"/api/games/{public['id']}/join", json={"seat": "blue"})
+    assert again.status_code == 409 and again.json()["error"] == "seat_taken"
+    refused = server.post(f"/api/games/{private['id']}/join", json={"seat": "red"})
+    assert refused.status_code == 403 and refused.json()["error"] == "not_public"
+    with server.websocket_connect(public["websocket"]) as socket:  # the old invite no longer opens the seat
+        socket.send_json({"type": "hello", "token": token_of(public, "blue")})
+        assert socket.receive_json()["code"] == "bad_token"
+    with server.websocket_connect(public["websocket"]) as socket:
+        assert Player(socket).hello(joined["token"])["seats"] == ["blue"]
+
+
+def test_a_rematch_keeps_the_players_and_the_winner_leads(server: TestClient) -> None:
+    game = create(server, [{"kind": "human"}, {"kind": "bot", "level": "random"}], seed=2)
+    with server.websocket_connect(game["websocket"]) as socket:
+        red = Player(socket)
+        red.hello(token_of(game, "red"))
+        final = play_to_end(red)
+    assert server.post(f"/api/games/{game['id']}/rematch").status_code == 401
+    bad = server.post(f"/api/games/{game['id']}/rematch", headers={"Authorization": "Bearer nope"})
+    assert bad.status_code == 403
+    headers = {"Authorization": f"Bearer {token_of(game, 'red')}"}
+    rematch = server.post(f"/api/games/{game['id']}/rematch", headers=headers).json()
+    assert rematch["first"] == final["winner"]
+    assert server.post(f"/api/games/{game['id']}/rematch", headers=headers).json()["id"] == rematch["id"]
+    with server.websocket_connect(rematch["websocket"]) as socket:
+        red = Player(socket)
+        red.hello(token_of(game, "red"))
+        assert red.state["position"]["turn"] == final["winner"]
+        play_to_end(red)
+    record = parse_record(server.get(f"/api/games/{rematch['id']}/record").text)
+    assert record.first is not None and replay(record).is_over
+
+
+def test_creating_a_game_checks_everything(server: TestClient) -> None:
+    cases = [
+        ({"seats": [{"kind": "human"}], "rules": "classic"}, "invalid_seats"),
+        ({"seats": [{"kind": "human"}, {"kind": "human"}], "rules": "chess"}, "invalid_rules"),
+        ({"seats": [{"kind": "human"}, {"kind": "bot", "level": "grandmaster"}]}, "invalid_request"),
+        ({"seats": [{"kind": "human", "level": "greedy"}, {"kind": "bot"}]}, "invalid_seats"),
+        ({"seats": [{"kind": "human", "colour": "red"}, {"kind": "bot", "colour": "red"}]}, "invalid_seats"),
+        ({"seats": [{"kind": "human", "colour": "red"}, {"kind": "bot"}]}, "invalid_seats"),
+        ({"seats": [{"kind": "human"}] * 5}, "invalid_request"),
+        ({"seats": [{"kind": "human"}, {"kind": "bot"}], "extra": 1}, "invalid_request"),
+        ({"seats": [{"kind": "human", "name": "x" * 41}, {"kind": "bot"}]}, "invalid_request"),
+    ]
+    for body, code in cases:
+        response = server.post("/api/games", json=body)
+        assert response.status_code == 422 and response.json()["error"] == code, (body, response.text)
+    assert server.post("/api/games", content=b"{oops", headers={"content-type": "application/json"}).status_code == 422
+    game = create(server, [{"kind": "human"}, {"kind": "bot"}], rules={"preset": "classic", "pawns": 3})
+    assert game["rules"] == "classic(pawns=3)"
+    unfinished = server.get(f"/api/games/{game['id']}/record")
+    assert unfinished.status_code == 409 and unfinished.json()["error"] == "not_finished"
+    assert "/api/games" in server.get("/openapi.json").json()["paths"]
+    time.sleep(0)
