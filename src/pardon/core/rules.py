@@ -8,6 +8,7 @@ written in game records and accepted by the command line.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from dataclasses import dataclass
 from typing import Any, Final
@@ -221,13 +222,21 @@ def _format_value(value: object) -> str:
 
 def nearest_preset(rules: Rules) -> tuple[str, dict[str, Any]]:
     """The preset whose options differ least from ``rules``, and the differing options."""
+    name, changes = _nearest_preset(rules)
+    return name, dict(changes)
+
+
+@functools.lru_cache(maxsize=256)
+def _nearest_preset(rules: Rules) -> tuple[str, tuple[tuple[str, Any], ...]]:
+    # Cached: every position written as JSON (the server sends many) names its rules.
     options = to_dict(rules)
     best_name, best_changes = "", dict[str, Any]()
     for preset_name, preset in PRESETS.items():
-        changes = {key: value for key, value in options.items() if to_dict(preset)[key] != value}
+        preset_options = to_dict(preset)
+        changes = {key: value for key, value in options.items() if preset_options[key] != value}
         if not best_name or len(changes) < len(best_changes):
             best_name, best_changes = preset_name, changes
-    return best_name, best_changes
+    return best_name, tuple(best_changes.items())
 
 
 def to_text(rules: Rules) -> str:
