@@ -27,6 +27,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    bindparam,
     create_engine,
     event,
     insert,
@@ -80,6 +81,15 @@ decisions = Table(
     Column("number", Integer, primary_key=True),
     Column("colour", Integer, nullable=False),
     Column("move", String(200), nullable=False),
+)
+
+
+# Built once: a decision is the one write of every move.
+_ADD_DECISION = insert(decisions)
+_SET_RESULT = (
+    update(games)
+    .where(games.c.id == bindparam("key"))
+    .values(status=bindparam("new_status"), winner=bindparam("new_winner"))
 )
 
 
@@ -220,11 +230,13 @@ class Store:
             return [(row.colour, row.move) for row in connection.execute(query.order_by(decisions.c.number))]
 
     def add_decision(self, game_id: str, number: int, colour: int, move: str, status: str, winner: int | None) -> None:
-        """Store decision ``number`` (and the game's status with it) in one transaction."""
+        """Store decision ``number`` (and a status that changes with it) in one transaction."""
         try:
             with self._transaction() as connection:
-                connection.execute(insert(decisions).values(game_id=game_id, number=number, colour=colour, move=move))
-                connection.execute(update(games).where(games.c.id == game_id).values(status=status, winner=winner))
+                decision = {"game_id": game_id, "number": number, "colour": colour, "move": move}
+                connection.execute(_ADD_DECISION, decision)
+                if status != PLAYING:  # the game is marked playing when it starts; only its end is news
+                    connection.execute(_SET_RESULT, {"key": game_id, "new_status": status, "new_winner": winner})
         except IntegrityError:
             raise DecisionTakenError(f"decision {number} of game {game_id} is already stored") from None
 

@@ -14,4 +14,6 @@ def run_migrations(connection: Connection) -> None:
         context.run_migrations()
 
 
-run_migrations(context.config.attributes["connection"])
+_config = getattr(context, "config", None)  # None when merely imported (the doctest run imports every module)
+if _config is not None:
+    run_migrations(_config.attributes["connection"])
