@@ -203,7 +203,10 @@ async def serve_connection(socket: WebSocket, game_id: str, rooms: Rooms, settin
     finally:
         room.detach(client)
         rooms.release(room)
-        client.outbox.put_nowait(None) if not client.outbox.full() else writer.cancel()
+        if client.outbox.full():
+            writer.cancel()
+        else:
+            client.outbox.put_nowait(None)  # let the writer send what is queued, then stop
         with contextlib.suppress(Exception, asyncio.CancelledError):
             await asyncio.wait_for(writer, timeout=5)
 
