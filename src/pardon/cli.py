@@ -7,6 +7,7 @@
     pardon rules                      presets and rules options
     pardon tournament --bots A,B      a duplicate tournament between computer players
     pardon hint FILE --card CARD      rank the legal moves of a JSON position by win chance
+    pardon puzzle [--number N]        a position and a card: find the best move
     pardon sim --games N --out DIR    play many games, one result row each (resumable)
     pardon report DIR                 statistics and plots of simulation runs
     pardon serve                      the game server: play online (needs the web extra)
@@ -226,6 +227,48 @@ def command_hint(arguments: argparse.Namespace) -> int:
     return 0
 
 
+def command_puzzle(arguments: argparse.Namespace) -> int:
+    from pardon.bots.puzzles import load_puzzles
+    from pardon.core.cards import a_card
+    from pardon.core.notation import format_move
+
+    puzzles = load_puzzles()
+    if arguments.list:
+        rows = [{"number": p.number, "rules": p.rules, "theme": p.theme, "difficulty": p.difficulty} for p in puzzles]
+        if arguments.json:
+            print(json.dumps({"puzzles": rows}))
+        for row in [] if arguments.json else rows:
+            print(f"{row['number']:3d}  {row['rules']:17s} {row['difficulty']:7s} {row['theme']}")
+        return 0
+    found = [puzzle for puzzle in puzzles if puzzle.number == arguments.number]
+    if not found:
+        raise UserError(f"there is no puzzle {arguments.number}: choose 1-{len(puzzles)} (see --list)")
+    puzzle = found[0]
+    position, card = puzzle.game_position, puzzle.card_value
+    moves = [format_move(position, move) for move in puzzle.moves()]
+    chances = [{"move": move, "win_chance": chance} for move, chance in puzzle.chances]
+    about = {"number": puzzle.number, "rules": puzzle.rules, "position": puzzle.position, "card": puzzle.card}
+    if arguments.answer is None:
+        if arguments.json:
+            print(json.dumps({**about, "turn": puzzle.colour, "difficulty": puzzle.difficulty, "moves": moves}))
+            return 0
+        print(f"Puzzle {puzzle.number} ({puzzle.rules}, {puzzle.difficulty}): {puzzle.colour.capitalize()}", end=" ")
+        print(f"to play {a_card(card)}. Find the best move.\n\n{render(position)}\n\nLegal moves: {', '.join(moves)}")
+        print(f"Answer with: pardon puzzle --number {puzzle.number} --answer MOVE")
+        return 0
+    answer = puzzle.parse_answer(arguments.answer)
+    right, text = puzzle.is_best(answer), format_move(position, answer)
+    if arguments.json:
+        print(json.dumps({**about, "answer": text, "correct": right, "best": puzzle.best, "moves": chances}))
+        return 0
+    print(f"{text}: right, the best move ({puzzle.theme})." if right else f"{text}: not the best; {puzzle.best} is.")
+    print(f"Win chance for {puzzle.colour} ({puzzle.playouts} playouts per move):")
+    for entry in chances:
+        mark = " <- yours" if entry["move"] == text else ""
+        print(f"  {entry['win_chance']:6.1%}  {entry['move']}{mark}")
+    return 0
+
+
 def command_sim(arguments: argparse.Namespace) -> int:
     from pardon.sim.simulate import Simulation, default_jobs, parse_bots, run_simulation
 
@@ -362,6 +405,13 @@ def _parser() -> argparse.ArgumentParser:
     hint.add_argument("--seed", type=int, default=0)
     hint.add_argument("--json", action="store_true")
     hint.set_defaults(run=command_hint)
+
+    puzzle = commands.add_parser("puzzle", help="a position and a card: find the best move")
+    puzzle.add_argument("--number", type=int, default=1, help="which puzzle (see --list)")
+    puzzle.add_argument("--answer", help="your move, e.g. '7 20-24 S2-S5' or '4 20'")
+    puzzle.add_argument("--list", action="store_true", help="list the puzzles with their themes")
+    puzzle.add_argument("--json", action="store_true")
+    puzzle.set_defaults(run=command_puzzle)
 
     serve = commands.add_parser("serve", help="the game server: create games, invite players, play over websockets")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default: this machine only)")
