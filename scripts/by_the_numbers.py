@@ -132,13 +132,14 @@ def _page(summaries: dict[str, dict[str, Any]]) -> str:
         "",
         "How long a game of Sorry! lasts, how much going first is worth, which cards get wasted —",
         f"measured over {total:,} simulated games ({classic:,} of the classic game), each figure with",
-        "its 95% interval in brackets.  Every game is seeded: the tables below are reproduced exactly by",
+        "its 95% interval in brackets.  Every game is seeded, so these commands play the very same games:",
         "",
         "```sh",
         "python scripts/by_the_numbers.py run --out runs --jobs 16   # plays the games (resumable)",
         "python scripts/by_the_numbers.py write --runs runs          # writes this page and its plots",
         "```",
         "",
+        *_shortfall(summaries),
         "`random` players choose uniformly among the distinct legal moves; `greedy` is the one-ply player",
         '(see [bots.md](bots.md)).  "Cards" counts every card played, the extra draw of a 2 and forfeits',
         "included.  Places are counted in the order of play: the 1st player is the one who went first",
@@ -207,6 +208,22 @@ def _page(summaries: dict[str, dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def _shortfall(summaries: dict[str, dict[str, Any]]) -> list[str]:
+    """A sentence naming the runs a ``--deadline`` stopped before their planned games."""
+    short = [
+        f"{name} {summary['finished']:,} of {summary['run']['games']:,}"
+        for name, summary in summaries.items()
+        if summary["games"] < summary["run"]["games"]
+    ]
+    if not short:
+        return []
+    return [
+        "The games below were played with `--jobs 2 --deadline 3600` on a 2-core machine, so some runs stopped",
+        f"before their planned number of games ({'; '.join(short)}); rerunning the same command plays the rest.",
+        "",
+    ]
+
+
 def _row(cells: list[str]) -> str:
     return "| " + " | ".join(cells) + " |"
 
@@ -215,7 +232,7 @@ def _card_table(summary: dict[str, Any], label: str) -> list[str]:
     lines = [
         f"### Which cards are wasted ({label})",
         "",
-        "| card | played per game | forfeited |",
+        "| card | played per game | not used (forfeited, or an 11's switch declined) |",
         "|---|---|---|",
     ]
     for card, data in summary["cards"].items():
