@@ -218,7 +218,7 @@ def _shortfall(summaries: dict[str, dict[str, Any]]) -> list[str]:
     if not short:
         return []
     return [
-        "The games below were played with `--jobs 2 --deadline 3600` on a 2-core machine, so some runs stopped",
+        "The games below were played with `--jobs 2` and a `--deadline` on a 2-core machine, so some runs stopped",
         f"before their planned number of games ({'; '.join(short)}); rerunning the same command plays the rest.",
         "",
     ]
