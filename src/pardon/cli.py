@@ -274,13 +274,8 @@ def command_sim(arguments: argparse.Namespace) -> int:
 
     if arguments.dask and arguments.scheduler:
         raise UserError("choose --dask local or --scheduler ADDRESS, not both")
-    simulation = Simulation(
-        arguments.rules, arguments.players or 0, parse_bots(arguments.bots), arguments.games, arguments.seed
-    )
-    if not arguments.players:
-        simulation = Simulation(
-            simulation.rules, _players(arguments.rules, None, 2), simulation.bots, simulation.games, simulation.seed
-        )
+    players = _players(arguments.rules, arguments.players, 2)
+    simulation = Simulation(arguments.rules, players, parse_bots(arguments.bots), arguments.games, arguments.seed)
     jobs = arguments.jobs or default_jobs()
     out = Path(arguments.out)
     started = time.monotonic()

@@ -72,8 +72,3 @@ def card_moves(rules: Rules, position: Position, card: int) -> list[Move]:
     if rules.hand:
         return [move for move in hand_moves(rules, position) if move.card == card]
     return legal_moves(rules, position, card)
-
-
-def is_usable(rules: Rules, position: Position, card: int) -> bool:
-    """Whether ``card`` has a move other than a pass for the player to move."""
-    return any(not move.is_pass for move in legal_moves(rules, position, card))

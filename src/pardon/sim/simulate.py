@@ -108,7 +108,7 @@ def play_game(simulation: Simulation, game_number: int) -> dict[str, Any]:
     tally = _Tally()
     if _only_draws(rules) and all(isinstance(bot, RandomBot) for bot in bots.values()):
         position, turns = _random_game(rules, game, rng, tally)
-        return _row(simulation, game_number, seed, seats, first, position, turns, tally)
+        return _row(simulation, rules, game_number, seed, seats, first, position, turns, tally)
     while not game.is_over and game.turns < DECISION_LIMIT:
         if game.awaiting_draw:
             game.draw()
@@ -123,7 +123,7 @@ def play_game(simulation: Simulation, game_number: int) -> dict[str, Any]:
             move = bot.choose(game.observe(decider), moves, rng)
         game.play_trusted(move)
         tally.add(move, game.position)
-    return _row(simulation, game_number, seed, seats, first, game.position, game.turns, tally)
+    return _row(simulation, rules, game_number, seed, seats, first, game.position, game.turns, tally)
 
 
 def _only_draws(rules: Rules) -> bool:
@@ -149,6 +149,7 @@ def _random_game(rules: Rules, game: Game, rng: random.Random, tally: _Tally) ->
 
 def _row(
     simulation: Simulation,
+    rules: Rules,
     game_number: int,
     seed: int,
     seats: tuple[int, ...],
@@ -159,7 +160,7 @@ def _row(
 ) -> dict[str, Any]:
     order = seats[seats.index(first) :] + seats[: seats.index(first)]
     winner = position.winner
-    points = points_of(parse_rules(simulation.rules), position)
+    points = points_of(rules, position)
     return {
         "game": game_number,
         "seed": seed,
