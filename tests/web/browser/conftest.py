@@ -1,0 +1,87 @@
+"""A real ``pardon serve`` on loopback for the browser tests, with its own SQLite file.
+
+``live_server`` is one server process for the whole run (games are independent, so tests
+share it); ``start_server`` starts another when a test needs its own (a restart, say).
+Computer players move after ``bot_pace`` seconds: quick, but slow enough to see animations.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("fastapi")
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def wait_until_up(url: str, process: subprocess.Popen[bytes], seconds: float = 30.0) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"pardon serve exited with {process.returncode}")
+        try:
+            with urllib.request.urlopen(f"{url}/healthz", timeout=1) as answer:
+                if answer.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError(f"pardon serve did not answer at {url} within {seconds} s")
+
+
+class Server:
+    """A ``pardon serve`` process: its address, database file, and how to stop it."""
+
+    def __init__(self, database: Path, *, bot_pace: float = 0.05, extra: tuple[str, ...] = ()) -> None:
+        self.database = database
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        command = [sys.executable, "-m", "pardon", "serve", "--port", str(self.port), "--db", str(database)]
+        command += ["--bot-pace", str(bot_pace), *extra]
+        self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=os.environ)
+        wait_until_up(self.url, self.process)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+@pytest.fixture
+def start_server(tmp_path: Path) -> Iterator[Callable[..., Server]]:
+    """Start servers of one's own (each stopped after the test); same database unless told."""
+    started: list[Server] = []
+
+    def start(database: Path | None = None, **options: object) -> Server:
+        server = Server(database or tmp_path / "games.sqlite3", **options)  # type: ignore[arg-type]
+        started.append(server)
+        return server
+
+    yield start
+    for server in started:
+        server.stop()
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One server for the whole run."""
+    server = Server(tmp_path_factory.mktemp("live") / "games.sqlite3")
+    yield server
+    server.stop()
