@@ -13,8 +13,10 @@ $(BIN)/pardon: pyproject.toml
 
 setup: $(BIN)/pardon
 
+# The browser client: the server prints the address to open (Ctrl+C stops it).
+# The terminal game stays one command away: $(BIN)/pardon play
 play: setup
-	$(BIN)/pardon play
+	$(BIN)/pardon serve
 
 test: setup
 	$(BIN)/ruff check src tests benchmarks scripts

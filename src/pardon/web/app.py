@@ -18,6 +18,7 @@ from fastapi.responses import JSONResponse
 
 from pardon import __version__
 from pardon.web.api import ApiError, router
+from pardon.web.info_api import router as info_router
 from pardon.web.migrate import upgrade
 from pardon.web.pages import mount
 from pardon.web.protocol import serve_connection
@@ -53,6 +54,7 @@ def create_app(settings: Settings) -> FastAPI:
     )
     app.state.settings = settings
     app.include_router(router)
+    app.include_router(info_router)
     mount(app)
     app.add_exception_handler(ApiError, _api_error)  # type: ignore[arg-type]
     app.add_exception_handler(RequestValidationError, _invalid_request)  # type: ignore[arg-type]

@@ -1,0 +1,181 @@
+"""What the pages around the game read: the presets, the computer levels, the rules of each
+preset, and a finished game move by move for the replay viewer.
+
+The browser stays rule-free: the replay's positions and descriptions are computed here by
+replaying the stored decisions with the core.  Only a finished game is replayed — its record,
+seed included, is public by then (``/api/games/{id}/record``) — so nothing hidden leaks from a
+game in progress.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from pydantic import BaseModel, Field
+
+from pardon.bots import BOTS, DEFAULT_BOT
+from pardon.core.board import COLOUR_NAMES
+from pardon.core.cards import NO_CARD, card_name
+from pardon.core.describe import describe_move
+from pardon.core.jsonio import position_to_json
+from pardon.core.notation import format_move
+from pardon.core.rules import PRESET_HELP, PRESETS, Rules, parse_rules
+from pardon.web.api import ApiError, rooms_of
+from pardon.web.rooms import draw_if_due, new_game
+from pardon.web.rulesdoc import LinkMaker, options_table, preset_sections, to_html
+from pardon.web.storage import FINISHED
+
+router = APIRouter(prefix="/api")
+
+#: One line per computer level, weakest first (docs/bots.md says more).
+LEVEL_HELP = {
+    "random": "plays any legal move: a gentle start",
+    "greedy": "looks one move ahead for the most progress",
+    "tactician": "one move ahead, counting the cards left in the pack",
+    "expectimax": "weighs every card the next player can draw: a strong opponent",
+    "mcts": "searches many random orders of the pack: the strongest, and the slowest",
+}
+
+
+class Preset(BaseModel):
+    name: str
+    description: str
+    players: list[int] = Field(description="the numbers of players the preset allows")
+    hints: bool = Field(description="whether hints can be asked for (not in hand games)")
+    doubling: bool
+    hands: bool = Field(description="players hold hands of five cards")
+    tokens: bool = Field(description="the Fire and Ice tokens of 2013")
+    partners: bool
+    points: bool = Field(description="the game is scored in points")
+
+
+class Level(BaseModel):
+    name: str
+    description: str
+    default: bool
+
+
+class RulesOption(BaseModel):
+    option: str
+    value: int | bool | str
+    classic: int | bool | str = Field(description="the value in the classic game")
+    help: str
+
+
+class RulesSection(BaseModel):
+    id: str = Field(description="the anchor of the section")
+    title: str
+    level: int = Field(description="2 for a section, 3 for a subsection")
+    html: str = Field(description="the text as HTML (escaped: safe to insert)")
+
+
+class RulesPage(BaseModel):
+    name: str
+    description: str
+    players: list[int]
+    options: list[RulesOption]
+    sections: list[RulesSection]
+
+
+class ReplayStep(BaseModel):
+    event: int = Field(description="the decision's number in the game")
+    colour: str
+    move: str = Field(description="the decision in move notation")
+    card: str | None = Field(description="the card played, or null for a decision without one")
+    description: str = Field(description="the move in words")
+    position: dict[str, Any] = Field(description="the position after it (docs/json.md)")
+
+
+class Replay(BaseModel):
+    id: str
+    rules: str
+    winner: str | None
+    seats: list[dict[str, Any]]
+    start: dict[str, Any] = Field(description="the position before the first decision")
+    steps: list[ReplayStep]
+
+
+def preset_of(name: str, rules: Rules) -> Preset:
+    return Preset(
+        name=name,
+        description=PRESET_HELP[name],
+        players=list(rules.players),
+        hints=not rules.hand,
+        doubling=rules.doubling,
+        hands=bool(rules.hand),
+        tokens=rules.tokens,
+        partners=rules.partners,
+        points=rules.scoring != "none",
+    )
+
+
+@router.get("/presets", response_model=list[Preset], summary="The presets, with what each plays")
+def presets() -> list[Preset]:
+    return [preset_of(name, rules) for name, rules in PRESETS.items()]
+
+
+@router.get("/levels/described", response_model=list[Level], summary="Computer levels with a line each")
+def described_levels() -> list[Level]:
+    return [Level(name=name, description=LEVEL_HELP.get(name, name), default=name == DEFAULT_BOT) for name in BOTS]
+
+
+@router.get("/rules/{name}", response_model=RulesPage, summary="The rules of a preset, in sections")
+def rules_page(name: str) -> RulesPage:
+    if name not in PRESETS:
+        raise ApiError(404, "no_preset", f"there is no preset {name[:40]!r}: choose {', '.join(PRESETS)}")
+    link = LinkMaker(name)
+    return RulesPage(
+        name=name,
+        description=PRESET_HELP[name],
+        players=list(PRESETS[name].players),
+        options=[RulesOption(**row) for row in options_table(name)],  # type: ignore[arg-type]
+        sections=[
+            RulesSection(id=section.slug, title=section.title, level=section.level, html=to_html(section.body, link))
+            for section in preset_sections(name)
+        ],
+    )
+
+
+@router.get("/games/{game_id}/replay", response_model=Replay, summary="A finished game, decision by decision")
+def replay(game_id: str, request: Request) -> Replay:
+    """Each decision with the card, the move in words and the position after it."""
+    room = rooms_of(request).get(game_id) if len(game_id) <= 32 else None
+    if room is None:
+        raise ApiError(404, "no_game", f"there is no game {game_id!r}")
+    row = room.row
+    if row.status != FINISHED:
+        raise ApiError(409, "not_finished", "a game can be replayed once it is over; watch it live meanwhile")
+    rules = parse_rules(row.rules)
+    game = new_game(row)
+    draw_if_due(game)
+    start = position_to_json(rules, game.position)
+    steps: list[ReplayStep] = []
+    for number, (colour, text) in enumerate(room.history, start=1):
+        before = game.position
+        move = game.parse(text)
+        game.play_trusted(move)
+        draw_if_due(game)
+        if move.card == NO_CARD and not move.actions:
+            continue  # going on to the draw: nothing to show
+        steps.append(
+            ReplayStep(
+                event=number,
+                colour=COLOUR_NAMES[colour],
+                move=format_move(before, move),
+                card=card_name(move.card) if move.card != NO_CARD else None,
+                description=describe_move(before, move).rsplit("  [", 1)[0],
+                position=position_to_json(rules, game.position),
+            )
+        )
+    return Replay(
+        id=row.id,
+        rules=row.rules,
+        winner=COLOUR_NAMES[row.winner] if row.winner is not None else None,
+        seats=[
+            {"colour": COLOUR_NAMES[seat.colour], "kind": seat.kind, "name": seat.name, "level": seat.level}
+            for seat in row.seats
+        ],
+        start=start,
+        steps=steps,
+    )
