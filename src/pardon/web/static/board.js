@@ -1,0 +1,470 @@
+/**
+ * board.js — the Sorry! board, drawn in SVG from the server's geometry; no rules inside.
+ *
+ * The geometry comes from `GET /api/board?rules=RULES` (src/pardon/web/board_json.py): the 60
+ * track squares, slides, each colour's Safety Zone, Start and Home circles (with a slot for each
+ * pawn), the diamonds of older boards and the Fire spaces of 2013.  Positions are the position
+ * objects of docs/json.md; decisions are the `last` (or a move) of a state (docs/protocol.md):
+ * `{actions: [{kind, colour, pawn, from, to, path, slide, target}], bumps: [pawnKey]}`.
+ *
+ * Names: a *pawn key* is "colour:location" ("red:start", "blue:23", "green:S2"), as the server
+ * writes them; a *place key* is "sq:23" for a track square, else "colour:S2" / "colour:home" /
+ * "colour:start" (see `placeKey`).
+ *
+ * API (ES module):
+ *   const geometry = await loadGeometry(rules)          // fetch /api/board
+ *   const board = createBoard(container, geometry, {onPawn, onPlace})
+ *        container: an element the <svg> is put in; onPawn(pawnKey, element) and
+ *        onPlace(placeKey) are called on click / Enter / Space.
+ *   showPosition(board, position)                       // pawns (and Fire/Ice tokens) where it says
+ *   await animateDecision(board, before, after, decision) // steps square by square, slides, bumps, switches
+ *   showCard(board, {card, text, pack, discards})       // the card face up in the centre, the pack count
+ *   markPawns(board, keys, cls)  markPlaces(board, places) clearMarks(board)
+ *        places: [{key, label, cls}] — rings drawn on those places, focusable, each calling onPlace.
+ *   setFocusable(board, keys)                           // which pawns Tab reaches
+ *   placeKey(colour, location)   pawnPlace(pawnKey)     // key helpers
+ *   board.svg, board.reducedMotion (set true to skip animations)
+ */
+
+const NS = "http://www.w3.org/2000/svg";
+const UNIT = 40; // pixels of the viewBox per board square
+const LETTERS = { red: "R", blue: "B", yellow: "Y", green: "G" };
+const STEP_MS = 120;
+const SLIDE_MS = 70;
+
+export async function loadGeometry(rules) {
+  const answer = await fetch(`/api/board?rules=${encodeURIComponent(rules)}`);
+  if (!answer.ok) throw new Error(`cannot load the board (${answer.status})`);
+  return answer.json();
+}
+
+function el(name, attributes = {}, parent = null) {
+  const node = document.createElementNS(NS, name);
+  for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, value);
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+const px = (value) => +(value * UNIT).toFixed(2);
+
+export function placeKey(colour, location) {
+  return typeof location === "number" ? `sq:${location}` : `${colour}:${String(location)}`;
+}
+
+/** The place key of a pawn key ("blue:23" → "sq:23", "red:S2" → "red:S2"). */
+export function pawnPlace(key) {
+  const [colour, where] = key.split(":");
+  return /^\d+$/.test(where) ? `sq:${where}` : `${colour}:${where}`;
+}
+
+function locationOf(value) {
+  return typeof value === "number" || /^\d+$/.test(String(value)) ? Number(value) : String(value);
+}
+
+/** The point (viewBox units) of a location of a pawn of `colour`; `slot` for Start and Home. */
+function pointOf(board, colour, location, slot = 0) {
+  const g = board.geometry;
+  if (typeof location === "number") return scaled(g.track[location]);
+  const player = g.players[colour];
+  if (location === "start" || location === "home") {
+    const slots = player[location].slots;
+    return scaled(slots[slot % slots.length]);
+  }
+  const index = Number(String(location).slice(1)) - 1; // S1..S5
+  return scaled(player.safety[index]);
+}
+
+const scaled = (point) => ({ x: px(point.x), y: px(point.y) });
+
+export function createBoard(container, geometry, handlers = {}) {
+  const size = px(geometry.size);
+  const svg = el("svg", {
+    viewBox: `-8 -8 ${size + 16} ${size + 16}`,
+    class: "board",
+    role: "group",
+    "aria-label": "The Sorry! board",
+  });
+  container.replaceChildren(svg);
+  const board = {
+    svg,
+    geometry,
+    handlers,
+    pawns: {}, // colour → [{node, location}]
+    places: {}, // place key → node
+    reducedMotion: window.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false,
+  };
+  const layers = {};
+  for (const name of ["base", "track", "features", "centre", "marks", "pawns", "tokens"]) {
+    layers[name] = el("g", { class: `layer-${name}` }, svg);
+  }
+  board.layers = layers;
+  drawBase(board);
+  drawTrack(board);
+  for (const colour of geometry.colours) drawColour(board, colour);
+  drawSlides(board);
+  drawCentre(board);
+  svg.addEventListener("click", (event) => activate(board, event.target));
+  svg.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" || event.key === " ") {
+      if (activate(board, event.target)) event.preventDefault();
+    }
+  });
+  return board;
+}
+
+function activate(board, target) {
+  const pawn = target.closest?.(".pawn");
+  if (pawn && board.handlers.onPawn) {
+    board.handlers.onPawn(pawn.dataset.key, pawn);
+    return true;
+  }
+  const place = target.closest?.("[data-place]");
+  if (place && board.handlers.onPlace) {
+    board.handlers.onPlace(place.dataset.place);
+    return true;
+  }
+  return false;
+}
+
+function drawBase(board) {
+  const size = px(board.geometry.size);
+  el("rect", { x: -6, y: -6, width: size + 12, height: size + 12, rx: 14, class: "board-edge" }, board.layers.base);
+  el("rect", { x: 0, y: 0, width: size, height: size, rx: 4, class: "board-face" }, board.layers.base);
+  el("rect", { x: UNIT, y: UNIT, width: size - 2 * UNIT, height: size - 2 * UNIT, class: "board-inner" }, board.layers.base);
+}
+
+function drawTrack(board) {
+  const { track, diamonds, fire_spaces: fire } = board.geometry;
+  for (const square of track) {
+    const group = el("g", { class: `square side-${square.side}`, "data-place": `sq:${square.square}` }, board.layers.track);
+    el("rect", { x: px(square.x - 0.5), y: px(square.y - 0.5), width: UNIT, height: UNIT, class: "square-face" }, group);
+    el("title", {}, group).textContent = `square ${square.square}`;
+    board.places[`sq:${square.square}`] = group;
+  }
+  for (const number of diamonds) {
+    const { x, y } = scaled(track[number]);
+    const r = UNIT * 0.3;
+    el("polygon", { points: `${x},${y - r} ${x + r},${y} ${x},${y + r} ${x - r},${y}`, class: "diamond" }, board.layers.features);
+  }
+  for (const number of fire) {
+    const { x, y } = scaled(track[number]);
+    const flame = `M${x},${y - 14} C${x + 10},${y - 4} ${x + 11},${y + 8} ${x},${y + 13} C${x - 11},${y + 8} ${x - 10},${y - 4} ${x},${y - 14} Z`;
+    el("path", { d: flame, class: "fire-space" }, board.layers.features);
+    el("circle", { cx: x, cy: y + 5, r: 4.5, class: "fire-core" }, board.layers.features);
+  }
+}
+
+function drawColour(board, colour) {
+  const player = board.geometry.players[colour];
+  const layer = board.layers.track;
+  player.safety.forEach((point, index) => {
+    const key = `${colour}:S${index + 1}`;
+    const group = el("g", { class: `safety ${colour}`, "data-place": key }, layer);
+    el("rect", { x: px(point.x - 0.5), y: px(point.y - 0.5), width: UNIT, height: UNIT, class: "safety-face" }, group);
+    el("title", {}, group).textContent = `${colour} Safety Zone S${index + 1}`;
+    board.places[key] = group;
+  });
+  for (const name of ["start", "home"]) {
+    const circle = player[name];
+    const key = `${colour}:${name}`;
+    const group = el("g", { class: `${name}-circle ${colour}`, "data-place": key }, layer);
+    el("circle", { cx: px(circle.x), cy: px(circle.y), r: px(circle.r), class: "circle-face" }, group);
+    const label = el("text", { x: px(circle.x), y: px(circle.y), class: "circle-label" }, group);
+    label.textContent = name === "start" ? "START" : "HOME";
+    label.setAttribute("transform", `rotate(${player.angle} ${px(circle.x)} ${px(circle.y)})`);
+    el("title", {}, group).textContent = `${colour} ${name === "start" ? "Start" : "Home"}`;
+    board.places[key] = group;
+  }
+  // the start exit circle, printed on the track in the colour of its Start
+  const exit = scaled(board.geometry.track[player.start_exit]);
+  el("circle", { cx: exit.x, cy: exit.y, r: UNIT * 0.42, class: `exit-ring ${colour}` }, board.layers.features);
+}
+
+function drawSlides(board) {
+  const { track } = board.geometry;
+  for (const slide of board.geometry.slides) {
+    const points = slide.squares.map((square) => scaled(track[square]));
+    const first = points[0];
+    const second = points[1];
+    const last = points[points.length - 1];
+    const dx = Math.sign(second.x - first.x);
+    const dy = Math.sign(second.y - first.y);
+    const group = el("g", { class: `slide ${slide.colour}` }, board.layers.features);
+    el("line", { x1: first.x, y1: first.y, x2: last.x, y2: last.y, class: "slide-bar" }, group);
+    // the triangle points along the track, its base across the square's back edge
+    const h = UNIT * 0.34;
+    const tip = { x: first.x + dx * h, y: first.y + dy * h };
+    const back = { x: first.x - dx * h, y: first.y - dy * h };
+    const across = { x: -dy * h, y: dx * h };
+    el(
+      "polygon",
+      {
+        points: `${tip.x},${tip.y} ${back.x + across.x},${back.y + across.y} ${back.x - across.x},${back.y - across.y}`,
+        class: "slide-triangle",
+      },
+      group,
+    );
+    el("circle", { cx: last.x, cy: last.y, r: UNIT * 0.26, class: "slide-end" }, group);
+  }
+}
+
+function drawCentre(board) {
+  const c = scaled(board.geometry.centre);
+  const layer = board.layers.centre;
+  const logo = el("text", { x: c.x - 44, y: c.y - 30, class: "logo", transform: `rotate(-45 ${c.x - 44} ${c.y - 44})` }, layer);
+  logo.textContent = "SORRY!";
+  const pack = el("g", { class: "pack", transform: `translate(${c.x - 72} ${c.y + 52})` }, layer);
+  el("rect", { x: -28, y: -40, width: 56, height: 80, rx: 6, class: "card-back" }, pack);
+  el("rect", { x: -22, y: -34, width: 44, height: 68, rx: 4, class: "card-back-inner" }, pack);
+  board.packLabel = el("text", { x: 0, y: 58, class: "pile-label" }, pack);
+  const face = el("g", { class: "card-face-up", transform: `translate(${c.x + 36} ${c.y + 52})` }, layer);
+  el("rect", { x: -62, y: -46, width: 124, height: 92, rx: 8, class: "card-face" }, face);
+  board.cardNumber = el("text", { x: -40, y: -14, class: "card-number" }, face);
+  board.cardText = el("text", { x: -6, y: -28, class: "card-text" }, face);
+  board.discardLabel = el("text", { x: 0, y: 64, class: "pile-label" }, face);
+  board.cardFace = face;
+}
+
+/** Shows the card face up (with its rule text), how many cards are left and in the discard pile. */
+export function showCard(board, { card, text, pack, discards }) {
+  board.cardFace.classList.toggle("empty", !card);
+  board.cardNumber.textContent = card ? (card === "sorry" ? "S!" : card) : "";
+  board.cardText.replaceChildren();
+  if (card && text) {
+    wrap(text, 15).slice(0, 6).forEach((line, index) => {
+      const span = el("tspan", { x: -6, dy: index === 0 ? 0 : 12.5 }, board.cardText);
+      span.textContent = line;
+    });
+  }
+  board.packLabel.textContent = `${pack} left`;
+  board.discardLabel.textContent = `${discards} discarded`;
+}
+
+function wrap(text, width) {
+  const lines = [];
+  let line = "";
+  for (const word of text.split(/\s+/)) {
+    if (line && (line + " " + word).length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
+// --- pawns -------------------------------------------------------------------------------
+
+function makePawn(board, colour, index) {
+  const node = el("g", { class: `pawn ${colour}`, "data-colour": colour }, board.layers.pawns);
+  const r = px(board.geometry.pawn_radius);
+  el("circle", { r: r + 3, class: "pawn-halo" }, node);
+  el("circle", { r, class: "pawn-body" }, node);
+  el("circle", { r: r * 0.55, class: "pawn-head" }, node);
+  const letter = el("text", { class: "pawn-letter", y: 0.5 }, node);
+  letter.textContent = LETTERS[colour] ?? "?";
+  el("title", {}, node);
+  return { node, colour, index, location: null, point: null };
+}
+
+function setPawn(board, pawn, location, slot, duration = 0) {
+  pawn.location = location;
+  const point = pointOf(board, pawn.colour, location, slot);
+  const key = `${pawn.colour}:${location}`;
+  pawn.node.dataset.key = key;
+  pawn.node.querySelector("title").textContent = describePlace(pawn.colour, location);
+  pawn.node.setAttribute("aria-label", describePlace(pawn.colour, location));
+  const from = pawn.point;
+  pawn.point = point;
+  pawn.node.style.transform = `translate(${point.x}px, ${point.y}px)`;
+  if (from && duration > 0 && !board.reducedMotion && (from.x !== point.x || from.y !== point.y)) {
+    return pawn.node.animate([translate(from), translate(point)], { duration, easing: "ease-in-out" }).finished;
+  }
+  return Promise.resolve();
+}
+
+const translate = (point) => ({ transform: `translate(${point.x}px, ${point.y}px)` });
+
+function describePlace(colour, location) {
+  const name = colour[0].toUpperCase() + colour.slice(1);
+  if (typeof location === "number") return `${name} pawn on square ${location}`;
+  if (location === "start") return `${name} pawn in Start`;
+  if (location === "home") return `${name} pawn at Home`;
+  return `${name} pawn on Safety Zone ${location}`;
+}
+
+/** Puts every pawn where `position` says, keeping each pawn that has not moved where it is. */
+export function showPosition(board, position, duration = 0) {
+  const done = [];
+  for (const [colour, locations] of Object.entries(position.pawns)) {
+    const pawns = (board.pawns[colour] ??= []);
+    while (pawns.length < locations.length) pawns.push(makePawn(board, colour, pawns.length));
+    const wanted = locations.map(locationOf);
+    const free = [...pawns];
+    const assigned = new Array(wanted.length).fill(null);
+    wanted.forEach((location, index) => {
+      const same = free.findIndex((pawn) => pawn.location === location);
+      if (same >= 0) assigned[index] = free.splice(same, 1)[0];
+    });
+    wanted.forEach((location, index) => {
+      if (!assigned[index]) assigned[index] = free.shift();
+    });
+    const slots = { start: 0, home: 0 };
+    const order = wanted.map((location, index) => [location, assigned[index]]);
+    order.sort((a, b) => a[1].index - b[1].index);
+    for (const [location, pawn] of order) {
+      const slot = location in slots ? slots[location]++ : 0;
+      done.push(setPawn(board, pawn, location, slot, duration));
+    }
+  }
+  for (const colour of Object.keys(board.pawns)) {
+    if (!(colour in position.pawns)) for (const pawn of board.pawns[colour]) pawn.node.remove();
+  }
+  showTokens(board, position.tokens);
+  board.position = position;
+  return Promise.all(done);
+}
+
+function showTokens(board, tokens) {
+  const layer = board.layers.tokens;
+  layer.replaceChildren();
+  if (!tokens || !board.geometry.tokens) return;
+  for (const name of ["fire", "ice"]) {
+    const token = tokens[name];
+    let point = scaled(board.geometry.tokens[name]);
+    if (token) {
+      const pawns = board.position?.pawns ?? {};
+      const location = locationOf((pawns[token.colour] ?? [])[token.pawn]);
+      const holder = (board.pawns[token.colour] ?? []).find((pawn) => pawn.location === location);
+      if (holder) point = { x: holder.point.x + 13, y: holder.point.y - 13 };
+    }
+    const group = el("g", { class: `token ${name}`, transform: `translate(${point.x} ${point.y})` }, layer);
+    el("circle", { r: 9, class: "token-face" }, group);
+    el("text", { class: "token-letter", y: 0.5 }, group).textContent = name === "fire" ? "F" : "I";
+    el("title", {}, group).textContent = name === "fire" ? "the Fire token" : "the Ice token";
+  }
+}
+
+function pawnAt(board, key) {
+  const [colour, where] = key.split(":");
+  const location = locationOf(where);
+  return (board.pawns[colour] ?? []).find((pawn) => pawn.location === location) ?? null;
+}
+
+/** The pawn element(s) of a pawn key (every pawn in a Start for "red:start"). */
+export function pawnElements(board, key) {
+  const [colour, where] = key.split(":");
+  const location = locationOf(where);
+  return (board.pawns[colour] ?? []).filter((pawn) => pawn.location === location).map((pawn) => pawn.node);
+}
+
+async function moveAlong(board, pawn, path, { slideFrom = Infinity } = {}) {
+  const points = path.map((location) => pointOf(board, pawn.colour, locationOf(location), 0));
+  const from = pawn.point;
+  if (!points.length || board.reducedMotion) return;
+  const frames = [translate(from), ...points.map(translate)];
+  const steps = points.length;
+  const slideSteps = Math.max(0, steps - slideFrom);
+  const duration = (steps - slideSteps) * STEP_MS + slideSteps * SLIDE_MS;
+  pawn.point = points[points.length - 1];
+  pawn.node.style.transform = translate(pawn.point).transform;
+  pawn.node.parentNode.appendChild(pawn.node); // the moving pawn passes over the others
+  await pawn.node.animate(frames, { duration, easing: "linear" }).finished;
+}
+
+/** Animates one decision (the `last` of a state): each pawn along its path, then the bumps. */
+export async function animateDecision(board, before, after, decision) {
+  if (!decision || board.reducedMotion) return showPosition(board, after);
+  try {
+    const bumped = (decision.bumps ?? []).map((key) => pawnAt(board, key)).filter(Boolean);
+    for (const action of decision.actions ?? []) {
+      if (!action.path) continue;
+      const pawn = pawnAt(board, action.pawn);
+      if (!pawn) continue;
+      const target = action.target ? pawnAt(board, action.target) : null;
+      const countSteps = action.path.length - (action.slide_squares ?? 0);
+      const moving = [moveAlong(board, pawn, action.path, { slideFrom: countSteps })];
+      if (target && action.kind === "switch") {
+        moving.push(moveAlong(board, target, [action.from]));
+        target.location = locationOf(action.from);
+      }
+      await Promise.all(moving);
+      pawn.location = locationOf(action.to);
+    }
+    await Promise.all(
+      bumped.map((pawn) => {
+        pawn.location = "start";
+        const slot = board.pawns[pawn.colour].filter((other) => other.location === "start").indexOf(pawn);
+        return setPawn(board, pawn, "start", slot, 450);
+      }),
+    );
+  } catch (error) {
+    console.warn("animation skipped", error);
+  }
+  return showPosition(board, after, 200);
+}
+
+// --- marks --------------------------------------------------------------------------------
+
+/** Marks pawns (by key) with a class: "movable", "selected", "target". */
+export function markPawns(board, keys, cls) {
+  const wanted = new Set(keys);
+  for (const pawns of Object.values(board.pawns)) {
+    for (const pawn of pawns) pawn.node.classList.toggle(cls, wanted.has(pawn.node.dataset.key));
+  }
+}
+
+/** Makes the pawns of `keys` reachable by Tab (one tab stop per pawn key). */
+export function setFocusable(board, keys, labels = {}) {
+  const wanted = new Set(keys);
+  const seen = new Set();
+  for (const pawns of Object.values(board.pawns)) {
+    for (const pawn of pawns) {
+      const key = pawn.node.dataset.key;
+      if (wanted.has(key) && !seen.has(key)) {
+        seen.add(key);
+        pawn.node.setAttribute("tabindex", "0");
+        pawn.node.setAttribute("role", "button");
+        if (labels[key]) pawn.node.setAttribute("aria-label", labels[key]);
+      } else {
+        pawn.node.removeAttribute("tabindex");
+        pawn.node.removeAttribute("role");
+      }
+    }
+  }
+}
+
+/** Draws a ring on each place of `places` ({key, label, cls}); each is a button calling onPlace. */
+export function markPlaces(board, places) {
+  const layer = board.layers.marks;
+  layer.replaceChildren();
+  for (const place of places) {
+    const point = placePoint(board, place.key);
+    if (!point) continue;
+    const group = el(
+      "g",
+      { class: `mark ${place.cls ?? ""}`, "data-place": place.key, tabindex: "0", role: "button", "aria-label": place.label ?? place.key },
+      layer,
+    );
+    el("circle", { cx: point.x, cy: point.y, r: UNIT * 0.5, class: "mark-ring" }, group);
+    if (place.badge) {
+      el("text", { x: point.x, y: point.y - UNIT * 0.62, class: "mark-badge" }, group).textContent = place.badge;
+    }
+    el("title", {}, group).textContent = place.label ?? place.key;
+  }
+  return [...layer.children];
+}
+
+function placePoint(board, key) {
+  const [first, second] = key.split(":");
+  if (first === "sq") return scaled(board.geometry.track[Number(second)]);
+  const player = board.geometry.players[first];
+  if (!player) return null;
+  if (second === "start" || second === "home") return scaled(player[second]);
+  return scaled(player.safety[Number(second.slice(1)) - 1]);
+}
+
+export function clearMarks(board) {
+  board.layers.marks.replaceChildren();
+  for (const cls of ["movable", "selected", "target", "blocked"]) markPawns(board, [], cls);
+}
