@@ -22,6 +22,7 @@ from pardon.web.info_api import router as info_router
 from pardon.web.migrate import upgrade
 from pardon.web.pages import mount
 from pardon.web.protocol import serve_connection
+from pardon.web.results_api import router as results_router
 from pardon.web.rooms import Rooms
 from pardon.web.settings import Settings
 from pardon.web.storage import Store, make_engine
@@ -55,6 +56,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.settings = settings
     app.include_router(router)
     app.include_router(info_router)
+    app.include_router(results_router)
     mount(app)
     app.add_exception_handler(ApiError, _api_error)  # type: ignore[arg-type]
     app.add_exception_handler(RequestValidationError, _invalid_request)  # type: ignore[arg-type]
