@@ -18,6 +18,7 @@ from fastapi.responses import JSONResponse
 
 from pardon import __version__
 from pardon.web.api import ApiError, router
+from pardon.web.board_json import router as board_router
 from pardon.web.info_api import router as info_router
 from pardon.web.migrate import upgrade
 from pardon.web.pages import mount
@@ -57,6 +58,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(router)
     app.include_router(info_router)
     app.include_router(results_router)
+    app.include_router(board_router)
     mount(app)
     app.add_exception_handler(ApiError, _api_error)  # type: ignore[arg-type]
     app.add_exception_handler(RequestValidationError, _invalid_request)  # type: ignore[arg-type]

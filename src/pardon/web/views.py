@@ -1,8 +1,11 @@
 """What the server sends about a game: each seat's view as JSON, never more than it may know.
 
 A seat sees its observation (``Game.observe``: other hands hidden, never the pack's order),
-the card drawn, the discard pile, and — when the decision is its own — its legal moves with
-the position after each.  A spectator sees no hand at all.
+the card drawn with its rule text, the discard pile, the last decision described in words
+with the path of every pawn it moved (so a board can animate it), and — when the decision
+is its own — its legal moves, each with the position after it, its pawn actions and a
+description, and for every pawn that cannot use the card, why not (:mod:`pardon.core.why`).
+The browser therefore needs no rules of its own.  A spectator sees no hand at all.
 """
 
 from __future__ import annotations
@@ -10,13 +13,31 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from pardon.core.board import COLOUR_NAMES
-from pardon.core.cards import card_name
-from pardon.core.game import Game
+from pardon.core.board import COLOUR_NAMES, FIRST_TRACK, SQUARE, START, START_EXIT, TRACK_LENGTH
+from pardon.core.cards import CARD_TEXT, SORRY, card_name
+from pardon.core.describe import describe_move
+from pardon.core.game import CARD, Game
 from pardon.core.jsonio import position_to_json
-from pardon.core.moves import Move
+from pardon.core.locations import format_location
+from pardon.core.moves import ACCEPT, BONUS_HOME, BUMP_FROM_START, DOUBLE, DROP, FIRE, ICE, STEP, SWITCH, Action, Move
 from pardon.core.notation import format_move
+from pardon.core.rules import Rules
 from pardon.core.state import Position
+from pardon.core.why import why_pawn_cannot_move
+
+ACTION_KINDS = {
+    STEP: "step",
+    SWITCH: "switch",
+    BUMP_FROM_START: "sorry",
+    ICE: "ice",
+    FIRE: "fire",
+    BONUS_HOME: "bonus-home",
+    DOUBLE: "double",
+    ACCEPT: "accept",
+    DROP: "drop",
+}
+#: Actions that move a pawn across the board (the others place a token or answer a double).
+PAWN_ACTIONS = frozenset((STEP, SWITCH, BUMP_FROM_START, BONUS_HOME))
 
 
 def public_position(game: Game) -> Position:
@@ -33,17 +54,139 @@ def discards_json(discards: tuple[int, ...]) -> dict[str, Any]:
     return {"count": len(discards), "cards": dict(sorted(counted.items()))}
 
 
+def location_json(colour: int, distance: int) -> int | str:
+    """A pawn's location as in a position object: a track square number, or start, home, S1–S5."""
+    if FIRST_TRACK <= distance < START:
+        return SQUARE[colour][distance]
+    return format_location(colour, distance)
+
+
+def pawn_key(colour: int, distance: int) -> str:
+    """How the client names a pawn: ``red:start``, ``blue:23``, ``yellow:S2``."""
+    return f"{COLOUR_NAMES[colour]}:{location_json(colour, distance)}"
+
+
+def _count_path(colour: int, origin: int, landing: int) -> list[int | str]:
+    """Every place a pawn passes moving by count from ``origin`` to ``landing``, ``landing`` included."""
+    if origin == START:  # out onto the start exit circle, then on if the circle counts as a square
+        places = list(range(START_EXIT, landing - 1, -1))
+    elif landing < origin:  # forward: towards Home
+        places = list(range(origin - 1, landing - 1, -1))
+    else:  # backward, round the track (past the entrance, a full lap from Home)
+        places, place = [], origin
+        while place != landing:
+            place = place + 1 if place + 1 < START else FIRST_TRACK
+            places.append(place)
+    return [location_json(colour, place) for place in places]
+
+
+def _slide_path(colour: int, landing: int, end: int) -> list[int | str]:
+    """The squares a slide carries a pawn over, from its triangle to its end circle."""
+    if end == landing or not (FIRST_TRACK <= landing < START and FIRST_TRACK <= end < START):
+        return []
+    square, last = SQUARE[colour][landing], SQUARE[colour][end]
+    squares: list[int | str] = []
+    while square != last:
+        square = (square + 1) % TRACK_LENGTH
+        squares.append(square)
+    return squares
+
+
+def action_json(action: Action) -> dict[str, Any]:
+    """One action of a move: which pawn, from where to where, and the path it takes."""
+    kind, colour = action.kind, action.colour
+    if kind in (DOUBLE, ACCEPT, DROP):
+        return {"kind": ACTION_KINDS[kind], "colour": COLOUR_NAMES[colour]}
+    if kind in (ICE, FIRE):
+        placed = {"kind": ACTION_KINDS[kind], "colour": COLOUR_NAMES[colour] if colour >= 0 else None}
+        return placed | ({"pawn": pawn_key(colour, action.origin)} if colour >= 0 else {})
+    if kind == STEP:
+        path = _count_path(colour, action.origin, action.landing)
+    elif kind == BONUS_HOME:
+        path = ["home"]
+    else:  # a switch or a Sorry! jumps straight onto the other pawn's square
+        path = [location_json(colour, action.landing)]
+    slide = _slide_path(colour, action.landing, action.end)
+    result: dict[str, Any] = {
+        "kind": ACTION_KINDS[kind],
+        "colour": COLOUR_NAMES[colour],
+        "pawn": pawn_key(colour, action.origin),
+        "from": location_json(colour, action.origin),
+        "landing": location_json(colour, action.landing),
+        "to": location_json(colour, action.end),
+        "path": [*path, *slide],
+        "slide": bool(slide),
+        "slide_squares": len(slide),
+    }
+    if kind == STEP:  # squares counted: forward is positive, back is negative
+        start = START_EXIT + 1 if action.origin == START else action.origin
+        result["steps"] = start - action.landing if action.landing <= start else -len(path)
+    if action.target >= 0:
+        result["target"] = pawn_key(action.target, action.target_origin)
+    return result
+
+
+def decision_json(position: Position, move: Move) -> dict[str, Any]:
+    """A move's structure for drawing it: its actions, the pawns it bumps, and its words."""
+    return {
+        "card": card_name(move.card) if move.card in CARD_TEXT else None,
+        "actions": [action_json(action) for action in move.actions],
+        "bumps": [pawn_key(colour, distance) for colour, distance in move.bumps],
+        "text": describe_move(position, move).split("  [")[0],
+    }
+
+
 def moves_json(game: Game, moves: list[Move]) -> list[dict[str, Any]]:
-    """Each legal move by its notation, whether it passes, and the position after it."""
+    """Each legal move by its notation, whether it passes, the position after it, and its structure."""
     position = game.position
     return [
         {
             "move": format_move(position, move),
             "pass": move.is_pass,
             "result": position_to_json(game.rules, move.result),
+            **decision_json(position, move),
         }
         for move in moves
     ]
+
+
+def card_text(rules: Rules, card: int) -> str:
+    """What a card does under these rules, in a player's words."""
+    text = CARD_TEXT[card]
+    if card == 2 and not rules.draw_again_on_2:
+        text = text.replace(" Draw again.", "")
+    if card == SORRY and rules.sorry_forward_4:
+        text += " Or move one of your pawns forward 4."
+    if rules.leave_start != "circle" and card in (1, 2, 3, 5, 8, 10, 11, 12):
+        text += " Any forward card can bring a pawn out of Start."
+    return text
+
+
+def why_not_json(game: Game, viewer: int) -> dict[str, dict[str, str]]:
+    """For each card the deciding player may play, why each of their pawns that cannot use it cannot."""
+    position = game.position
+    if game.stage != CARD or game.is_over or game.decider != viewer:
+        return {}
+    view = game.observe(viewer).position
+    cards = [game.card] if game.card is not None else sorted(set(view.hands[viewer])) if view.hands else []
+    reasons: dict[str, dict[str, str]] = {}
+    for card in cards:
+        found = {}
+        for distance in sorted(set(position.pawns[position.turn])):
+            why = why_pawn_cannot_move(game.rules, view, card, distance)
+            if why is not None:
+                found[pawn_key(position.turn, distance)] = why
+        reasons[card_name(card)] = found
+    return reasons
+
+
+def last_decision_json(game: Game) -> dict[str, Any] | None:
+    """The decision just made, described, with its pawns' paths (for the board to animate)."""
+    history = game._history  # the position before the last decision is kept only there
+    if not history:
+        return None
+    turn = history[-1]
+    return {"colour": COLOUR_NAMES[turn.colour], **decision_json(turn.before.position, turn.move)}
 
 
 def view_json(game: Game, viewer: int | None, moves: list[dict[str, Any]] | None) -> dict[str, Any]:
@@ -59,8 +202,12 @@ def view_json(game: Game, viewer: int | None, moves: list[dict[str, Any]] | None
         "stage": "over" if over else game.stage,
         "decider": None if over else COLOUR_NAMES[game.decider],
         "card": card_name(game.card) if game.card is not None else None,
+        "card_text": card_text(game.rules, game.card) if game.card is not None else None,
         "discards": discards_json(discards),
         "pack": len(game.pack.draw_pile),
         "viewer": COLOUR_NAMES[viewer] if viewer is not None else None,
         "moves": moves or [],
+        "why_not": why_not_json(game, viewer) if moves and viewer is not None else {},
+        "last": last_decision_json(game),
+        "rules": game.rules.name,
     }
