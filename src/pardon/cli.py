@@ -11,6 +11,7 @@
     pardon sim --games N --out DIR    play many games, one result row each (resumable)
     pardon report DIR                 statistics and plots of simulation runs
     pardon serve                      the game server: play online (needs the web extra)
+    pardon sheets --out DIR           the printable rule sheet and score sheet (needs the print extra)
 
 Every error a user can cause prints one line on stderr and exits with status 2.
 """
@@ -323,6 +324,25 @@ def command_serve(arguments: argparse.Namespace) -> int:
     return 0
 
 
+def command_sheets(arguments: argparse.Namespace) -> int:
+    try:
+        from pardon.printables import write_sheets
+    except ImportError as error:
+        missing = (error.name or "reportlab").split(".")[0]
+        raise UserError(f"the sheets need the print extra: pip install 'pardon[print]' (no {missing})") from None
+    papers = ("letter", "a4") if arguments.paper == "both" else (arguments.paper,)
+    out = Path(arguments.out)
+    if out.exists() and not out.is_dir():
+        raise UserError(f"cannot write the sheets to {out}: it is a file, not a directory")
+    try:
+        written = write_sheets(out, papers)
+    except OSError as error:
+        raise UserError(f"cannot write the sheets to {out}: {error.strerror or error}") from None
+    for path in written:
+        print(path)
+    return 0
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="pardon", description="The board game Sorry!, played exactly by the rules.")
     parser.add_argument("--version", action="version", version=f"pardon {__version__}")
@@ -417,6 +437,16 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--allow-origin", action="append", default=[], help="another web origin allowed to connect")
     serve.add_argument("--public-url", help="the address written in invite links (default: the request's)")
     serve.set_defaults(run=command_serve)
+
+    sheets = commands.add_parser("sheets", help="write the one-page rule sheet and the score sheet as PDF")
+    sheets.add_argument("--out", required=True, help="directory for rules.pdf and score-sheet.pdf (made if missing)")
+    sheets.add_argument(
+        "--paper",
+        choices=("letter", "a4", "both"),
+        default="letter",
+        help="US Letter (rules.pdf), A4 (rules-a4.pdf) or both (default: letter)",
+    )
+    sheets.set_defaults(run=command_sheets)
     return parser
 
 

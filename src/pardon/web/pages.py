@@ -19,7 +19,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from fastapi import APIRouter, FastAPI
-from fastapi.responses import FileResponse
+from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from pardon.web.api import ApiError
@@ -66,6 +66,20 @@ def rules_page(name: str = "classic") -> FileResponse:
 @router.get("/scorekeeper")
 def scorekeeper_page() -> FileResponse:
     return page("scorekeeper.html")
+
+
+@router.get("/sheets/{name}")
+def sheet_file(name: str) -> Response:
+    """A printable sheet as PDF, made on the first request and kept in memory: a version always makes the same bytes."""
+    try:
+        from pardon.printables import FILES, sheet_pdf
+    except ImportError:
+        message = "the printable sheets need the print extra: pip install 'pardon[print]'"
+        raise ApiError(503, "unavailable", message) from None
+    if name not in FILES:
+        raise ApiError(404, "not_found", f"no sheet {name}: choose one of {', '.join(FILES)}")
+    headers = {"Content-Disposition": f'inline; filename="{name}"', "Cache-Control": "no-cache"}
+    return Response(sheet_pdf(name), media_type="application/pdf", headers=headers)
 
 
 def mount(app: FastAPI) -> None:

@@ -1,0 +1,196 @@
+"""The printable sheets: one page each, the right paper, every rule named, no ink in the margins."""
+
+from __future__ import annotations
+
+import io
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("reportlab")
+pypdf = pytest.importorskip("pypdf")
+
+from pardon.cli import main  # noqa: E402
+from pardon.core.cards import CARD_TEXT, CARDS  # noqa: E402
+from pardon.printables import FILES, SHEETS, sheet_pdf  # noqa: E402
+from pardon.printables.layout import BODY, MARGIN, PAPERS, Box, SheetOverflowError, flow, new_canvas  # noqa: E402
+
+CARD_NAMES = ["1", "2", "3", "4", "5", "7", "8", "10", "11", "12", "Sorry!"]
+RULE_SECTIONS = [
+    "Setup",
+    "Who goes first",
+    "Your turn",
+    "Leaving Start",
+    "Bumping",
+    "Must move, or forfeit",
+    "Winning",
+    "The cards",
+    "Splitting a 7",
+    "Switching with an 11",
+    "Slides",
+    "Safety Zone and Home",
+    "Point Scoring Sorry",
+]
+DIAGRAM_LABELS = {"HOME", "START", "PACK"}  # the board picture's own small labels
+
+
+def reader(name: str) -> pypdf.PdfReader:
+    return pypdf.PdfReader(io.BytesIO(sheet_pdf(name)))
+
+
+def page_text(name: str) -> str:
+    return " ".join(reader(name).pages[0].extract_text().split())
+
+
+@pytest.mark.parametrize("name", sorted(FILES))
+def test_each_sheet_is_one_page_of_its_paper(name: str) -> None:
+    pdf = reader(name)
+    assert len(pdf.pages) == 1
+    box = pdf.pages[0].mediabox
+    width, height = PAPERS[FILES[name][1]]
+    assert (float(box.left), float(box.bottom)) == (0, 0)
+    assert float(box.width) == pytest.approx(width, abs=0.01)
+    assert float(box.height) == pytest.approx(height, abs=0.01)
+
+
+def test_letter_is_612_by_792_points() -> None:
+    box = reader("rules.pdf").pages[0].mediabox
+    assert (float(box.width), float(box.height)) == (612, 792)
+    box = reader("score-sheet.pdf").pages[0].mediabox
+    assert (float(box.width), float(box.height)) == (612, 792)
+
+
+@pytest.mark.parametrize("name", ["rules.pdf", "rules-a4.pdf"])
+def test_the_rules_name_every_card_and_every_section(name: str) -> None:
+    text = page_text(name)
+    for section in RULE_SECTIONS:
+        assert section in text, section
+    lines = reader(name).pages[0].extract_text().splitlines()
+    card_list = lines[lines.index("The cards") :]
+    for card, label in zip(CARDS, CARD_NAMES, strict=True):
+        # Each card's face, then what it does.
+        assert label in card_list, label
+        assert card_list[card_list.index(label) + 1][:20] == CARD_TEXT[card][:20], label
+    assert "Sorry! Take a pawn from Start" in text
+    assert "Draw again" in text
+    assert "switch places with an opponent's pawn" in text
+
+
+def test_the_rules_say_what_the_rulebook_says() -> None:
+    text = page_text("rules.pdf")
+    for phrase in (
+        "Only a 1, a 2 or a Sorry! brings a pawn out",
+        "Every pawn on the slide, yours too, goes back to its Start",
+        "On a slide of your own colour you stay on the triangle",
+        "Home takes the exact count",
+        "No one can bump, switch or Sorry! a pawn in a Safety Zone",
+        "the 11's switch is never compulsory",
+        "forfeit",
+        "24 if no opponent has a pawn Home, 16 if none has more than 1, 8 if none has more than 2",
+        "Red 4 + 1 + 16 = 21",  # scored by the engine's score_1939
+    ):
+        assert phrase in text, phrase
+
+
+def test_the_score_sheet_has_a_match_table_and_a_point_scoring_table() -> None:
+    text = page_text("score-sheet.pdf")
+    for phrase in (
+        "Date",
+        "Place",
+        "Player 1",
+        "Player 4",
+        "Match: who wins each game",
+        "Tick the winner of each game",
+        "Doubled",
+        "Wins",
+        "Point Scoring Sorry (1939)",
+        "Home Bonus Game Total",
+        "24 16 8",
+        "× 2 × 4",
+        "Red 4 + 1 + 16 = 21",
+    ):
+        assert phrase in text, phrase
+
+
+@pytest.mark.parametrize("name", ["rules.pdf", "score-sheet.pdf"])
+def test_body_type_is_at_least_8_points(name: str) -> None:
+    sizes: dict[str, float] = {}
+
+    def visit(text: str, cm: list[float], tm: list[float], font: object, size: float) -> None:
+        if text.strip() and text.strip() not in DIAGRAM_LABELS:
+            sizes[text.strip()] = size * abs(tm[3]) * abs(cm[3])
+
+    reader(name).pages[0].extract_text(visitor_text=visit)
+    guides = {"24 16 8", "× 2 × 4", "× 2", "red blue yellow green", "Player 1", "Player 2", "Player 3", "Player 4"}
+    small = {text: size for text, size in sizes.items() if size < 8 and text not in guides}
+    assert sizes and not small
+
+
+def test_the_same_version_writes_the_same_bytes() -> None:
+    for sheet in SHEETS.values():
+        assert sheet("letter") == sheet("letter")
+
+
+def test_text_that_does_not_fit_is_an_error_not_a_lost_rule() -> None:
+    from reportlab.platypus import Paragraph
+
+    canvas, _ = new_canvas("letter", "test", "test")
+    story = [Paragraph("A pawn needs the exact count to reach Home. " * 20, BODY)]
+    with pytest.raises(SheetOverflowError, match="the test box"):
+        flow(canvas, Box(40, 40, 100, 60), story, "the test box")
+
+
+def gray_pixels(pdf: Path, dpi: int) -> tuple[int, int, bytes]:
+    """The page rendered by poppler as 8-bit grey: (width, height, pixels)."""
+    subprocess.run(["pdftoppm", "-r", str(dpi), "-gray", "-singlefile", str(pdf), str(pdf.with_suffix(""))], check=True)
+    data = pdf.with_suffix(".pgm").read_bytes()
+    magic, width, height, depth, pixels = data.split(maxsplit=4)
+    assert (magic, depth) == (b"P5", b"255")
+    return int(width), int(height), pixels
+
+
+@pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="pdftoppm (poppler-utils) is not installed")
+@pytest.mark.parametrize("name", sorted(FILES))
+def test_no_ink_falls_in_the_margins(name: str, tmp_path: Path) -> None:
+    dpi = 100
+    pdf = tmp_path / name
+    pdf.write_bytes(sheet_pdf(name))
+    width, height, pixels = gray_pixels(pdf, dpi)
+    band = int(MARGIN / 72 * dpi) - 1  # the last pixel before the margin line may carry anti-aliasing
+    inked = [
+        (x, y)
+        for y in range(height)
+        for x in (range(width) if y < band or y >= height - band else [*range(band), *range(width - band, width)])
+        if pixels[y * width + x] != 255
+    ]
+    assert not inked, f"{len(inked)} pixels of ink in the margin, first at {inked[0]}"
+    # ... and the page is not blank: the sheet is drawn inside them.
+    assert pixels.count(255) < len(pixels) * 0.97
+
+
+def test_pardon_sheets_writes_both_sheets(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "printables"
+    assert main(["sheets", "--out", str(out)]) == 0
+    assert sorted(path.name for path in out.iterdir()) == ["rules.pdf", "score-sheet.pdf"]
+    assert (out / "rules.pdf").read_bytes() == sheet_pdf("rules.pdf")
+    assert str(out / "score-sheet.pdf") in capsys.readouterr().out
+
+
+def test_pardon_sheets_writes_a4_beside_letter(tmp_path: Path) -> None:
+    assert main(["sheets", "--out", str(tmp_path), "--paper", "both"]) == 0
+    assert sorted(path.name for path in tmp_path.iterdir()) == sorted(FILES)
+    assert main(["sheets", "--out", str(tmp_path / "a4"), "--paper", "a4"]) == 0
+    assert sorted(path.name for path in (tmp_path / "a4").iterdir()) == ["rules-a4.pdf", "score-sheet-a4.pdf"]
+
+
+def test_a_folder_that_cannot_be_written_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    a_file = tmp_path / "notes.txt"
+    a_file.write_text("not a folder")
+    assert main(["sheets", "--out", str(a_file / "sheets")]) == 2
+    error = capsys.readouterr().err
+    assert error.startswith(f"pardon sheets: cannot write the sheets to {a_file / 'sheets'}: ")
+    assert "Traceback" not in error and error.count("\n") == 1
+    assert main(["sheets", "--out", str(a_file)]) == 2
+    assert "it is a file, not a directory" in capsys.readouterr().err
