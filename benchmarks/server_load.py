@@ -12,10 +12,14 @@ all at the same time.  Reported:
   the games were created, per game.
 
 With ``--think 0`` the clients move the instant they may (a saturation test: latency is then
-mostly the queue of 200 games' moves); ``--think 1`` gives each client a second to think, as
-people do.  Every request goes to 127.0.0.1 only, and the run stops by itself (``--seconds``).
+mostly the queue of 200 games' moves); ``--think 1`` gives each client about a second to think,
+as people do: each wait is drawn between half and one and a half times ``--think`` (seeded),
+so that, as with people, the 200 moves of a round do not all arrive in the same millisecond.
+``--lockstep`` makes every wait exactly ``--think``: every client then moves at the same
+instant, a burst of 200 moves (and the computers' 200 answers) at once, each second.  Every
+request goes to 127.0.0.1 only, and the run stops by itself (``--seconds``).
 
-    python benchmarks/server_load.py --games 200
+    python benchmarks/server_load.py --games 200 --think 1
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ import argparse
 import asyncio
 import json
 import os
+import random
 import socket
 import statistics
 import subprocess
@@ -75,9 +80,10 @@ def start_server(database: Path, port: int) -> subprocess.Popen[bytes]:
 
 
 async def play(
-    port: int, game: dict[str, Any], tally: Tally, deadline: float, started: asyncio.Event, think: float
+    port: int, game: dict[str, Any], tally: Tally, deadline: float, started: asyncio.Event, think: float, jitter: bool
 ) -> None:
     token = game["seats"][0]["token"]
+    waits = random.Random(game["id"])
     async with connect(f"ws://127.0.0.1:{port}{game['websocket']}", max_size=2**22) as websocket:
         await websocket.send(json.dumps({"type": "hello", "token": token}))
         sent: dict[int, float] = {}
@@ -101,7 +107,7 @@ async def play(
                 return
             if state["moves"] and state["event"] + 1 not in sent:  # once per decision, whatever message shows it
                 if think:
-                    await asyncio.sleep(think)
+                    await asyncio.sleep(think * waits.uniform(0.5, 1.5) if jitter else think)
                 sent[state["event"] + 1] = time.perf_counter()
                 tally.moves += 1
                 command = {"type": "move", "move": state["moves"][0]["move"], "event": state["event"]}
@@ -109,11 +115,11 @@ async def play(
 
 
 async def run(
-    port: int, games: list[dict[str, Any]], seconds: float, think: float, tally: Tally, pid: int
+    port: int, games: list[dict[str, Any]], seconds: float, think: float, jitter: bool, tally: Tally, pid: int
 ) -> tuple[float, int]:
     started = asyncio.Event()
     deadline = time.monotonic() + seconds
-    tasks = [asyncio.create_task(play(port, game, tally, deadline, started, think)) for game in games]
+    tasks = [asyncio.create_task(play(port, game, tally, deadline, started, think, jitter)) for game in games]
     await asyncio.sleep(1.0)  # every client connected and said hello
     begin = time.perf_counter()
     started.set()
@@ -128,7 +134,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=120.0, help="stop the clients after this long")
-    parser.add_argument("--think", type=float, default=0.0, help="seconds before each move (0: at once)")
+    parser.add_argument("--think", type=float, default=0.0, help="mean seconds before each move (0: at once)")
+    parser.add_argument("--lockstep", action="store_true", help="every client waits exactly --think: bursts")
     arguments = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         port = free_port()
@@ -142,7 +149,8 @@ def main() -> None:
                     client.post("/api/games", json={**body, "seed": seed}).json() for seed in range(arguments.games)
                 ]
             tally = Tally()
-            elapsed, peak = asyncio.run(run(port, games, arguments.seconds, arguments.think, tally, server.pid))
+            jitter = not arguments.lockstep
+            elapsed, peak = asyncio.run(run(port, games, arguments.seconds, arguments.think, jitter, tally, server.pid))
         finally:
             server.kill()
             server.wait()

@@ -75,6 +75,26 @@ def test_hints_rank_the_moves_of_the_drawn_card(server: TestClient) -> None:
         red.expect_error("hints_off")
 
 
+def test_hints_in_a_hand_game_rank_every_card_of_the_hand(server: TestClient) -> None:
+    game = create(server, [{"kind": "human"}, {"kind": "bot", "level": "random"}], rules="adult", seed=6)
+    with server.websocket_connect(game["websocket"]) as socket:
+        red = Player(socket)
+        red.hello(token_of(game, "red"))
+        for _ in range(3):  # a few turns in, so that hands have changed since the deal
+            state = red.my_turn_or_over()
+            assert state["card"] is None and len(state["position"]["hands"]["red"]) == 5
+            socket.send_json({"type": "hint", "event": state["event"]})
+            hint = red.until(lambda message: message["type"] in ("hint", "error"))
+            assert hint["type"] == "hint", hint
+            ranked = [move["move"] for move in hint["moves"]]
+            assert sorted(ranked) == sorted(move["move"] for move in state["moves"])
+            assert {move.split()[0] for move in ranked} <= set(state["position"]["hands"]["red"])
+            chances = [move["chance"] for move in hint["moves"]]
+            assert chances == sorted(chances, reverse=True)
+            red.send_move(ranked[0])
+            red.until(lambda message: message["type"] == "event")
+
+
 def test_the_lobby_lists_open_public_games_and_a_seat_can_be_joined(server: TestClient) -> None:
     public = create(server, [{"kind": "human"}, {"kind": "human"}, {"kind": "bot"}], public=True)
     private = create(server, [{"kind": "human"}, {"kind": "human"}])

@@ -46,6 +46,14 @@ def rank_moves(
         raise ValueError("the game is over")
     moves = legal_moves(rules, position, card)
     seen = observe(rules, position, position.turn, card, (card,) if discards is None else (*discards, card))
+    return rank_observed(seen, moves, bot, rng)
+
+
+def rank_observed(
+    seen: Observation, moves: list[Move], bot: str = "mcts", rng: random.Random | None = None
+) -> list[tuple[Move, float]]:
+    """``moves``, the legal moves of the player ``seen`` observes for (a drawn card's, or a
+    hand's), with their estimated win chances, best first: nothing hidden from the player is used."""
     chances = _chances(seen, moves, bot, rng or random.Random(0))
     order = sorted(range(len(moves)), key=lambda index: -chances[index])
     return [(moves[index], chances[index]) for index in order]

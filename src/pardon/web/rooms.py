@@ -3,7 +3,9 @@
 A room owns its :class:`~pardon.core.game.Game`.  Every decision goes through
 :meth:`Room.decide`: checked (seat, event number, legality), stored, then applied and
 broadcast, in that order, under the room's lock, so that what a client hears has always
-been stored.  Computer players — bot seats, and humans away longer than the takeover
+been stored.  Storing is the writer thread's work (:class:`~pardon.web.storage.Writer`):
+while one room waits for its commit the others go on, and the game as clients see it
+changes only once the decision is stored.  Computer players — bot seats, and humans away longer than the takeover
 time — decide in :meth:`Room._drive`, with a random stream seeded by the game's seed and
 the event number, so a game replays the same whether or not the server was restarted.
 """
@@ -11,6 +13,7 @@ the event number, so a game replays the same whether or not the server was resta
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import random
 import time
@@ -18,17 +21,27 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from pardon.bots import Bot, make_bot
-from pardon.bots.hint import rank_moves
+from pardon.bots.hint import rank_observed
 from pardon.core.board import COLOUR_NAMES
 from pardon.core.errors import AmbiguousError, IllegalError, InvalidError
-from pardon.core.game import Game, replay
+from pardon.core.game import CARD, Game, replay
 from pardon.core.moves import Move
 from pardon.core.notation import Record, format_move
 from pardon.core.rules import parse_rules
 from pardon.web import errors
 from pardon.web.errors import CommandError
 from pardon.web.settings import Settings
-from pardon.web.storage import FINISHED, PLAYING, WAITING, DecisionTakenError, GameRow, SeatRow, Store
+from pardon.web.storage import (
+    FINISHED,
+    PLAYING,
+    WAITING,
+    Decision,
+    DecisionTakenError,
+    GameRow,
+    SeatRow,
+    Store,
+    Writer,
+)
 from pardon.web.views import moves_json, view_json
 
 log = logging.getLogger("pardon.web")
@@ -79,12 +92,15 @@ def draw_if_due(game: Game) -> None:
 class Room:
     """One game, its clients and its computer players."""
 
-    def __init__(self, row: GameRow, game: Game, history: list[tuple[int, str]], store: Store, settings: Settings):
+    def __init__(
+        self, row: GameRow, game: Game, history: list[tuple[int, str]], store: Store, writer: Writer, settings: Settings
+    ):
         self.row = row
         self.game = game
         #: Every stored decision, (colour, move text); decision n is event n.
         self.history = history
         self.store = store
+        self.writer = writer
         self.settings = settings
         self.seats = {seat.colour: Seat(seat) for seat in row.seats}
         self.listeners: set[Listener] = set()
@@ -95,11 +111,13 @@ class Room:
         draw_if_due(game)
 
     @classmethod
-    def rebuild(cls, row: GameRow, history: list[tuple[int, str]], store: Store, settings: Settings) -> Room:
+    def rebuild(
+        cls, row: GameRow, history: list[tuple[int, str]], store: Store, writer: Writer, settings: Settings
+    ) -> Room:
         """The room of a stored game: its decisions replayed, each checked again."""
         seats = tuple(seat.colour for seat in row.seats)
         game = replay(Record(row.rules, seats, row.seed, tuple(history), None, row.first))
-        return cls(row, game, history, store, settings)
+        return cls(row, game, history, store, writer, settings)
 
     @property
     def event(self) -> int:
@@ -196,6 +214,9 @@ class Room:
     async def decide(self, listener: Listener, seat: int | None, text: str, event: int) -> None:
         """A client's move: checked, stored, made and broadcast; a :class:`CommandError` changes nothing."""
         colour = self.acting_seat(listener, seat)
+        await _to_the_end(self._decide(colour, text, event))
+
+    async def _decide(self, colour: int, text: str, event: int) -> None:
         async with self.lock:
             self._check_live()
             self._check_event(event, colour, text)
@@ -203,7 +224,7 @@ class Room:
                 decider = COLOUR_NAMES[self.game.decider]
                 raise CommandError(errors.NOT_YOUR_TURN, f"it is {decider}'s decision, not {COLOUR_NAMES[colour]}'s")
             move = self._parse(text)
-            self._commit(colour, move)
+            await self._commit(colour, move)
 
     def acting_seat(self, listener: Listener, seat: int | None) -> int:
         """The seat a command is for: named, or the client's only seat; never another's."""
@@ -247,24 +268,30 @@ class Room:
         except IllegalError as error:
             raise CommandError(errors.ILLEGAL_MOVE, str(error)) from None
 
-    def _commit(self, colour: int, move: Move) -> None:
-        """Store the decision, then let everyone know; if storing fails the game is as before."""
+    async def _commit(self, colour: int, move: Move) -> None:
+        """Store the decision, then make it and let everyone know (the room's lock held).
+
+        The move is tried first, for the game's status after it, and taken back: while the
+        commit is under way the game, as any client sees it, is as before; if storing fails
+        it stays so.
+        """
         text = format_move(self.game.position, move)
-        self.game.play(move)
+        made = self.game.play(move)
         winner = self.game.winner
+        self._undo()
         status = FINISHED if winner is not None else PLAYING
         number = self.event + 1
         try:
-            self.store.add_decision(self.row.id, number, colour, text, status, winner)
+            await self.writer.add(Decision(self.row.id, number, colour, text, status, winner))
         except DecisionTakenError:
-            self._undo()
             raise CommandError(errors.STALE, "another server stored this event first; resynchronise") from None
         except Exception:
-            self._undo()
             log.exception("cannot store decision %d of game %s", number, self.row.id)
             raise CommandError(errors.SERVER_ERROR, "the move could not be saved; nothing changed") from None
+        self.game.play_trusted(made)
         self.history.append((colour, text))
-        self.row = self.row.with_status(status, winner)
+        if status != self.row.status:
+            self.row = self.row.with_status(status, winner)
         draw_if_due(self.game)
         self._broadcast_event(number, colour, text)
         self.kick()
@@ -303,7 +330,11 @@ class Room:
     # --- hints ----------------------------------------------------------------------
 
     async def hint(self, listener: Listener, seat: int | None, event: int) -> None:
-        """The legal moves ranked by a computer player, for the seat to decide, if the game allows."""
+        """The legal moves ranked by a computer player, for the seat to decide, if the game allows.
+
+        The computer sees only the seat's observation (its own hand, never the pack's order),
+        so a hint tells nothing the player could not know.
+        """
         colour = self.acting_seat(listener, seat)
         if not self.row.hints:
             raise CommandError(errors.HINTS_OFF, "this game was created without hints")
@@ -313,13 +344,10 @@ class Room:
             game = self.game
             if colour != game.decider:
                 raise CommandError(errors.NOT_YOUR_TURN, "hints are for your own decision")
-            if game.card is None:
-                raise CommandError(errors.NO_HINT, "hints rank the moves of a drawn card")
-            rules, position, card = game.rules, game.position, game.card
-            discards = game.pack.discards[:-1]  # the card drawn is on the pile; rank_moves adds it
-        ranked = await asyncio.to_thread(
-            rank_moves, rules, position, card, self.settings.hint_level, random.Random(0), discards
-        )
+            if game.stage != CARD or (game.card is None and not game.rules.hand):
+                raise CommandError(errors.NO_HINT, "hints rank the moves of a card: there is none to play yet")
+            seen, legal, position = game.observe(colour), game.legal_moves(), game.position
+        ranked = await asyncio.to_thread(rank_observed, seen, legal, self.settings.hint_level, random.Random(0))
         moves = [{"move": format_move(position, move), "chance": round(chance, 4)} for move, chance in ranked]
         listener.deliver({"type": "hint", "event": event, "moves": moves})
 
@@ -368,12 +396,15 @@ class Room:
             move = bot.choose(observation, moves, rng)
         else:  # searches take a while: keep the other games moving meanwhile
             move = await asyncio.to_thread(bot.choose, observation, moves, rng)
+        try:
+            await _to_the_end(self._machine_commit(colour, move, event))
+        except CommandError as error:
+            log.warning("computer move refused in game %s: %s", self.row.id, error.message)
+
+    async def _machine_commit(self, colour: int, move: Move, event: int) -> None:
         async with self.lock:
             if self.event == event and self._machine_decider() == colour:
-                try:
-                    self._commit(colour, move)
-                except CommandError as error:
-                    log.warning("computer move refused in game %s: %s", self.row.id, error.message)
+                await self._commit(colour, move)
 
     def _bot(self, level: str) -> Bot:
         if level not in self._bots:
@@ -410,12 +441,14 @@ class Rooms:
     def __init__(self, store: Store, settings: Settings):
         self.store = store
         self.settings = settings
+        self.writer = Writer(store)
         self.rooms: dict[str, Room] = {}
 
     def resume_all(self) -> int:
         """Rebuild every unfinished game from the database (at startup); how many."""
         for row in self.store.games_with_status((WAITING, PLAYING), limit=1_000_000):
             self._open(row).start_timers()
+        quiet_collector()
         return len(self.rooms)
 
     def get(self, game_id: str) -> Room | None:
@@ -427,12 +460,12 @@ class Rooms:
     def add(self, row: GameRow) -> Room:
         """A new game: stored first, then opened."""
         self.store.add_game(row)
-        room = Room(row, new_game(row), [], self.store, self.settings)
+        room = Room(row, new_game(row), [], self.store, self.writer, self.settings)
         self.rooms[row.id] = room
         return room
 
     def _open(self, row: GameRow) -> Room:
-        room = Room.rebuild(row, self.store.decisions(row.id), self.store, self.settings)
+        room = Room.rebuild(row, self.store.decisions(row.id), self.store, self.writer, self.settings)
         self.rooms[row.id] = room
         return room
 
@@ -446,3 +479,29 @@ class Rooms:
         for room in self.rooms.values():
             room.close()
         self.rooms.clear()
+        self.writer.close()
+
+
+def quiet_collector() -> None:
+    """Keep the cycle collector's pauses short once the server has started: what is loaded
+    by then (the code, the computer players' tables, the games resumed) is set aside for
+    good rather than scanned again at every full collection, and the youngest objects are
+    collected less often (a move makes many short-lived ones, which reference counting frees
+    anyway).  Full collections of the whole heap were what made the slowest moves slow."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(10_000, 20, 20)
+
+
+async def _to_the_end(decision: Any) -> None:
+    """Run a decision to its end even if the task awaiting it is cancelled (a client gone, the
+    server stopping): a decision the writer has stored must also be made in the room."""
+    task = asyncio.ensure_future(decision)
+    task.add_done_callback(_retrieve)
+    await asyncio.shield(task)
+
+
+def _retrieve(task: asyncio.Task[None]) -> None:
+    """Read a finished decision's outcome, so that one nobody awaits any more is not reported as lost."""
+    if not task.cancelled():
+        task.exception()

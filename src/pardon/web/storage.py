@@ -8,6 +8,10 @@ writers can never both store decision ``n`` of a game.
 
 from __future__ import annotations
 
+import asyncio
+import logging
+import queue
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -32,10 +36,13 @@ from sqlalchemy import (
     event,
     insert,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
+
+log = logging.getLogger("pardon.web")
 
 WAITING = "waiting"
 PLAYING = "playing"
@@ -91,6 +98,27 @@ _SET_RESULT = (
     .where(games.c.id == bindparam("key"))
     .values(status=bindparam("new_status"), winner=bindparam("new_winner"))
 )
+
+
+#: The PostgreSQL channel on which each stored change of a game is announced (``ID:n``, n the
+#: game's last event after a decision, or ``ID`` for any other change); other processes listen.
+CHANNEL = "pardon_games"
+
+#: The most decisions stored in one transaction by the writer.
+BATCH = 512
+_NOTIFY = text("SELECT pg_notify(:channel, payload) FROM unnest(CAST(:payloads AS text[])) AS payload")
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One decision to store: ``status`` and ``winner`` are the game's after it."""
+
+    game_id: str
+    number: int
+    colour: int
+    move: str
+    status: str = PLAYING
+    winner: int | None = None
 
 
 @dataclass(frozen=True)
@@ -229,20 +257,41 @@ class Store:
             query = select(decisions.c.colour, decisions.c.move).where(decisions.c.game_id == game_id)
             return [(row.colour, row.move) for row in connection.execute(query.order_by(decisions.c.number))]
 
-    def add_decision(self, game_id: str, number: int, colour: int, move: str, status: str, winner: int | None) -> None:
-        """Store decision ``number`` (and a status that changes with it) in one transaction."""
+    @property
+    def is_postgres(self) -> bool:
+        return self.engine.dialect.name == "postgresql"
+
+    def add_decisions(self, batch: list[Decision]) -> None:
+        """Store decisions of any games, each with the status that changes with it, in one
+        transaction: all of them, or none (:class:`DecisionTakenError` if one was taken)."""
         try:
             with self._transaction() as connection:
-                decision = {"game_id": game_id, "number": number, "colour": colour, "move": move}
-                connection.execute(_ADD_DECISION, decision)
-                if status != PLAYING:  # the game is marked playing when it starts; only its end is news
-                    connection.execute(_SET_RESULT, {"key": game_id, "new_status": status, "new_winner": winner})
+                connection.execute(
+                    _ADD_DECISION,
+                    [{"game_id": d.game_id, "number": d.number, "colour": d.colour, "move": d.move} for d in batch],
+                )
+                ended = [d for d in batch if d.status != PLAYING]  # a game is marked playing when it starts
+                if ended:
+                    connection.execute(
+                        _SET_RESULT, [{"key": d.game_id, "new_status": d.status, "new_winner": d.winner} for d in ended]
+                    )
+                self._announce(connection, [f"{d.game_id}:{d.number}" for d in batch])
         except IntegrityError:
-            raise DecisionTakenError(f"decision {number} of game {game_id} is already stored") from None
+            raise DecisionTakenError(f"a decision of {batch[0].game_id} is already stored") from None
+
+    def add_decision(self, game_id: str, number: int, colour: int, move: str, status: str, winner: int | None) -> None:
+        """Store decision ``number`` (and a status that changes with it) in one transaction."""
+        self.add_decisions([Decision(game_id, number, colour, move, status, winner)])
+
+    def _announce(self, connection: Connection, payloads: list[str]) -> None:
+        """Tell the other server processes (PostgreSQL: delivered when the transaction commits)."""
+        if self.is_postgres and payloads:
+            connection.execute(_NOTIFY, {"channel": CHANNEL, "payloads": payloads})
 
     def set_status(self, game_id: str, status: str) -> None:
         with self._transaction() as connection:
             connection.execute(update(games).where(games.c.id == game_id).values(status=status))
+            self._announce(connection, [game_id])
 
     def claim_seat(self, game_id: str, colour: int, token_hash: str | None = None) -> None:
         """Mark a seat as taken by its player (with a new token when joined from the lobby)."""
@@ -253,6 +302,7 @@ class Store:
             connection.execute(
                 update(seats).where(seats.c.game_id == game_id, seats.c.colour == colour).values(**values)
             )
+            self._announce(connection, [game_id])
 
     def set_rematch(self, game_id: str, rematch_id: str) -> bool:
         """Link a finished game to its rematch; False if it already has one."""
@@ -260,7 +310,81 @@ class Store:
             result = connection.execute(
                 update(games).where(games.c.id == game_id, games.c.rematch.is_(None)).values(rematch=rematch_id)
             )
+            self._announce(connection, [game_id])
             return bool(result.rowcount)
+
+
+class Writer:
+    """One thread stores every decision of this process.  Decisions that arrive while it is
+    committing are stored together in the next transaction (group commit), so a burst of
+    moves from many games costs a few commits, and the event loop never waits on the disk.
+
+    ``await writer.add(decision)`` returns once the decision is committed (or raises): a
+    room broadcasts only then.
+    """
+
+    def __init__(self, store: Store):
+        self.store = store
+        self._queue: queue.SimpleQueue[tuple[Decision, asyncio.Future[None]] | None] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._run, name="pardon-writer", daemon=True)
+        self._thread.start()
+
+    async def add(self, decision: Decision) -> None:
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._queue.put((decision, done))
+        await done
+
+    def close(self) -> None:
+        """Store what is queued, then stop."""
+        self._queue.put(None)
+        self._thread.join(timeout=30)
+
+    def _run(self) -> None:
+        while (first := self._queue.get()) is not None:
+            batch = [first]
+            stop = False
+            while len(batch) < BATCH:
+                try:
+                    item = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if item is None:
+                    stop = True
+                    break
+                batch.append(item)
+            self._store(batch)
+            if stop:
+                return
+
+    def _store(self, batch: list[tuple[Decision, asyncio.Future[None]]]) -> None:
+        try:
+            self.store.add_decisions([decision for decision, _ in batch])
+        except Exception as error:
+            if len(batch) > 1:  # one decision spoilt the transaction: store each alone, to fail only that one
+                for item in batch:
+                    self._store([item])
+                return
+            _settle(batch[0][1], error)
+            return
+        for _, done in batch:
+            _settle(done, None)
+
+
+def _settle(done: asyncio.Future[None], error: BaseException | None) -> None:
+    """Answer an awaiting room from the writer thread (its loop may have closed meanwhile)."""
+
+    def answer() -> None:
+        if done.done():
+            return
+        if error is None:
+            done.set_result(None)
+        else:
+            done.set_exception(error)
+
+    try:
+        done.get_loop().call_soon_threadsafe(answer)
+    except RuntimeError:  # the loop is closed: nobody is waiting any more
+        log.debug("decision settled after the server stopped")
 
 
 def _game_row(row: Any, seat_rows: tuple[SeatRow, ...]) -> GameRow:
