@@ -1,0 +1,284 @@
+"""The scorekeeper in a real browser: served by a real ``pardon serve``, and opened from disk."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pardon.core.board import COLOUR_NAMES, HOME, START
+from pardon.core.rules import Rules
+from pardon.core.scoring import points_of
+from pardon.core.state import Position
+
+expect = pytest.importorskip("playwright.sync_api").expect
+
+PAGE_FILE = Path(__file__).resolve().parents[3] / "src" / "pardon" / "web" / "static" / "scorekeeper.html"
+COLOURS = {name: number for number, name in enumerate(COLOUR_NAMES)}
+
+
+def add_players(page: Any, *names: str) -> None:
+    for name in names:
+        page.get_by_label("New player or partnership").fill(name)
+        page.get_by_role("button", name="Add player").click()
+
+
+def record_win(page: Any, name: str, *, doubled: bool = False) -> None:
+    form = page.locator("#game-form")
+    form.get_by_label(name, exact=True).check()
+    if doubled:
+        form.get_by_label("Doubled game (counts 2 wins)").check()
+    form.get_by_role("button", name="Record game").click()
+
+
+def sheet(page: Any) -> list[list[str]]:
+    """The score sheet's rows of cells, header and totals included."""
+    rows: list[list[str]] = page.eval_on_selector_all(
+        "#sheet tr", "rows => rows.map(row => [...row.cells].map(cell => cell.innerText.trim()))"
+    )
+    return rows
+
+
+def test_games_stay_after_a_reload_and_undo_takes_them_back(page: Any, live_server: Any) -> None:
+    page.goto(f"{live_server.url}/scorekeeper")
+    add_players(page, "Grandma", "Sam", "Red and Yellow")
+    record_win(page, "Sam")
+    record_win(page, "Grandma", doubled=True)
+    record_win(page, "Sam")
+    assert page.locator("#standing").inner_text() == "Tied: Grandma and Sam, with 2 wins each."
+    page.reload()
+    assert sheet(page)[1:] == [
+        ["1", "", "Won", ""],
+        ["2 ×2", "Won ×2", "", ""],
+        ["3", "", "Won", ""],
+        ["Wins", "2", "2", "0"],
+    ]
+    page.get_by_role("button", name="Undo game 3").click()
+    assert page.locator("#standing").inner_text() == "Grandma leads with 2 wins."
+    page.get_by_role("button", name="Undo game 2").click()
+    page.reload()
+    assert sheet(page)[-1] == ["Wins", "0", "1", "0"]
+    # names can change at any time; the sheet follows
+    page.get_by_label("Player 1").fill("Nana")
+    page.get_by_label("Player 1").press("Enter")
+    assert sheet(page)[0] == ["Game", "Nana", "Sam", "Red and Yellow"]
+    assert page.get_by_role("button", name="Undo renaming Grandma").is_visible()
+
+
+def test_a_match_to_a_number_of_wins_announces_its_winner_and_takes_no_more_games(page: Any, live_server: Any) -> None:
+    page.goto(f"{live_server.url}/scorekeeper")
+    add_players(page, "Ann", "Bob")
+    page.get_by_label("Play to").select_option("wins")
+    page.get_by_label("Wins", exact=True).fill("2")
+    page.get_by_label("Wins", exact=True).press("Enter")
+    record_win(page, "Bob")
+    assert page.locator("#standing").inner_text() == "Bob leads with 1 win. First to 2 wins."
+    record_win(page, "Bob")
+    assert page.locator("#standing").inner_text() == "Bob wins the match with 2 wins!"
+    assert page.locator("#game-form button").count() == 0
+
+
+def test_export_then_import_in_a_fresh_browser_gives_the_same_match(page: Any, browser: Any, live_server: Any) -> None:
+    page.goto(f"{live_server.url}/scorekeeper")
+    page.get_by_label("Scoring").select_option("1939")
+    add_players(page, "Ann", "Bob", "Cy")
+    enter_points_game(page, {"Ann": 4, "Bob": 2, "Cy": 1}, winner="Ann")
+    enter_points_game(page, {"Ann": 3, "Bob": 1, "Cy": 4}, winner="Cy", stake="2")
+    with page.expect_download() as download:
+        page.get_by_role("button", name="Export match").click()
+    exported = Path(download.value.path())
+    kept = page.evaluate("pardonScorekeeper.match()")
+    assert json.loads(exported.read_text())["games"] == kept["games"]
+
+    fresh = browser.new_context()
+    try:
+        other = fresh.new_page()
+        other.goto(f"{live_server.url}/scorekeeper")
+        bad = exported.with_name("not-a-match.json")
+        bad.write_text(json.dumps({**kept, "games": [{**kept["games"][0], "winner": "p9"}]}))
+        other.locator("#import-file").set_input_files(str(bad))
+        expect(other.locator("#message")).to_contain_text(
+            "the winner of game 1 is not one of the players. Nothing was changed."
+        )
+        assert other.evaluate("pardonScorekeeper.match().players") == []
+        other.locator("#import-file").set_input_files(str(exported))
+        expect(other.locator("#message")).to_contain_text("3 players, 2 games")
+        assert other.evaluate("pardonScorekeeper.match()") == kept
+        assert sheet(other) == sheet(page)
+        assert other.locator("#standing").inner_text() == page.locator("#standing").inner_text()
+    finally:
+        fresh.close()
+
+
+def test_the_page_works_opened_from_disk(page: Any) -> None:
+    page.goto(PAGE_FILE.as_uri())
+    assert page.get_by_role("link", name="Download this page").is_hidden()
+    add_players(page, "Ann", "Bob")
+    record_win(page, "Ann")
+    page.reload()
+    assert page.locator("#standing").inner_text() == "Ann leads with 1 win."
+
+
+# Point Scoring cases: (scoring, pawns each, pawns Home by colour, winner, stake, dropped out, everyone dropped out)
+CASES = [
+    ("1939", 4, {"red": 4, "yellow": 0}, "red", 1, [], False),  # bonus 24
+    ("1939", 4, {"red": 4, "blue": 1, "yellow": 1}, "red", 1, [], False),  # bonus 16
+    ("1939", 4, {"red": 4, "blue": 2, "yellow": 0, "green": 1}, "red", 1, [], False),  # bonus 8
+    ("1939", 4, {"red": 1, "blue": 4, "yellow": 3}, "blue", 1, [], False),  # no bonus
+    ("1939", 4, {"red": 4, "blue": 1, "yellow": 2}, "red", 2, ["blue"], False),  # doubled, one dropped out
+    ("1939", 4, {"red": 2, "blue": 0, "green": 4}, "green", 4, [], False),  # doubled twice
+    ("1939", 3, {"red": 3, "yellow": 2}, "red", 1, [], False),  # 3 pawns each
+    ("1939", 4, {"red": 1, "yellow": 2}, "red", 1, ["yellow"], True),  # everyone dropped out
+    ("1939", 4, {"red": 0, "blue": 2, "yellow": 1, "green": 0}, "blue", 2, ["red", "yellow", "green"], True),
+    ("1992", 4, {"red": 4, "yellow": 0}, "red", 1, [], False),  # bonus 100
+    ("1992", 4, {"red": 4, "blue": 0, "yellow": 2, "green": 1}, "red", 1, [], False),  # bonus 25
+    ("1992", 4, {"red": 1, "blue": 4, "yellow": 1}, "blue", 1, [], False),  # bonus 50
+    ("1992", 3, {"red": 2, "blue": 3, "yellow": 2}, "blue", 1, [], False),  # 3 pawns each, bonus 25
+    ("1992", 4, {"red": 3, "blue": 4}, "blue", 1, [], False),  # no bonus
+]
+
+
+def core_points(
+    scoring: str, pawns: int, home: dict[str, int], winner: str, stake: int, dropped: list[str]
+) -> dict[str, int]:
+    """What pardon.core.scoring gives the finished position with these pawns Home."""
+    seats = tuple(sorted(COLOURS[colour] for colour in home))
+    placed = [() for _ in COLOUR_NAMES]
+    for colour, count in home.items():
+        placed[COLOURS[colour]] = (HOME,) * count + (START,) * (pawns - count)
+    position = Position(seats, tuple(placed), COLOURS[winner], COLOURS[winner])
+    if scoring == "1939":
+        position = position.with_extras(stake=stake, out=tuple(sorted(COLOURS[colour] for colour in dropped)))
+    rules = Rules(scoring=scoring, pawns=pawns, doubling=scoring == "1939")
+    points = points_of(rules, position)
+    assert points is not None
+    return {COLOUR_NAMES[colour]: value for colour, value in points.items()}
+
+
+def test_the_points_calculator_matches_the_scoring_module(page: Any) -> None:
+    page.goto(PAGE_FILE.as_uri())
+    for scoring, pawns, home, winner, stake, dropped, everyone in CASES:
+        game = {"home": home, "winner": winner, "stake": stake, "dropped": dropped, "allDropped": everyone}
+        computed = page.evaluate("([s, p, g]) => pardonScorekeeper.gamePoints(s, p, g)", [scoring, pawns, game])
+        assert computed == core_points(scoring, pawns, home, winner, stake, dropped), (scoring, home, winner, stake)
+
+
+def enter_points_game(
+    page: Any, home: dict[str, int], *, winner: str, stake: str = "1", dropped: tuple[str, ...] = ()
+) -> None:
+    form = page.locator("#game-form")
+    for name, count in home.items():
+        form.get_by_label(f"{name}: pawns Home").fill(str(count))
+    form.get_by_label(f"{winner} won").check()
+    if form.get_by_label("Doubles accepted").count():
+        form.get_by_label("Doubles accepted").select_option(stake)
+    for name in dropped:
+        form.get_by_label(f"{name} dropped out of a double").check()
+    form.get_by_role("button", name="Record game").click()
+
+
+@pytest.mark.parametrize(("scoring", "target"), [("1939", 35), ("1992", 100)])
+def test_the_game_form_scores_as_the_core_and_totals_toward_the_target(page: Any, scoring: str, target: int) -> None:
+    page.goto(PAGE_FILE.as_uri())
+    page.get_by_label("Scoring").select_option(scoring)
+    add_players(page, "Red", "Blue", "Yellow")
+    page.get_by_label("Play to").select_option("points")
+    page.get_by_label("Points", exact=True).fill(str(target))
+    page.get_by_label("Points", exact=True).press("Enter")
+    first, second = {"Red": 4, "Blue": 1, "Yellow": 2}, {"Red": 4, "Blue": 1, "Yellow": 3}
+    stake, dropped = ("2", ("Yellow",)) if scoring == "1939" else ("1", ())
+    enter_points_game(page, first, winner="Red", stake=stake, dropped=dropped)
+    assert page.locator("#standing").inner_text().endswith(f"First to {target} points.")
+    enter_points_game(page, second, winner="Red")
+    games = [
+        core_points(scoring, 4, {k.lower(): v for k, v in first.items()}, "red", int(stake), ["yellow"] * len(dropped)),
+        core_points(scoring, 4, {k.lower(): v for k, v in second.items()}, "red", 1, []),
+    ]
+    rows = sheet(page)
+    for row, points in zip(rows[1:3], games, strict=True):
+        assert [int(cell.split()[0]) for cell in row[1:]] == [points["red"], points["blue"], points["yellow"]]
+    totals = [games[0][colour] + games[1][colour] for colour in ("red", "blue", "yellow")]
+    assert rows[-1] == ["Points", *(str(total) for total in totals)]
+    assert games[0]["red"] < target <= totals[0]
+    assert page.locator("#standing").inner_text() == f"Red wins the match with {totals[0]} points!"
+
+
+def finished_server_game(page: Any, url: str) -> dict[str, Any]:
+    """A game of two named computers, doubling allowed (seed 9: one double accepted, then the other
+    player drops out of the next), watched from the page until it ends."""
+    body = {
+        "rules": "classic(scoring=1939,doubling=true)",
+        "seed": 9,
+        "seats": [{"kind": "bot", "name": "Grandma"}, {"kind": "bot", "name": "Sam"}],
+    }
+    request = urllib.request.Request(
+        f"{url}/api/games", data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}
+    )
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        game: dict[str, Any] = json.load(answer)
+    page.goto(f"{url}/scorekeeper")
+    page.evaluate(
+        """([address, token]) => new Promise((resolve, reject) => {
+            const socket = new WebSocket(address);
+            socket.onopen = () => socket.send(JSON.stringify({type: "hello", token}));
+            socket.onmessage = (event) => {
+                const message = JSON.parse(event.data);
+                if (message.state && message.state.status === "finished") { socket.close(); resolve(); }
+            };
+            socket.onerror = () => reject(new Error("the websocket failed"));
+        })""",
+        [url.replace("http", "ws", 1) + game["websocket"], game["spectator_token"]],
+    )
+    return game
+
+
+def test_a_server_game_is_added_to_the_match_with_one_click(page: Any, browser: Any, live_server: Any) -> None:
+    game = finished_server_game(page, live_server.url)
+    with urllib.request.urlopen(f"{live_server.url}/api/games/{game['id']}/result", timeout=10) as answer:
+        result = json.load(answer)
+    points = {player["name"]: player["points"] for player in result["players"]}
+    winner = next(side["name"] for side in result["sides"] if side["won"])
+
+    # a match with no players yet takes the game's players and its Point Scoring
+    page.goto(f"{live_server.url}/scorekeeper?add={game['id']}")
+    page.get_by_role("button", name="Add this game to the match").click()
+    assert sheet(page)[0] == ["Game", "Grandma", "Sam"]
+    assert sheet(page)[-1] == ["Points", str(points["Grandma"]), str(points["Sam"])]
+    assert page.get_by_label("Scoring").input_value() == "1939"
+    assert "?add=" not in page.url
+    page.goto(f"{live_server.url}/scorekeeper?add={game['id']}")
+    assert "already in this match, as game 1" in page.locator("#offer-text").inner_text()
+    assert page.get_by_role("button", name="Add this game to the match").is_hidden()
+
+    # a match counting wins, with the same people named in other case: matched by name; doubled counts 2
+    context = browser.new_context()
+    try:
+        other = context.new_page()
+        other.goto(f"{live_server.url}/scorekeeper")
+        add_players(other, "sam", "Ann", "grandma")
+        record_win(other, "Ann")
+        other.goto(f"{live_server.url}/scorekeeper?add={game['id']}")
+        other.get_by_role("button", name="Add this game to the match").click()
+        wins = dict(zip(sheet(other)[0][1:], sheet(other)[-1][1:], strict=True))
+        assert wins == {"sam": "0", "Ann": "1", "grandma": "0", winner.lower(): "2"}
+        assert sheet(other)[2][0] == "2 ×2 online"
+    finally:
+        context.close()
+
+
+def test_the_score_pad_fits_a_phone_in_portrait(browser: Any, live_server: Any, artefacts: Path) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2)
+    try:
+        phone = context.new_page()
+        phone.goto(f"{live_server.url}/scorekeeper")
+        phone.get_by_label("Scoring").select_option("1939")
+        add_players(phone, "Grandma", "Sam", "Ann", "Blue and Green")
+        enter_points_game(phone, {"Grandma": 4, "Sam": 1, "Ann": 0, "Blue and Green": 2}, winner="Grandma")
+        overflow = phone.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        assert overflow <= 0
+        phone.screenshot(path=str(artefacts / "scorekeeper-phone.png"), full_page=True)
+    finally:
+        context.close()
