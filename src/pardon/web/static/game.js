@@ -44,6 +44,7 @@ const app = {
   retry: 0,
   closedForGood: false,
   lastDecider: null,
+  ready: false, // the latest state is drawn and no animation runs
 };
 window.pardonGame = app; // for tests and the curious
 
@@ -150,6 +151,7 @@ async function handle(message) {
 
 async function show(state, decision) {
   const before = app.state;
+  app.ready = false;
   app.state = state;
   app.lastEvent = state.event;
   app.pending = false;
@@ -166,6 +168,7 @@ async function show(state, decision) {
   }
   if (app.state !== state) return; // a newer state came while animating
   render();
+  app.ready = true;
 }
 
 async function ensureBoard(state) {

@@ -1,0 +1,313 @@
+"""The game page in a real Chromium against a real ``pardon serve``: games played by clicks and keys.
+
+Each test creates its game over REST with a fixed seed, opens ``/play/{id}#token=...`` and
+plays by clicking pawns and the marked destinations (or the Pass button), the way a person
+does.  Which move to make is chosen from the legal moves the server sent to the page; the
+page itself is only ever driven through the mouse and the keyboard.
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("playwright")
+
+Move = dict[str, Any]
+PAWN_KINDS = {"step", "switch", "sorry", "bonus-home"}
+READY = "() => { const g = window.pardonGame; return g && g.ready && !g.pending; }"
+MY_TURN = (
+    "() => { const g = window.pardonGame; return g && g.ready && !g.pending && g.state"
+    " && (g.state.status === 'finished' || (g.state.moves.length > 0 && g.seats.includes(g.state.decider))); }"
+)
+
+
+def create_game(server_url: str, body: dict[str, Any]) -> dict[str, Any]:
+    request = urllib.request.Request(
+        f"{server_url}/api/games",
+        data=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json"},
+        method="POST",
+    )
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        created: dict[str, Any] = json.load(answer)
+        return created
+
+
+def vs_computers(server_url: str, seed: int, players: int = 4, rules: str = "classic") -> dict[str, Any]:
+    seats = [{"kind": "human"}] + [{"kind": "bot", "level": "greedy"}] * (players - 1)
+    return create_game(server_url, {"rules": rules, "seed": seed, "seats": seats})
+
+
+def state(page: Any) -> dict[str, Any]:
+    found: dict[str, Any] = page.evaluate("() => window.pardonGame.state")
+    return found
+
+
+def wait_my_turn(page: Any, timeout: float = 20_000) -> dict[str, Any]:
+    page.wait_for_function(MY_TURN, timeout=timeout)
+    return state(page)
+
+
+def pawn_actions(move: Move) -> list[dict[str, Any]]:
+    return [action for action in move["actions"] if action["kind"] in PAWN_KINDS]
+
+
+def place_key(action: dict[str, Any]) -> str:
+    landing = action["landing"]
+    return f"sq:{landing}" if isinstance(landing, int) else f"{action['colour']}:{landing}"
+
+
+def click_pawn(page: Any, key: str) -> None:
+    page.locator(f'.pawn[data-key="{key}"]').first.click(force=True)
+
+
+def click_place(page: Any, key: str) -> None:
+    page.locator(f'.mark[data-place="{key}"]').click(force=True)
+
+
+def play_by_clicks(page: Any, move: Move) -> None:
+    """Make ``move`` as a player would: pawn, then destination (each part of a split), or its button."""
+    event = state(page)["event"]
+    actions = pawn_actions(move)
+    if not actions:
+        page.locator(f'#choices button[data-move="{move["move"]}"]').click()
+    for action in actions:
+        if state(page)["event"] != event:
+            break
+        selected = page.evaluate("() => window.pardonGame.selection && window.pardonGame.selection.pawn")
+        if selected != action["pawn"]:
+            click_pawn(page, action["pawn"])
+        click_place(page, place_key(action))
+    page.wait_for_timeout(50)
+    extra = page.locator(f'#choices button[data-move="{move["move"]}"]')
+    if state(page)["event"] == event and not page.evaluate("() => window.pardonGame.pending") and extra.count():
+        extra.click()  # the same pawns to the same squares in more than one way (Fire, Ice)
+    page.wait_for_function(f"() => window.pardonGame.state.event > {event}", timeout=10_000)
+
+
+def furthest(moves: list[Move]) -> Move:
+    """A simple player: the first move that moves a pawn, preferring bumps; pass if nothing else."""
+    playing = [move for move in moves if not move["pass"]]
+    bumping = [move for move in playing if move["bumps"]]
+    return (bumping or playing or moves)[0]
+
+
+def play_until(page: Any, done: Callable[[dict[str, Any]], Move | None], turns: int = 400) -> dict[str, Any]:
+    """Play by clicks with ``furthest`` until ``done(state)`` names a move (made, then returned with the state)."""
+    for _ in range(turns):
+        now = wait_my_turn(page)
+        if now["status"] == "finished":
+            return now
+        wanted = done(now)
+        play_by_clicks(page, wanted or furthest(now["moves"]))
+        if wanted is not None:
+            page.wait_for_function(READY)
+            return {"move": wanted, **state(page)}
+    raise AssertionError("the wanted situation did not arise")
+
+
+def open_game(page: Any, link: str, reduced_motion: bool = True) -> None:
+    if reduced_motion:
+        page.emulate_media(reduced_motion="reduce")
+    page.goto(link)
+    page.wait_for_function(READY, timeout=15_000)
+
+
+def test_a_whole_game_against_three_computers_played_by_clicks(live_server: Any, page: Any, artefacts: Path) -> None:
+    game = vs_computers(live_server.url, seed=11)
+    open_game(page, game["seats"][0]["link"])
+    assert page.locator(".square").count() == 60
+    assert page.locator(".pawn").count() == 16
+    assert page.locator(".slide").count() == 8
+    shots = 0
+    for turn in range(400):
+        now = wait_my_turn(page)
+        if now["status"] == "finished":
+            break
+        if turn in (15, 40) and shots < 2:
+            page.screenshot(path=str(artefacts / f"game-whole-{turn}.png"))
+            shots += 1
+        play_by_clicks(page, furthest(now["moves"]))
+    final = state(page)
+    assert final["status"] == "finished"
+    winner = final["winner"]
+    assert final["position"]["pawns"][winner] == ["home"] * 4
+    dialog = page.locator("#game-over")
+    dialog.wait_for(state="visible")
+    assert f"{winner.capitalize()} wins!" in dialog.inner_text()
+    assert page.locator("#replay-link").get_attribute("href") == f"/replay/{game['id']}"
+    assert page.locator("#record-link").get_attribute("href") == f"/api/games/{game['id']}/record"
+    assert page.locator("#scorekeeper-link").get_attribute("href") == f"/scorekeeper?add={game['id']}"
+    page.screenshot(path=str(artefacts / "game-over.png"))
+    # the rematch keeps the token: the same seat of the new game
+    page.locator("#rematch").click()
+    page.wait_for_url(lambda url: f"/play/{game['id']}" not in url)
+    assert page.url.endswith(f"#token={game['seats'][0]['token']}")
+    page.wait_for_function(READY, timeout=15_000)
+    assert state(page)["game"] != game["id"]
+    assert page.evaluate("() => window.pardonGame.seats") == ["red"]
+
+
+def split_seven(now: dict[str, Any]) -> Move | None:
+    splits = [move for move in now["moves"] if len(pawn_actions(move)) == 2]
+    return splits[-1] if now["card"] == "7" and splits else None
+
+
+def switch_eleven(now: dict[str, Any]) -> Move | None:
+    switches = [move for move in now["moves"] if any(a["kind"] == "switch" for a in move["actions"])]
+    return switches[0] if now["card"] == "11" and switches else None
+
+
+def test_a_split_seven_and_an_eleven_switch_made_on_the_board(live_server: Any, page: Any, artefacts: Path) -> None:
+    game = vs_computers(live_server.url, seed=37, players=2)  # a 7 to split at event 36, an 11 to switch at 40
+    open_game(page, game["seats"][0]["link"])
+    split = play_until(page, split_seven)
+    log = page.locator("#log li").all_inner_texts()
+    assert split["move"]["text"] in log  # both parts, as chosen: "Red plays a 7: 20 to 23; 12 to 16"
+    page.screenshot(path=str(artefacts / "game-split-seven.png"))
+    switch = play_until(page, switch_eleven)
+    assert "switches" in switch["move"]["text"]
+    assert switch["move"]["text"] in page.locator("#log li").all_inner_texts()
+
+
+def test_the_second_part_of_a_split_offers_only_legal_completions(live_server: Any, page: Any) -> None:
+    game = vs_computers(live_server.url, seed=11, players=2)  # a 7 to split at event 18
+    open_game(page, game["seats"][0]["link"])
+    for _ in range(300):  # reach a 7 that can be split, without playing it
+        now = wait_my_turn(page)
+        if split_seven(now):
+            break
+        play_by_clicks(page, furthest(now["moves"]))
+    move = split_seven(now)
+    assert move is not None
+    first, second = pawn_actions(move)
+    click_pawn(page, first["pawn"])
+    click_place(page, place_key(first))
+    page.wait_for_function("() => window.pardonGame.selection.chosen.length === 1")
+    completions = {
+        place_key(action)
+        for other in now["moves"]
+        if len(pawn_actions(other)) == 2 and first in pawn_actions(other)
+        for action in pawn_actions(other)
+        if action != first
+    }
+    if page.evaluate("() => window.pardonGame.selection.pawn") is None:
+        click_pawn(page, second["pawn"])
+    marked = set(page.locator(".mark").evaluate_all("marks => marks.map(m => m.dataset.place)"))
+    assert marked <= completions and place_key(second) in marked
+    click_place(page, place_key(second))
+    page.wait_for_function(f"() => window.pardonGame.state.event > {now['event']}")
+    page.wait_for_function(READY)
+    assert move["text"] in page.locator("#log li").all_inner_texts()
+
+
+def test_two_players_online_each_see_the_others_moves(live_server: Any, browser: Any, artefacts: Path) -> None:
+    game = create_game(live_server.url, {"seed": 21, "seats": [{"kind": "human"}, {"kind": "human"}]})
+    contexts = [browser.new_context(viewport={"width": 1280, "height": 900}) for _ in range(2)]
+    try:
+        pages = [context.new_page() for context in contexts]
+        pages[0].goto(game["seats"][0]["link"])
+        pages[0].wait_for_function(READY)
+        assert "Waiting for Yellow" in pages[0].locator("#turn").inner_text()
+        pages[1].goto(game["seats"][1]["link"])
+        moved = {"red": 0, "yellow": 0}
+        for _ in range(12):
+            for player in pages:
+                player.wait_for_function(READY)
+            deciding = 0 if state(pages[0])["decider"] == "red" else 1
+            mover, watcher = pages[deciding], pages[1 - deciding]
+            now = wait_my_turn(mover)
+            play_by_clicks(mover, furthest(now["moves"]))
+            moved[now["decider"]] += 1
+            event = state(mover)["event"]
+            watcher.wait_for_function(f"() => window.pardonGame.state.event === {event}")
+            text = state(mover)["last"]["text"]
+            assert text in watcher.locator("#log").inner_text()
+            assert state(watcher)["position"]["pawns"] == state(mover)["position"]["pawns"]
+        assert moved["red"] and moved["yellow"]
+        pages[1].screenshot(path=str(artefacts / "game-online-yellow.png"))
+    finally:
+        for context in contexts:
+            context.close()
+
+
+def test_a_reload_mid_game_resumes_and_play_continues(live_server: Any, page: Any) -> None:
+    game = vs_computers(live_server.url, seed=8, players=3)
+    open_game(page, game["seats"][0]["link"], reduced_motion=False)
+    for _ in range(4):
+        now = wait_my_turn(page)
+        play_by_clicks(page, furthest(now["moves"]))
+    before = wait_my_turn(page)
+    page.reload()
+    after = wait_my_turn(page)
+    assert after["event"] == before["event"]
+    assert after["position"] == before["position"]
+    assert page.locator(".pawn.movable").count() + page.locator("#choices button").count() > 0
+    play_by_clicks(page, furthest(after["moves"]))
+    assert state(page)["event"] > before["event"]
+    # the token is remembered for the game: the page opens the seat without the fragment too
+    page.goto(f"{live_server.url}/play/{game['id']}")
+    page.wait_for_function(READY)
+    assert page.evaluate("() => window.pardonGame.seats") == ["red"]
+
+
+def press_until_played(page: Any, event: int) -> None:
+    """Keyboard only: Tab to something that acts (a movable pawn, a mark, a button), Enter, until the move is made."""
+    for _ in range(120):
+        if page.evaluate(f"() => window.pardonGame.state.event > {event} || window.pardonGame.pending"):
+            return
+        focused = page.evaluate(
+            "() => { const a = document.activeElement; if (!a) return '';"
+            " if (a.classList.contains('mark')) return 'mark';"
+            " if (a.classList && a.classList.contains('pawn') && a.classList.contains('movable')) return 'pawn';"
+            " if (a.tagName === 'BUTTON' && a.closest('#choices')) return 'button'; return ''; }"
+        )
+        page.keyboard.press("Enter" if focused else "Tab")
+    raise AssertionError("the keyboard could not make a move")
+
+
+def test_keyboard_only_play_of_several_turns(live_server: Any, page: Any) -> None:
+    game = vs_computers(live_server.url, seed=3, players=2)
+    open_game(page, game["seats"][0]["link"])
+    for _ in range(6):
+        now = wait_my_turn(page)
+        page.locator("body").focus()
+        press_until_played(page, now["event"])
+        page.wait_for_function(f"() => window.pardonGame.state.event > {now['event']}")
+    assert state(page)["event"] >= 6
+    assert page.locator("#live").inner_text().strip() != ""
+
+
+def test_an_illegal_click_changes_nothing_and_says_why(live_server: Any, page: Any, artefacts: Path) -> None:
+    game = vs_computers(live_server.url, seed=4, players=2)
+    open_game(page, game["seats"][0]["link"])
+    for _ in range(100):  # a card that cannot bring a pawn out, with one waiting in Start
+        now = wait_my_turn(page)
+        reasons = now["why_not"].get(now["card"] or "", {})
+        movable = [a["pawn"] for m in now["moves"] for a in pawn_actions(m)]
+        if "red:start" in reasons and movable:
+            break
+        play_by_clicks(page, furthest(now["moves"]))
+    event = now["event"]
+    click_pawn(page, "red:start")
+    message = page.locator("#message")
+    assert message.inner_text().startswith("Why not? ")
+    assert reasons["red:start"] in message.inner_text()
+    # a movable pawn, then a square that is not one of its destinations
+    click_pawn(page, movable[0])
+    page.wait_for_function("() => window.pardonGame.selection.pawn !== null")
+    destinations = set(page.locator(".mark").evaluate_all("marks => marks.map(m => m.dataset.place)"))
+    wrong = next(f"sq:{n}" for n in range(60) if f"sq:{n}" not in destinations)
+    page.locator(f'.square[data-place="{wrong}"]').click(force=True)
+    assert "not a square this pawn can reach" in message.inner_text()
+    page.keyboard.press("Escape")
+    assert page.locator(".mark").count() == 0
+    page.wait_for_timeout(300)
+    assert state(page)["event"] == event
+    page.screenshot(path=str(artefacts / "game-why-not.png"))
