@@ -1,7 +1,15 @@
-"""Fixtures for the server tests: a real app on a SQLite file, clients over real websockets."""
+"""Fixtures for the server tests: a real app, clients over real websockets.
+
+Every test that uses ``database`` runs twice: on a SQLite file, and on a real PostgreSQL
+server named by the environment variable ``PARDON_TEST_POSTGRES`` (a SQLAlchemy URL, as
+``.ci/run`` sets it), each test in a fresh schema of its own.  Without that variable, or
+with no server answering there, the PostgreSQL runs are skipped, saying why.
+"""
 
 from __future__ import annotations
 
+import os
+import secrets
 import sys
 import warnings
 from collections.abc import Callable, Iterator
@@ -19,10 +27,36 @@ from fastapi.testclient import TestClient  # noqa: E402
 from pardon.web.app import create_app  # noqa: E402
 from pardon.web.settings import Settings, sqlite_url  # noqa: E402
 
+POSTGRES = os.environ.get("PARDON_TEST_POSTGRES", "")
 
-@pytest.fixture
-def database(tmp_path: Path) -> str:
-    return sqlite_url(tmp_path / "games.sqlite3")
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A fresh, empty database: a SQLite file, or a schema of its own on the PostgreSQL server."""
+    if request.param == "sqlite":
+        yield sqlite_url(tmp_path / "games.sqlite3")
+        return
+    if not POSTGRES:
+        pytest.skip("no PostgreSQL server: set PARDON_TEST_POSTGRES=postgresql+psycopg://... (.ci/run does)")
+    yield from postgres_schema(POSTGRES)
+
+
+def postgres_schema(url: str) -> Iterator[str]:
+    """The URL of a new schema on the server at ``url`` (dropped afterwards, with everything in it)."""
+    psycopg = pytest.importorskip("psycopg")
+    plain = url.replace("postgresql+psycopg://", "postgresql://", 1)
+    name = f"test_{secrets.token_hex(6)}"
+    try:
+        with psycopg.connect(plain, autocommit=True, connect_timeout=5) as admin:
+            admin.execute(f"CREATE SCHEMA {name}")
+    except psycopg.OperationalError as error:
+        pytest.skip(f"the PostgreSQL server of PARDON_TEST_POSTGRES does not answer: {error}")
+    joiner = "&" if "?" in url else "?"
+    try:
+        yield f"{url}{joiner}options=-csearch_path%3D{name}"
+    finally:
+        with psycopg.connect(plain, autocommit=True, connect_timeout=5) as admin:
+            admin.execute(f"DROP SCHEMA {name} CASCADE")
 
 
 @pytest.fixture

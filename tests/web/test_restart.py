@@ -11,7 +11,6 @@ import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -31,8 +30,8 @@ def _free_port() -> int:
 
 
 @contextmanager
-def _server(database: Path, port: int) -> Iterator[subprocess.Popen[bytes]]:
-    command = [sys.executable, "-m", "pardon", "serve", "--port", str(port), "--db", str(database)]
+def _server(database: str, port: int) -> Iterator[subprocess.Popen[bytes]]:
+    command = [sys.executable, "-m", "pardon", "serve", "--port", str(port), "--db", database]
     process = subprocess.Popen([*command, "--bot-pace", "0"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 30
@@ -93,8 +92,8 @@ def _create(port: int) -> Message:
     return game
 
 
-def test_a_killed_server_resumes_every_game_exactly(tmp_path: Path) -> None:
-    database, port = tmp_path / "games.sqlite3", _free_port()
+def test_a_killed_server_resumes_every_game_exactly(database: str) -> None:
+    port = _free_port()
     with _server(database, port) as process:
         interrupted, control = _create(port), _create(port)
         with connect(_address(port, interrupted)) as connection:
