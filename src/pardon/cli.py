@@ -439,7 +439,7 @@ def _parser() -> argparse.ArgumentParser:
     serve.set_defaults(run=command_serve)
 
     sheets = commands.add_parser("sheets", help="write the one-page rule sheet and the score sheet as PDF")
-    sheets.add_argument("--out", required=True, help="directory for rules.pdf and score-sheet.pdf (made if missing)")
+    sheets.add_argument("--out", required=True, metavar="DIR", help="folder for the PDFs (made if missing)")
     sheets.add_argument(
         "--paper",
         choices=("letter", "a4", "both"),

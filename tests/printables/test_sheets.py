@@ -123,7 +123,7 @@ def test_body_type_is_at_least_8_points(name: str) -> None:
             sizes[text.strip()] = size * abs(tm[3]) * abs(cm[3])
 
     reader(name).pages[0].extract_text(visitor_text=visit)
-    guides = {"24 16 8", "× 2 × 4", "× 2", "red blue yellow green", "Player 1", "Player 2", "Player 3", "Player 4"}
+    guides = {"24 16 8", "× 2 × 4", "× 2", "Red Blue Yellow Green", "Player 1", "Player 2", "Player 3", "Player 4"}
     small = {text: size for text, size in sizes.items() if size < 8 and text not in guides}
     assert sizes and not small
 
@@ -194,3 +194,18 @@ def test_a_folder_that_cannot_be_written_is_a_clear_error(tmp_path: Path, capsys
     assert "Traceback" not in error and error.count("\n") == 1
     assert main(["sheets", "--out", str(a_file)]) == 2
     assert "it is a file, not a directory" in capsys.readouterr().err
+
+
+def test_without_reportlab_the_command_says_which_extra_to_install(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import sys
+
+    for module in [name for name in sys.modules if name.startswith(("pardon.printables", "reportlab."))]:
+        monkeypatch.delitem(sys.modules, module)
+    monkeypatch.setitem(sys.modules, "reportlab", None)  # as if the print extra were not installed
+    assert main(["sheets", "--out", str(tmp_path / "sheets")]) == 2
+    assert capsys.readouterr().err == (
+        "pardon sheets: the sheets need the print extra: pip install 'pardon[print]' (no reportlab)\n"
+    )
+    assert not (tmp_path / "sheets").exists()

@@ -1,14 +1,28 @@
-"""The printable sheets over HTTP: ``GET /sheets/{name}`` answers the PDF, 404 for any other name."""
+"""The printable sheets over HTTP: ``GET /sheets/{name}`` answers the PDF, 404 for any other name.
+
+The sheets touch no database, so one server on a SQLite file serves every test here.
+"""
 
 from __future__ import annotations
 
 import io
+from collections.abc import Iterator
 
 import pytest
 from fastapi.testclient import TestClient
 
+from pardon.web.app import create_app
+from pardon.web.settings import Settings, sqlite_url
+
 pytest.importorskip("reportlab")
 pypdf = pytest.importorskip("pypdf")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    database = sqlite_url(tmp_path_factory.mktemp("sheets") / "games.sqlite3")
+    with TestClient(create_app(Settings(database=database))) as client:
+        yield client
 
 
 @pytest.mark.parametrize(
@@ -49,3 +63,16 @@ def test_no_path_reaches_outside_the_sheets(server: TestClient) -> None:
         response = server.get(path)
         assert response.status_code == 404
         assert response.headers["content-type"] != "application/pdf"
+
+
+def test_without_reportlab_the_server_says_which_extra_to_install(
+    server: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sys
+
+    for module in [name for name in sys.modules if name.startswith(("pardon.printables", "reportlab."))]:
+        monkeypatch.delitem(sys.modules, module)
+    monkeypatch.setitem(sys.modules, "reportlab", None)  # as if the print extra were not installed
+    response = server.get("/sheets/rules.pdf")
+    assert response.status_code == 503
+    assert "pip install 'pardon[print]'" in response.text

@@ -19,10 +19,10 @@ from pathlib import Path
 from typing import Final
 
 from pardon.printables.layout import PAPERS
-from pardon.printables.rules_sheet import rules_sheet
-from pardon.printables.score_sheet import score_sheet
+from pardon.printables.rules_sheet import rules_pdf
+from pardon.printables.score_sheet import score_sheet_pdf
 
-SHEETS: Final[dict[str, Callable[[str], bytes]]] = {"rules": rules_sheet, "score-sheet": score_sheet}
+SHEETS: Final[dict[str, Callable[[str], bytes]]] = {"rules": rules_pdf, "score-sheet": score_sheet_pdf}
 
 
 def file_name(sheet: str, paper: str) -> str:

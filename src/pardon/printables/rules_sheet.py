@@ -18,7 +18,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, Paragraph, Spacer, Table, TableStyle
 
-from pardon.core.board import SAFETY_LENGTH, TRACK_LENGTH
+from pardon.core.board import SAFETY_LENGTH, SLIDES, TRACK_LENGTH
 from pardon.core.cards import CARD_TEXT, CARDS, DECKS, SORRY
 from pardon.printables.board_diagram import board_drawing
 from pardon.printables.layout import (
@@ -312,10 +312,34 @@ def column_three(width: float) -> list[Flowable]:
             "No pawn goes in backward.",
             "Switched past your entrance by an 11? Go round again.",
         ),
-        SectionHeading("Point Scoring Sorry (1939)", YELLOW),
-        _p(f"{how_to_score()} A doubled game scores × 2."),
-        Paragraph(f"<i>{worked_example()}</i>", NOTE),
+        Spacer(0, 9),
+        _panel(
+            width,
+            [
+                SectionHeading("Point Scoring Sorry (1939)", YELLOW, space_before=0),
+                _p(f"{how_to_score()} A doubled game scores × 2."),
+                Paragraph(f"<i>{worked_example()}</i>", NOTE),
+            ],
+        ),
     ]
+
+
+def _panel(width: float, content: list[Flowable]) -> Table:
+    """A pale panel around a variant the classic game does not need."""
+    panel = Table([[content]], colWidths=[width])
+    panel.setStyle(
+        TableStyle(
+            [
+                ("BACKGROUND", (0, 0), (-1, -1), PANEL),
+                ("ROUNDEDCORNERS", [4, 4, 4, 4]),
+                ("LEFTPADDING", (0, 0), (-1, -1), 6),
+                ("RIGHTPADDING", (0, 0), (-1, -1), 6),
+                ("TOPPADDING", (0, 0), (-1, -1), 6),
+                ("BOTTOMPADDING", (0, 0), (-1, -1), 7),
+            ]
+        )
+    )
+    return panel
 
 
 def _board(canvas: Canvas, box: Box) -> float:
@@ -324,7 +348,8 @@ def _board(canvas: Canvas, box: Box) -> float:
     drawing = board_drawing(size)
     renderPDF.draw(drawing, canvas, box.x, box.top - size)
     caption = Paragraph(
-        f"The {TRACK_LENGTH}-square track, 8 slides, and each colour's Start, Safety Zone and Home.",
+        f"The {TRACK_LENGTH}-square track with its {len(SLIDES)} slides, and each colour's Start, Safety Zone "
+        "and Home. Pawns go clockwise.",
         style("caption", textColor=MUTED, fontSize=8, leading=9.8),
     )
     height: float = caption.wrap(box.width, box.height)[1]
@@ -332,7 +357,7 @@ def _board(canvas: Canvas, box: Box) -> float:
     return size + 3 + height + 10
 
 
-def rules_sheet(paper: str = "letter") -> bytes:
+def rules_pdf(paper: str = "letter") -> bytes:
     """The PDF of the classic rules on one page of ``paper`` ("letter" or "a4")."""
     canvas, buffer = new_canvas(paper, "Sorry! — the classic rules on one page", "The classic game of Sorry!")
     page = content_box(paper)

@@ -93,7 +93,7 @@ def _player_head(number: int) -> Paragraph:
 
 
 def _colour_guide() -> Paragraph:
-    names = "  ".join(name for name in COLOUR_NAMES)
+    names = "  ".join(name.capitalize() for name in COLOUR_NAMES)
     return _guide(names)
 
 
@@ -223,7 +223,7 @@ def _reference(canvas: Canvas, page: Box, y: float) -> float:
     return y - height - 12
 
 
-def score_sheet(paper: str = "letter") -> bytes:
+def score_sheet_pdf(paper: str = "letter") -> bytes:
     """The PDF of the score sheet on one page of ``paper`` ("letter" or "a4")."""
     canvas, buffer = new_canvas(paper, "Sorry! — score sheet", "A score sheet for Sorry! matches and Point Scoring")
     page = content_box(paper)
