@@ -18,13 +18,17 @@ from pardon.bots import BOTS, DEFAULT_BOT
 from pardon.core.board import COLOUR_NAMES
 from pardon.core.cards import NO_CARD, card_name
 from pardon.core.describe import describe_move
+from pardon.core.game import Game
 from pardon.core.jsonio import position_to_json
+from pardon.core.moves import Move
 from pardon.core.notation import format_move
 from pardon.core.rules import PRESET_HELP, PRESETS, Rules, parse_rules
+from pardon.core.state import Position
 from pardon.web.api import ApiError, rooms_of
 from pardon.web.rooms import draw_if_due, new_game
 from pardon.web.rulesdoc import LinkMaker, options_table, preset_sections, to_html
 from pardon.web.storage import FINISHED
+from pardon.web.views import card_text, decision_json
 
 router = APIRouter(prefix="/api")
 
@@ -84,7 +88,11 @@ class ReplayStep(BaseModel):
     move: str = Field(description="the decision in move notation")
     card: str | None = Field(description="the card played, or null for a decision without one")
     description: str = Field(description="the move in words")
+    card_text: str | None = Field(description="what the card does under these rules")
+    decision: dict[str, Any] = Field(description="the move's pawn actions and bumps, for the board to animate")
     position: dict[str, Any] = Field(description="the position after it (docs/json.md)")
+    pack: int = Field(description="cards left face down after it")
+    discards: int = Field(description="cards on the discard pile after it")
 
 
 class Replay(BaseModel):
@@ -93,6 +101,7 @@ class Replay(BaseModel):
     winner: str | None
     seats: list[dict[str, Any]]
     start: dict[str, Any] = Field(description="the position before the first decision")
+    pack: int = Field(description="cards in the pack at the start")
     steps: list[ReplayStep]
 
 
@@ -137,6 +146,23 @@ def rules_page(name: str) -> RulesPage:
     )
 
 
+def _step(rules: Rules, game: Game, number: int, colour: int, before: Position, move: Move) -> ReplayStep:
+    """One decision of a replay; the pack and pile are counted before the next card is drawn."""
+    played = move.card != NO_CARD
+    return ReplayStep(
+        event=number,
+        colour=COLOUR_NAMES[colour],
+        move=format_move(before, move),
+        card=card_name(move.card) if played else None,
+        card_text=card_text(rules, move.card) if played else None,
+        description=describe_move(before, move).rsplit("  [", 1)[0],
+        decision=decision_json(before, move),
+        position=position_to_json(rules, game.position),
+        pack=len(game.pack.draw_pile),
+        discards=len(game.pack.discards),
+    )
+
+
 @router.get("/games/{game_id}/replay", response_model=Replay, summary="A finished game, decision by decision")
 def replay(game_id: str, request: Request) -> Replay:
     """Each decision with the card, the move in words and the position after it."""
@@ -150,24 +176,15 @@ def replay(game_id: str, request: Request) -> Replay:
     game = new_game(row)
     draw_if_due(game)
     start = position_to_json(rules, game.position)
+    start_pack = len(game.pack.draw_pile) + (1 if game.card is not None else 0)
     steps: list[ReplayStep] = []
     for number, (colour, text) in enumerate(room.history, start=1):
         before = game.position
         move = game.parse(text)
         game.play_trusted(move)
+        if move.card != NO_CARD or move.actions:  # going on to the draw shows nothing
+            steps.append(_step(rules, game, number, colour, before, move))
         draw_if_due(game)
-        if move.card == NO_CARD and not move.actions:
-            continue  # going on to the draw: nothing to show
-        steps.append(
-            ReplayStep(
-                event=number,
-                colour=COLOUR_NAMES[colour],
-                move=format_move(before, move),
-                card=card_name(move.card) if move.card != NO_CARD else None,
-                description=describe_move(before, move).rsplit("  [", 1)[0],
-                position=position_to_json(rules, game.position),
-            )
-        )
     return Replay(
         id=row.id,
         rules=row.rules,
@@ -177,5 +194,6 @@ def replay(game_id: str, request: Request) -> Replay:
             for seat in row.seats
         ],
         start=start,
+        pack=start_pack,
         steps=steps,
     )

@@ -1,0 +1,380 @@
+/**
+ * home.js — the first page: play the computer (defaults chosen: one click on the big button),
+ * a hot-seat game on this screen, or an online game with invite links and live seat status.
+ * Rule-free: the presets, their player counts and the levels come from the server.
+ */
+import { COLOURS, api, capitalise, chip, copyField, el, localPath, say } from "/static/site.js";
+
+/** The usual colours for each number of players; a chosen colour the usual ones lack replaces one. */
+const USUAL = { 1: ["red"], 2: ["red", "yellow"], 3: ["red", "blue", "yellow"], 4: ["red", "blue", "yellow", "green"] };
+const OPPOSITE = { red: "yellow", yellow: "red", blue: "green", green: "blue" };
+const POLL_MS = 1500;
+
+const page = {
+  presets: [],
+  levels: [],
+  defaultLevel: "expectimax",
+  preset: null,
+  quickPlayers: 4,
+  quickColour: "red",
+  hotseatCount: 2,
+  onlineCount: 2,
+  poll: null,
+};
+
+const $ = (id) => document.getElementById(id);
+
+function colourOrder(colours) {
+  return [...colours].sort((a, b) => COLOURS.indexOf(a) - COLOURS.indexOf(b));
+}
+
+/** The colours of a game of `count` players in which the first player wants `mine`. */
+export function coloursFor(count, mine) {
+  const usual = USUAL[count];
+  if (!mine || usual.includes(mine)) return usual;
+  if (count === 2) return colourOrder([mine, OPPOSITE[mine]]);
+  return colourOrder([mine, ...usual.slice(0, count - 1)]);
+}
+
+/** A row of radio buttons styled as a segmented control. */
+function segmented(container, name, options, chosen, onChange) {
+  container.replaceChildren(
+    ...options.map(({ value, label, content }) => {
+      const id = `${name}-${value}`;
+      const input = el("input", { type: "radio", name, id, value, checked: String(value) === String(chosen) });
+      input.addEventListener("change", () => onChange(value));
+      return el("span", { class: "segment" }, input, el("label", { for: id, "aria-label": label }, content ?? label));
+    }),
+  );
+}
+
+function levelOptions(select, chosen) {
+  select.replaceChildren(
+    ...page.levels.map((level) =>
+      el("option", { value: level.name, selected: level.name === chosen }, capitalise(level.name)),
+    ),
+  );
+}
+
+function levelAbout(name) {
+  const level = page.levels.find((item) => item.name === name);
+  if (!level) return "";
+  return level.default ? `Recommended: ${level.description}.` : `${capitalise(level.description)}.`;
+}
+
+// --- play against the computer ------------------------------------------------------------
+
+function renderQuick() {
+  const preset = page.preset;
+  if (!preset.players.includes(page.quickPlayers)) page.quickPlayers = Math.max(...preset.players);
+  $("preset-about").textContent = `${capitalise(preset.description)}.`;
+  segmented(
+    $("players"),
+    "players",
+    preset.players.map((count) => ({ value: count, label: count === 1 ? "1 (solo)" : String(count) })),
+    page.quickPlayers,
+    (count) => {
+      page.quickPlayers = count;
+      renderQuick();
+    },
+  );
+  segmented(
+    $("colour"),
+    "colour",
+    COLOURS.map((colour) => ({ value: colour, label: capitalise(colour), content: chip(colour) })),
+    page.quickColour,
+    (colour) => {
+      page.quickColour = colour;
+      renderSummary();
+    },
+  );
+  const alone = page.quickPlayers === 1;
+  $("level").disabled = alone;
+  $("level-about").textContent = alone ? "The solo challenge has no computer players." : levelAbout($("level").value);
+  $("play").textContent = alone ? "Play the solo challenge" : "Play against the computer";
+  renderSummary();
+}
+
+function renderSummary() {
+  const count = page.quickPlayers;
+  const others = count - 1;
+  const against = others === 0 ? "alone" : `against ${others} computer player${others > 1 ? "s" : ""} (${$("level").value})`;
+  $("quick-summary").textContent = `${capitalise(page.preset.name)} rules, you play ${capitalise(page.quickColour)} ${against}.`;
+}
+
+async function startQuick(event) {
+  event.preventDefault();
+  const button = $("play");
+  say($("quick-error"), "");
+  button.disabled = true;
+  try {
+    const colours = coloursFor(page.quickPlayers, page.quickColour);
+    const level = $("level").value;
+    const seats = colours.map((colour) =>
+      colour === page.quickColour ? { colour, kind: "human" } : { colour, kind: "bot", level },
+    );
+    const game = await api("/api/games", { json: { rules: page.preset.name, seats, hints: page.preset.hints } });
+    const mine = game.seats.find((seat) => seat.colour === page.quickColour);
+    location.assign(`/play/${game.id}#token=${mine.token}`);
+  } catch (error) {
+    say($("quick-error"), `The game could not be created: ${error.message}`);
+    button.disabled = false;
+  }
+}
+
+// --- seats of the hot-seat and online games ------------------------------------------------
+
+function countOptions(container, name, chosen, onChange) {
+  const counts = page.preset.players.filter((count) => count >= 2);
+  const choices = counts.length ? counts : page.preset.players;
+  if (!choices.includes(chosen)) chosen = choices.includes(2) ? 2 : choices[0];
+  segmented(
+    container,
+    name,
+    choices.map((count) => ({ value: count, label: String(count) })),
+    chosen,
+    onChange,
+  );
+  return chosen;
+}
+
+/** One seat's row: its colour, who plays it, a name, and a level for a computer. */
+function seatRow(prefix, colour, kinds, chosenKind, namePlaceholder) {
+  const kindId = `${prefix}-${colour}-kind`;
+  const nameId = `${prefix}-${colour}-name`;
+  const levelId = `${prefix}-${colour}-level`;
+  const kind = el(
+    "select",
+    { id: kindId, "aria-label": `Who plays ${capitalise(colour)}` },
+    ...kinds.map(([value, label]) => el("option", { value, selected: value === chosenKind }, label)),
+  );
+  const name = el("input", {
+    id: nameId,
+    type: "text",
+    maxlength: 40,
+    placeholder: namePlaceholder,
+    autocomplete: "off",
+    "aria-label": `${capitalise(colour)}'s name`,
+  });
+  const level = el("select", { id: levelId, "aria-label": `${capitalise(colour)}'s computer level` });
+  levelOptions(level, page.defaultLevel);
+  const row = el("div", { class: "seat-row", dataset: { colour } }, chip(colour), kind, name, level);
+  const update = () => {
+    const bot = kind.value === "bot";
+    name.hidden = bot;
+    level.hidden = !bot;
+  };
+  kind.addEventListener("change", update);
+  update();
+  return row;
+}
+
+function renderHotseat() {
+  page.hotseatCount = countOptions($("hotseat-count"), "hotseat-count", page.hotseatCount, (count) => {
+    page.hotseatCount = count;
+    renderHotseat();
+  });
+  const kinds = [
+    ["hotseat", "Player here"],
+    ["bot", "Computer"],
+  ];
+  $("hotseat-seats").replaceChildren(
+    ...USUAL[page.hotseatCount].map((colour, index) =>
+      seatRow("hotseat", colour, kinds, index < 2 ? "hotseat" : "bot", `Player ${index + 1}`),
+    ),
+  );
+  hintsOption($("hotseat-hints"));
+}
+
+function renderOnline() {
+  page.onlineCount = countOptions($("online-count"), "online-count", page.onlineCount, (count) => {
+    page.onlineCount = count;
+    renderOnline();
+  });
+  const rows = USUAL[page.onlineCount].map((colour, index) =>
+    index === 0
+      ? seatRow("online", colour, [["me", "You"]], "me", "Your name")
+      : seatRow(
+          "online",
+          colour,
+          [
+            ["human", "Friend (link)"],
+            ["bot", "Computer"],
+          ],
+          "human",
+          "Friend's name (optional)",
+        ),
+  );
+  $("online-seats").replaceChildren(...rows);
+  hintsOption($("online-hints"));
+}
+
+function hintsOption(box) {
+  box.disabled = !page.preset.hints;
+  if (!page.preset.hints) box.checked = false;
+  box.parentElement.title = page.preset.hints ? "" : "These rules have no hints (hands of cards)";
+}
+
+/** The seats a seat editor describes, as the API takes them. */
+function seatsOf(container) {
+  return [...container.querySelectorAll(".seat-row")].map((row) => {
+    const colour = row.dataset.colour;
+    const kind = row.querySelector("select").value;
+    const name = row.querySelector("input").value.trim();
+    if (kind === "bot") return { colour, kind, level: row.querySelectorAll("select")[1].value };
+    const seat = { colour, kind: kind === "me" ? "human" : kind };
+    if (name) seat.name = name;
+    return seat;
+  });
+}
+
+async function startHotseat(event) {
+  event.preventDefault();
+  const error = $("hotseat-error");
+  say(error, "");
+  const seats = seatsOf($("hotseat-seats"));
+  if (!seats.some((seat) => seat.kind === "hotseat")) {
+    say(error, "Choose at least one player on this screen (or play against the computer above).");
+    return;
+  }
+  const button = event.submitter || event.target.querySelector("button[type=submit]");
+  button.disabled = true;
+  try {
+    const game = await api("/api/games", {
+      json: { rules: page.preset.name, seats, hints: $("hotseat-hints").checked },
+    });
+    location.assign(localPath(game.host_link));
+  } catch (failure) {
+    say(error, `The game could not be created: ${failure.message}`);
+    button.disabled = false;
+  }
+}
+
+// --- online game and its lobby panel --------------------------------------------------------
+
+async function startOnline(event) {
+  event.preventDefault();
+  const error = $("online-error");
+  say(error, "");
+  const seats = seatsOf($("online-seats"));
+  const button = event.submitter || event.target.querySelector("button[type=submit]");
+  button.disabled = true;
+  try {
+    const game = await api("/api/games", {
+      json: { rules: page.preset.name, seats, public: $("online-public").checked, hints: $("online-hints").checked },
+    });
+    showGameLobby(game, seats[0].colour, $("online-public").checked);
+  } catch (failure) {
+    say(error, `The game could not be created: ${failure.message}`);
+  } finally {
+    button.disabled = false;
+  }
+}
+
+function showGameLobby(game, myColour, isPublic) {
+  const panel = $("game-lobby");
+  const mine = game.seats.find((seat) => seat.colour === myColour);
+  const friends = game.seats.filter((seat) => seat.kind === "human" && seat.colour !== myColour);
+  const badges = {};
+  const badge = (colour) => (badges[colour] = el("span", { class: "badge waiting", dataset: { colour } }, "Waiting"));
+  panel.replaceChildren(
+    el("h3", { id: "game-lobby-title" }, "Your game is ready"),
+    el(
+      "p",
+      { class: "game-status", id: "game-status", role: "status" },
+      "Waiting for players to join. The game starts when every seat is taken.",
+    ),
+    friends.length
+      ? el("p", {}, "Send each friend their own link (it is their seat: keep it between you):")
+      : el("p", {}, "Every other seat is a computer player."),
+    el(
+      "ul",
+      { class: "invites" },
+      ...friends.map((seat) =>
+        el(
+          "li",
+          { class: "invite", dataset: { colour: seat.colour } },
+          el("div", { class: "invite-head" }, chip(seat.colour, `${capitalise(seat.colour)} — ${seat.name}`), badge(seat.colour)),
+          copyField(seat.link, `${capitalise(seat.colour)}'s invite link`),
+        ),
+      ),
+    ),
+    el(
+      "div",
+      { class: "my-seat" },
+      el("div", { class: "invite-head" }, chip(mine.colour, `You play ${capitalise(mine.colour)}`), badge(mine.colour)),
+      el("a", { class: "button primary", id: "go-to-seat", href: localPath(mine.link) }, "Go to my seat"),
+    ),
+    el("h4", {}, "Spectators"),
+    el("p", { class: "hint" }, isPublic ? "A public game can be watched by anyone; it is listed in the lobby." : "Anyone with this link can watch."),
+    copyField(game.spectator_link, "spectator link"),
+  );
+  panel.hidden = false;
+  $("online").hidden = true;
+  panel.focus();
+  clearInterval(page.poll);
+  const refresh = () => refreshSeats(game.id, badges);
+  page.poll = setInterval(refresh, POLL_MS);
+  refresh();
+}
+
+async function refreshSeats(id, badges) {
+  let summary;
+  try {
+    summary = await api(`/api/games/${id}`);
+  } catch (error) {
+    $("game-status").textContent = `Seat status unavailable: ${error.message}`;
+    return;
+  }
+  for (const seat of summary.seats) {
+    const badge = badges[seat.colour];
+    if (!badge) continue;
+    badge.textContent = seat.open ? "Waiting" : "Joined";
+    badge.className = `badge ${seat.open ? "waiting" : "joined"}`;
+  }
+  const status = $("game-status");
+  if (summary.status === "playing") {
+    status.textContent = "Everyone has joined: the game is on. Go to your seat!";
+    clearInterval(page.poll);
+  } else if (summary.status === "finished") {
+    status.textContent = "This game is over.";
+    clearInterval(page.poll);
+  }
+}
+
+// --- start ------------------------------------------------------------------------------------
+
+function choosePreset(name) {
+  page.preset = page.presets.find((preset) => preset.name === name) || page.presets[0];
+  for (const label of document.querySelectorAll(".rules-name")) label.textContent = capitalise(page.preset.name);
+  renderQuick();
+  renderHotseat();
+  renderOnline();
+}
+
+async function start() {
+  try {
+    [page.presets, page.levels] = await Promise.all([api("/api/presets"), api("/api/levels/described")]);
+  } catch (error) {
+    say($("quick-error"), `The game options could not be loaded: ${error.message}`);
+    $("play").disabled = true;
+    return;
+  }
+  page.defaultLevel = (page.levels.find((level) => level.default) || page.levels[0]).name;
+  $("preset").replaceChildren(
+    ...page.presets.map((preset) => el("option", { value: preset.name }, capitalise(preset.name))),
+  );
+  levelOptions($("level"), page.defaultLevel);
+  $("preset").addEventListener("change", () => choosePreset($("preset").value));
+  $("level").addEventListener("change", () => {
+    $("level-about").textContent = levelAbout($("level").value);
+    renderSummary();
+  });
+  $("quick").addEventListener("submit", startQuick);
+  $("hotseat").addEventListener("submit", startHotseat);
+  $("online").addEventListener("submit", startOnline);
+  choosePreset("classic");
+  document.body.dataset.ready = "true";
+}
+
+start();

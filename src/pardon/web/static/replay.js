@@ -1,0 +1,163 @@
+/**
+ * replay.js — a finished game move by move (/replay/{id}): the board (board.js), the card of
+ * each turn and the move in words, all computed by the server (GET /api/games/{id}/replay).
+ */
+import { animateDecision, createBoard, loadGeometry, showCard, showPosition } from "/static/board.js";
+import { LETTERS, api, capitalise, chip, el, say } from "/static/site.js";
+
+const PLAY_MS = 1100;
+const PLAY_ICON = "M7 4v16l13-8z";
+const PAUSE_ICON = "M6 4h4v16H6zM14 4h4v16h-4z";
+const $ = (id) => document.getElementById(id);
+const view = { replay: null, board: null, at: 0, timer: null };
+
+function gameId() {
+  const match = location.pathname.match(/^\/replay\/([^/]+)/);
+  return match ? decodeURIComponent(match[1]) : "";
+}
+
+function cardLabel(card) {
+  return card === "sorry" ? "Sorry!" : card;
+}
+
+function positionAt(index) {
+  return index === 0 ? view.replay.start : view.replay.steps[index - 1].position;
+}
+
+/** Show move `index` (0: the start); one step forward is animated. */
+async function go(index, { animate = false } = {}) {
+  const steps = view.replay.steps;
+  index = Math.max(0, Math.min(steps.length, index));
+  const from = view.at;
+  view.at = index;
+  const step = index > 0 ? steps[index - 1] : null;
+  $("counter").textContent = `Move ${index} of ${steps.length}`;
+  $("slider").value = String(index);
+  $("description").textContent = step ? step.description : startText();
+  $("card-name").textContent = step ? (step.card ? `${capitalise(step.colour)} drew ${cardLabel(step.card)}` : capitalise(step.colour)) : "";
+  const big = $("big-card");
+  big.textContent = step && step.card ? (step.card === "sorry" ? "S!" : step.card) : "—";
+  big.classList.toggle("none", !(step && step.card));
+  for (const button of $("steps").querySelectorAll("button")) button.removeAttribute("aria-current");
+  if (index > 0) {
+    const current = $("steps").children[index - 1].querySelector("button");
+    current.setAttribute("aria-current", "step");
+    keepInView($("steps"), current.parentElement);
+  }
+  $("previous").disabled = $("first").disabled = index === 0;
+  $("next").disabled = $("last").disabled = index === steps.length;
+  showCard(view.board, {
+    card: step ? step.card : null,
+    text: step ? step.card_text : "",
+    pack: step ? step.pack : view.replay.pack,
+    discards: step ? step.discards : 0,
+  });
+  if (animate && index === from + 1 && step) await animateDecision(view.board, positionAt(from), step.position, step.decision);
+  else await showPosition(view.board, positionAt(index));
+}
+
+/** Scroll the move list (not the page) so that `item` shows. */
+function keepInView(list, item) {
+  const top = item.offsetTop; // the list is positioned: its items are measured from it
+  if (top < list.scrollTop) list.scrollTop = top;
+  else if (top + item.offsetHeight > list.scrollTop + list.clientHeight) list.scrollTop = top + item.offsetHeight - list.clientHeight;
+}
+
+function startText() {
+  const first = view.replay.steps[0];
+  return first ? `The start: every pawn in Start; ${capitalise(first.colour)} plays first.` : "The start.";
+}
+
+function setPlaying(on) {
+  clearInterval(view.timer);
+  view.timer = null;
+  const button = $("play");
+  button.querySelector("path").setAttribute("d", on ? PAUSE_ICON : PLAY_ICON);
+  button.setAttribute("aria-label", on ? "Pause" : "Play");
+  if (!on) return;
+  if (view.at >= view.replay.steps.length) go(0);
+  view.timer = setInterval(() => {
+    if (view.at >= view.replay.steps.length) setPlaying(false);
+    else go(view.at + 1, { animate: true });
+  }, PLAY_MS);
+  go(view.at + 1, { animate: true });
+}
+
+function stepList() {
+  return view.replay.steps.map((step, index) =>
+    el(
+      "li",
+      {},
+      el(
+        "button",
+        { type: "button", onclick: () => (setPlaying(false), go(index + 1)) },
+        el("span", { class: "number" }, `${index + 1}.`),
+        el("span", { class: `chip chip-${step.colour}` }, el("span", { class: "chip-disc", "aria-hidden": "true" }, LETTERS[step.colour])),
+        el("span", { class: "text" }, step.description),
+        el("span", { class: "notation" }, step.move),
+      ),
+    ),
+  );
+}
+
+function onKey(event) {
+  const target = event.target;
+  if (target.closest("input, select, textarea, a")) return; // the slider moves itself
+  if (target.tagName === "BUTTON" && (event.key === " " || event.key === "Enter")) return; // press the button
+  const keys = {
+    ArrowRight: () => go(view.at + 1, { animate: true }),
+    ArrowLeft: () => go(view.at - 1),
+    Home: () => go(0),
+    End: () => go(view.replay.steps.length),
+    " ": () => setPlaying(!view.timer),
+  };
+  const action = keys[event.key];
+  if (!action || event.altKey || event.ctrlKey || event.metaKey) return;
+  event.preventDefault();
+  if (event.key !== " ") setPlaying(false);
+  action();
+}
+
+async function start() {
+  const id = gameId();
+  try {
+    view.replay = await api(`/api/games/${encodeURIComponent(id)}/replay`);
+  } catch (error) {
+    say($("replay-error"), `This game cannot be replayed: ${error.message}`);
+    if (error.code === "not_finished") {
+      $("replay-error").append(" ", el("a", { href: `/play/${id}` }, "Watch it live"));
+    }
+    document.body.dataset.ready = "true";
+    return;
+  }
+  const replay = view.replay;
+  $("title").textContent = `Replay: ${capitalise(replay.rules)}`;
+  document.title = `Replay: ${capitalise(replay.rules)} — pardon`;
+  $("players").replaceChildren(
+    ...replay.seats.flatMap((seat, index) => [index ? " · " : "", chip(seat.colour, seat.name)]),
+  );
+  const record = $("record");
+  record.href = `/api/games/${replay.id}/record`;
+  record.hidden = false;
+  $("result").textContent = replay.winner ? `${capitalise(replay.winner)} wins after ${replay.steps.length} moves.` : "";
+  $("slider").max = String(replay.steps.length);
+  $("steps").replaceChildren(...stepList());
+  $("replay").hidden = false;
+  try {
+    view.board = createBoard($("board"), await loadGeometry(replay.rules));
+  } catch (error) {
+    say($("replay-error"), `The board could not be drawn: ${error.message}`);
+    return;
+  }
+  $("first").addEventListener("click", () => (setPlaying(false), go(0)));
+  $("previous").addEventListener("click", () => (setPlaying(false), go(view.at - 1)));
+  $("next").addEventListener("click", () => (setPlaying(false), go(view.at + 1, { animate: true })));
+  $("last").addEventListener("click", () => (setPlaying(false), go(replay.steps.length)));
+  $("play").addEventListener("click", () => setPlaying(!view.timer));
+  $("slider").addEventListener("input", () => (setPlaying(false), go(Number($("slider").value))));
+  document.addEventListener("keydown", onKey);
+  await go(0);
+  document.body.dataset.ready = "true";
+}
+
+start();

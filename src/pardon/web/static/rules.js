@@ -1,0 +1,118 @@
+/**
+ * rules.js — the rules of one preset (/rules/{name}): its options beside the classic game's,
+ * then the sections of docs/rules.md that apply, rendered (and escaped) by the server.
+ */
+import { api, capitalise, el, say } from "/static/site.js";
+
+const $ = (id) => document.getElementById(id);
+
+function presetFromPath() {
+  const match = location.pathname.match(/^\/rules\/([^/]+)\/?$/);
+  return match ? decodeURIComponent(match[1]) : "classic";
+}
+
+function html(markup) {
+  // The server escapes the docs' text and writes only simple tags: safe to insert.
+  const holder = document.createElement("div");
+  holder.innerHTML = markup;
+  return [...holder.childNodes];
+}
+
+function optionsTable(rules) {
+  const rows = rules.options.map((row) =>
+    el(
+      "tr",
+      { class: row.value !== row.classic ? "changed" : null },
+      el("td", {}, el("code", {}, row.option)),
+      el("td", {}, el("strong", {}, String(row.value))),
+      el("td", {}, String(row.classic)),
+      el("td", {}, row.help),
+    ),
+  );
+  return el(
+    "div",
+    { class: "table-wrap" },
+    el(
+      "table",
+      {},
+      el("caption", { class: "visually-hidden" }, `The options of ${rules.name}; highlighted rows differ from the classic game`),
+      el(
+        "thead",
+        {},
+        el("tr", {}, ...["option", "here", "classic", "what it does"].map((text) => el("th", { scope: "col" }, text))),
+      ),
+      el("tbody", {}, ...rows),
+    ),
+  );
+}
+
+function show(rules) {
+  const players = rules.players.length === 1 && rules.players[0] === 1 ? "1 player" : `${rules.players.join(", ")} players`;
+  const changed = rules.options.filter((row) => row.value !== row.classic).length;
+  const body = [
+    el("h1", { id: "top" }, `Rules: ${capitalise(rules.name)}`),
+    el("p", { class: "lede" }, `${capitalise(rules.description)}.`),
+    el(
+      "ul",
+      { class: "facts" },
+      el("li", {}, players),
+      el("li", {}, changed ? `${changed} option${changed > 1 ? "s differ" : " differs"} from classic` : "The classic options"),
+    ),
+  ];
+  const toc = [];
+  for (const section of rules.sections) {
+    const heading = section.level <= 2 ? "h2" : "h3";
+    body.push(el(heading, { id: section.id }, ...html(titleHtml(section.title))));
+    body.push(...html(section.html));
+    toc.push(el("li", { class: section.level > 2 ? "sub" : null }, el("a", { href: `#${section.id}` }, section.title.replace(/`/g, ""))));
+  }
+  body.push(el("h2", { id: "options" }, "Every option of this edition"), optionsTable(rules));
+  toc.push(el("li", {}, el("a", { href: "#options" }, "Every option")));
+  $("rules-body").replaceChildren(...body);
+  $("toc").replaceChildren(...toc);
+  $("rules-text").setAttribute("aria-busy", "false");
+  document.title = `Rules: ${capitalise(rules.name)} — pardon`;
+  if (location.hash) document.getElementById(location.hash.slice(1))?.scrollIntoView();
+}
+
+function titleHtml(title) {
+  // Headings of the docs mark option names as `code`.
+  const escaped = title.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+  return escaped.replace(/`([^`]+)`/g, "<code>$1</code>");
+}
+
+async function load(name) {
+  say($("rules-error"), "");
+  try {
+    show(await api(`/api/rules/${encodeURIComponent(name)}`));
+  } catch (error) {
+    say($("rules-error"), `These rules could not be shown: ${error.message}`);
+    $("rules-body").replaceChildren(el("p", {}, el("a", { href: "/rules/classic" }, "Read the classic rules")));
+  }
+}
+
+async function start() {
+  const name = presetFromPath();
+  let presets = [];
+  try {
+    presets = await api("/api/presets");
+  } catch (error) {
+    say($("rules-error"), `The editions could not be loaded: ${error.message}`);
+  }
+  const select = $("preset");
+  select.replaceChildren(
+    ...presets.map((preset) => el("option", { value: preset.name, selected: preset.name === name }, capitalise(preset.name))),
+  );
+  select.addEventListener("change", () => {
+    history.pushState({}, "", `/rules/${select.value}`);
+    load(select.value);
+  });
+  window.addEventListener("popstate", () => {
+    select.value = presetFromPath();
+    load(presetFromPath());
+  });
+  await load(name);
+  document.body.dataset.ready = "true";
+}
+
+start();

@@ -1,0 +1,115 @@
+/**
+ * site.js — what the pages around the game share: calling the REST API with readable errors,
+ * building elements, colour chips (a letter as well as a colour), copying links.
+ */
+
+export const COLOURS = ["red", "blue", "yellow", "green"];
+export const LETTERS = { red: "R", blue: "B", yellow: "Y", green: "G" };
+
+export function capitalise(word) {
+  return word ? word[0].toUpperCase() + word.slice(1) : word;
+}
+
+/** Call the API; a refusal becomes an Error carrying the server's message. */
+export async function api(path, { method, json } = {}) {
+  const init = { method: method || (json === undefined ? "GET" : "POST"), headers: { Accept: "application/json" } };
+  if (json !== undefined) {
+    init.body = JSON.stringify(json);
+    init.headers["Content-Type"] = "application/json";
+  }
+  let answer;
+  try {
+    answer = await fetch(path, init);
+  } catch {
+    throw new Error("The pardon server cannot be reached. Is it still running?");
+  }
+  let body = null;
+  try {
+    body = await answer.json();
+  } catch {
+    body = null;
+  }
+  if (!answer.ok) {
+    const error = new Error(body && body.message ? body.message : `The server refused the request (${answer.status}).`);
+    error.code = body && body.error;
+    error.status = answer.status;
+    throw error;
+  }
+  return body;
+}
+
+/** el("p", {class: "x", onclick: f}, "text", child) */
+export function el(tag, attributes = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attributes)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else if (key === "dataset") Object.assign(node.dataset, value);
+    else node.setAttribute(key, value === true ? "" : value);
+  }
+  for (const child of children.flat()) {
+    if (child !== null && child !== undefined && child !== false) node.append(child);
+  }
+  return node;
+}
+
+/** A colour chip: a coloured disc with the colour's letter, and its name for everyone. */
+export function chip(colour, label) {
+  return el(
+    "span",
+    { class: `chip chip-${colour}` },
+    el("span", { class: "chip-disc", "aria-hidden": "true" }, LETTERS[colour] || "?"),
+    el("span", { class: "chip-name" }, label ?? capitalise(colour)),
+  );
+}
+
+/** Show a message in a status element (role=alert or status); empty text hides it. */
+export function say(element, text, kind = "error") {
+  element.textContent = text || "";
+  element.hidden = !text;
+  element.classList.toggle("is-error", kind === "error");
+  element.classList.toggle("is-ok", kind === "ok");
+}
+
+/** Copy `text`; without the clipboard API (an insecure origin) select the input for Ctrl+C. */
+export async function copy(text, input) {
+  try {
+    if (!navigator.clipboard) throw new Error("no clipboard");
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    if (input) {
+      input.focus();
+      input.select();
+      try {
+        if (document.execCommand("copy")) return true;
+      } catch {
+        /* selected for the user to copy */
+      }
+    }
+    return false;
+  }
+}
+
+/** A read-only link with a Copy button that says what happened. */
+export function copyField(link, label) {
+  const input = el("input", { type: "text", readonly: true, value: link, class: "link-field", "aria-label": label });
+  input.addEventListener("focus", () => input.select());
+  const button = el("button", { type: "button", class: "copy", "aria-label": `Copy ${label}` }, "Copy");
+  button.addEventListener("click", async () => {
+    const done = await copy(link, input);
+    button.textContent = done ? "Copied!" : "Press Ctrl+C";
+    button.classList.toggle("copied", done);
+    setTimeout(() => {
+      button.textContent = "Copy";
+      button.classList.remove("copied");
+    }, 2500);
+  });
+  return el("div", { class: "copy-row" }, input, button);
+}
+
+/** A relative address for the browser from an absolute link the server wrote. */
+export function localPath(link) {
+  const url = new URL(link, location.href);
+  return url.pathname + url.hash;
+}

@@ -1,0 +1,303 @@
+"""The pages around the game, in a real Chromium against a real ``pardon serve``: home, the
+lobby, the rules, the replay viewer, and the address ``make play`` prints."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from pardon.core.rules import PRESETS
+from pardon.web.pages import STATIC
+
+ROOT = Path(__file__).resolve().parents[3]
+PLAY_URL = re.compile(r"/play/(?P<id>[A-Za-z0-9_-]+)#token=(?P<token>[A-Za-z0-9_-]+)$")
+
+
+def rest(server: Any, path: str, body: dict[str, Any] | None = None) -> Any:
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(server.url + path, data=data, headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        return json.loads(answer.read())
+
+
+def open_ready(page: Any, url: str) -> None:
+    """Open a page and wait until its script has loaded what it needs from the API."""
+    page.goto(url)
+    page.wait_for_selector("body[data-ready=true]")
+
+
+def game_id_of(url: str) -> str:
+    match = PLAY_URL.search(url)
+    assert match, url
+    return match["id"]
+
+
+def seats_of(server: Any, game_id: str) -> list[tuple[str, str, str | None, str]]:
+    summary = rest(server, f"/api/games/{game_id}")
+    return [(seat["colour"], seat["kind"], seat["level"], seat["name"]) for seat in summary["seats"]]
+
+
+def game_page_exists() -> bool:
+    return (STATIC / "game.html").is_file()
+
+
+def test_one_click_from_home_plays_the_computer(live_server: Any, page: Any, artefacts: Path) -> None:
+    open_ready(page, live_server.url + "/")
+    page.screenshot(path=str(artefacts / "home.png"), full_page=True)
+    page.get_by_role("button", name="Play against the computer").click()
+    page.wait_for_url(PLAY_URL)
+    game_id = game_id_of(page.url)
+    assert seats_of(live_server, game_id) == [
+        ("red", "human", None, "Red"),
+        ("blue", "bot", "expectimax", "computer (expectimax)"),
+        ("yellow", "bot", "expectimax", "computer (expectimax)"),
+        ("green", "bot", "expectimax", "computer (expectimax)"),
+    ]
+    assert rest(live_server, f"/api/games/{game_id}")["rules"] == "classic"
+    if game_page_exists():
+        page.wait_for_selector("svg")
+        deadline = time.monotonic() + 10
+        while rest(live_server, f"/api/games/{game_id}")["status"] != "playing" and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert rest(live_server, f"/api/games/{game_id}")["status"] == "playing"
+
+
+def test_home_options_choose_the_rules_players_level_and_colour(live_server: Any, page: Any) -> None:
+    open_ready(page, live_server.url + "/")
+    page.get_by_label("Rules", exact=True).select_option("modern")
+    assert "Fire and Ice" in page.locator("#preset-about").inner_text()
+    page.locator("label[for=players-2]").click()
+    page.get_by_label("Computer level", exact=True).select_option("tactician")
+    page.locator("label[for=colour-blue]").click()
+    assert "Blue against 1 computer player (tactician)" in page.locator("#quick-summary").inner_text()
+    page.get_by_role("button", name="Play against the computer").click()
+    page.wait_for_url(PLAY_URL)
+    game_id = game_id_of(page.url)
+    assert seats_of(live_server, game_id) == [
+        ("blue", "human", None, "Blue"),
+        ("green", "bot", "tactician", "computer (tactician)"),
+    ]
+    assert rest(live_server, f"/api/games/{game_id}")["rules"] == "modern"
+
+
+def test_hot_seat_names_players_and_refuses_a_screen_with_nobody(live_server: Any, page: Any) -> None:
+    open_ready(page, live_server.url + "/")
+    form = page.locator("#hotseat")
+    form.locator("label[for=hotseat-count-3]").click()
+    for colour in ("red", "blue"):
+        form.get_by_label(f"Who plays {colour.capitalize()}").select_option("bot")
+    form.get_by_role("button", name="Start the hot-seat game").click()
+    assert "at least one player on this screen" in form.get_by_role("alert").inner_text()
+    form.get_by_label("Who plays Red").select_option("hotseat")
+    form.get_by_label("Who plays Blue").select_option("hotseat")
+    form.get_by_label("Red's name").fill("Ann")
+    form.get_by_label("Blue's name").fill("Bob")
+    form.get_by_label("Yellow's computer level").select_option("random")
+    form.get_by_role("button", name="Start the hot-seat game").click()
+    page.wait_for_url(PLAY_URL)
+    assert seats_of(live_server, game_id_of(page.url)) == [
+        ("red", "hotseat", None, "Ann"),
+        ("blue", "hotseat", None, "Bob"),
+        ("yellow", "bot", "random", "computer (random)"),
+    ]
+
+
+def say_hello(page: Any, game_id: str, token: str) -> None:
+    """A player's browser connects to the game as the game page does (hello with its token)."""
+    page.evaluate(
+        """([id, token]) => new Promise((resolve, reject) => {
+            const socket = new WebSocket(`ws://${location.host}/ws/games/${id}`);
+            socket.onopen = () => socket.send(JSON.stringify({type: "hello", token, since: 0}));
+            socket.onmessage = (message) => { if (JSON.parse(message.data).type === "sync") resolve(); };
+            socket.onerror = () => reject(new Error("websocket failed"));
+            window.keepOpen = socket;
+        })""",
+        [game_id, token],
+    )
+
+
+def test_online_game_shows_invites_that_copy_and_seats_that_join(
+    live_server: Any, browser: Any, artefacts: Path
+) -> None:
+    host = browser.new_context(
+        viewport={"width": 1280, "height": 900}, permissions=["clipboard-read", "clipboard-write"]
+    )
+    friend = browser.new_context()
+    try:
+        page = host.new_page()
+        open_ready(page, live_server.url + "/")
+        form = page.locator("#online")
+        form.locator("label[for=online-count-3]").click()
+        form.get_by_label("Blue's name").fill("Cleo")
+        form.get_by_label("Who plays Yellow").select_option("bot")
+        form.get_by_role("button", name="Create the online game").click()
+        lobby = page.locator("#game-lobby")
+        invite = lobby.get_by_role("textbox", name="Blue's invite link")
+        link = invite.input_value()
+        match = PLAY_URL.search(link)
+        assert match and link.startswith(live_server.url)
+        assert seats_of(live_server, match["id"])[1] == ("blue", "human", None, "Cleo")
+        lobby.get_by_role("button", name="Copy Blue's invite link").click()
+        assert page.evaluate("navigator.clipboard.readText()") == link
+        assert lobby.get_by_role("button", name="Copy Blue's invite link").inner_text() == "Copied!"
+        badge = lobby.locator(".invite[data-colour=blue] .badge")
+        assert badge.inner_text() == "Waiting"
+        assert (
+            lobby.get_by_role("textbox", name="spectator link")
+            .input_value()
+            .startswith(f"{live_server.url}/play/{match['id']}#")
+        )
+        mine = lobby.get_by_role("link", name="Go to my seat").get_attribute("href")
+        assert mine is not None and PLAY_URL.search(mine) and mine != link
+
+        guest = friend.new_page()
+        guest.goto(live_server.url + "/lobby")
+        say_hello(guest, match["id"], match["token"])
+        page.wait_for_function("document.querySelector('.invite[data-colour=blue] .badge').textContent === 'Joined'")
+        page.screenshot(path=str(artefacts / "home-online-lobby.png"), full_page=True)
+        page.get_by_role("link", name="Go to my seat").click()
+        page.wait_for_url(PLAY_URL)
+        assert game_id_of(page.url) == match["id"]
+    finally:
+        host.close()
+        friend.close()
+
+
+def test_public_lobby_lists_a_game_and_join_takes_the_seat(live_server: Any, page: Any, artefacts: Path) -> None:
+    created = rest(
+        live_server, "/api/games", {"public": True, "seats": [{"kind": "human", "name": "Dee"}, {"kind": "human"}]}
+    )
+    game_id = created["id"]
+    open_ready_lobby = live_server.url + "/lobby"
+    page.goto(open_ready_lobby)
+    card = page.locator(f"[data-game='{game_id}']")
+    card.wait_for()
+    assert card.get_by_role("button", name=re.compile("Join .* as Red")).is_visible()
+    page.screenshot(path=str(artefacts / "lobby.png"), full_page=True)
+    card.get_by_role("button", name=re.compile("Join .* as Yellow")).click()
+    page.wait_for_url(PLAY_URL)
+    assert game_id_of(page.url) == game_id
+    summary = rest(live_server, f"/api/games/{game_id}")
+    assert [(seat["colour"], seat["open"]) for seat in summary["seats"]] == [("red", True), ("yellow", False)]
+
+
+def test_lobby_says_why_a_seat_cannot_be_taken(live_server: Any, page: Any) -> None:
+    created = rest(live_server, "/api/games", {"public": True, "seats": [{"kind": "human"}, {"kind": "bot"}]})
+    page.clock.install()  # the lobby refreshes only when the test says: the stale button stays
+    page.goto(live_server.url + "/lobby")
+    card = page.locator(f"[data-game='{created['id']}']")
+    card.wait_for()
+    rest(live_server, f"/api/games/{created['id']}/join", {"seat": "red"})  # someone else was quicker
+    card.get_by_role("button", name=re.compile("as Red")).click()
+    alert = page.locator("#lobby-error")
+    alert.wait_for()
+    assert "Could not join as Red: red has been taken" in alert.inner_text()
+
+
+def test_rules_page_shows_every_preset(live_server: Any, page: Any, artefacts: Path) -> None:
+    open_ready(page, live_server.url + "/rules")
+    assert page.get_by_role("heading", level=1).inner_text() == "Rules: Classic"
+    assert page.get_by_role("heading", name="The classic game (classic)").is_visible()
+    own_section = {
+        "classic-1939": "The 1939 game",
+        "partners": "Partners",
+        "adult": "Hands of five",
+        "modern": "The 2013 edition with Fire and Ice",
+        "modern-no-tokens": "The 2013 edition without tokens",
+        "solo": "The solo challenge",
+    }
+    for name in PRESETS:
+        page.get_by_label("Edition").select_option(name)
+        page.wait_for_function(f"document.querySelector('h1').textContent.toLowerCase() === 'rules: {name}'")
+        assert page.url.endswith(f"/rules/{name}")
+        if name in own_section:
+            assert page.get_by_role("heading", name=re.compile("^" + re.escape(own_section[name]))).count() == 1
+    assert page.locator("tr.changed").count() >= 2  # solo: solo and leader differ from classic
+    page.screenshot(path=str(artefacts / "rules-solo.png"))
+    open_ready(page, live_server.url + "/rules/chess")
+    assert "there is no preset 'chess'" in page.get_by_role("alert").inner_text()
+
+
+def test_pardon_serve_prints_the_address_to_open(tmp_path: Path) -> None:
+    makefile = (ROOT / "Makefile").read_text()
+    assert re.search(r"^play:.*\n\t\$\(BIN\)/pardon serve\b", makefile, re.MULTILINE)
+    command = [sys.executable, "-m", "pardon", "serve", "--port", "0", "--db", str(tmp_path / "games.sqlite3")]
+    server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        assert server.stdout is not None
+        line = server.stdout.readline()
+        found = re.fullmatch(
+            r"pardon is running: open (http://127\.0\.0\.1:\d+) in your browser \(Ctrl\+C stops it\)\n", line
+        )
+        assert found, line
+        with urllib.request.urlopen(found[1] + "/", timeout=10) as answer:
+            assert "Play against the computer" in answer.read().decode()
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def test_pardon_serve_says_when_the_port_is_taken(live_server: Any, tmp_path: Path) -> None:
+    command = [sys.executable, "-m", "pardon", "serve", "--port", str(live_server.port), "--db", str(tmp_path / "x")]
+    finished = subprocess.run(command, check=False, capture_output=True, text=True, timeout=30)
+    assert finished.returncode == 2
+    assert f"cannot listen on 127.0.0.1:{live_server.port}; is another server using it?" in finished.stderr
+
+
+@pytest.mark.skipif(not (STATIC / "board.js").is_file(), reason="the board is drawn by board.js")
+def test_replay_viewer_steps_and_jumps(live_server: Any, page: Any, artefacts: Path) -> None:
+    created = rest(
+        live_server,
+        "/api/games",
+        {"seed": 3, "seats": [{"kind": "bot", "level": "greedy"}, {"kind": "bot", "level": "random"}]},
+    )
+    game_id = created["id"]
+    page.goto(live_server.url + "/lobby")
+    say_hello(page, game_id, created["spectator_token"])  # someone watching: the computers begin
+    deadline = time.monotonic() + 60
+    while rest(live_server, f"/api/games/{game_id}")["status"] != "finished":
+        assert time.monotonic() < deadline, "the computer players did not finish"
+        time.sleep(0.2)
+    steps = rest(live_server, f"/api/games/{game_id}/replay")["steps"]
+    open_ready(page, f"{live_server.url}/replay/{game_id}")
+    counter, description, total = page.locator("#counter"), page.locator("#description"), len(steps)
+    expect(counter).to_have_text(f"Move 0 of {total}")
+    page.get_by_role("button", name="Next move").click()
+    expect(counter).to_have_text(f"Move 1 of {total}")
+    expect(description).to_have_text(steps[0]["description"])
+    expect(page.locator("#big-card")).to_have_text(steps[0]["card"])
+    page.keyboard.press("ArrowRight")
+    expect(description).to_have_text(steps[1]["description"])
+    page.keyboard.press("ArrowLeft")
+    expect(counter).to_have_text(f"Move 1 of {total}")
+    page.locator("#steps button").nth(9).click()
+    expect(counter).to_have_text(f"Move 10 of {total}")
+    expect(description).to_have_text(steps[9]["description"])
+    page.get_by_label("Jump to move").fill(str(total))
+    expect(counter).to_have_text(f"Move {total} of {total}")
+    expect(description).to_contain_text("wins")
+    page.get_by_role("button", name="Previous move").click()
+    page.evaluate("document.activeElement.blur()")
+    page.keyboard.press(" ")  # play: one move to the end, then it stops
+    expect(counter).to_have_text(f"Move {total} of {total}")
+    expect(page.get_by_role("button", name="Play", exact=True)).to_be_visible()
+    page.screenshot(path=str(artefacts / "replay.png"))
+    record = page.get_by_role("link", name="Download the record")
+    assert record.get_attribute("href") == f"/api/games/{game_id}/record"
+    assert page.locator("svg").count() >= 1
+
+
+def test_replay_of_an_unfinished_game_says_why(live_server: Any, page: Any) -> None:
+    created = rest(live_server, "/api/games", {"seats": [{"kind": "human"}, {"kind": "bot"}]})
+    open_ready(page, f"{live_server.url}/replay/{created['id']}")
+    expect(page.get_by_role("alert")).to_contain_text("once it is over")
