@@ -35,8 +35,8 @@ from pardon.printables.layout import (
 from pardon.printables.scoring_text import bonuses, how_doubling_scores, how_to_score, worked_example
 
 PLAYERS: Final = 4
-MATCH_GAMES: Final = 10
-POINTS_GAMES: Final = 10
+#: Games in the match table and in the Point Scoring table: A4's extra height gives more.
+GAMES: Final[dict[str, tuple[int, int]]] = {"letter": (10, 10), "a4": (11, 11)}
 INSET: Final = 2.0  # tables' outer strokes are centred on their edge: keep them inside the margins
 FOOTER_ROOM: Final = 14  # the footer line and the space above it
 GUIDE: Final = colors.HexColor("#A7AFB8")  # faint printed guides, to be circled or written over
@@ -97,7 +97,7 @@ def _colour_guide() -> Paragraph:
     return _guide(names)
 
 
-def match_table(width: float) -> Table:
+def match_table(width: float, games: int) -> Table:
     """Games × players: tick the winner, mark a doubled game, count the wins."""
     game_width, doubled_width, notes_width = 34.0, 52.0, 74.0
     player_width = (width - game_width - doubled_width - notes_width) / PLAYERS
@@ -112,9 +112,9 @@ def match_table(width: float) -> Table:
             Paragraph("Notes", CELL_HEAD),
         ],
     ]
-    rows += [[str(game), *([""] * PLAYERS), _guide("× 2"), ""] for game in range(1, MATCH_GAMES + 1)]
+    rows += [[str(game), *([""] * PLAYERS), _guide("× 2"), ""] for game in range(1, games + 1)]
     rows.append([Paragraph("Wins", CELL_HEAD), *([""] * PLAYERS), "", ""])
-    heights = [24, 14, 14, *([17] * MATCH_GAMES), 22]
+    heights = [24, 14, 14, *([17] * games), 22]
     table = Table(
         rows,
         colWidths=[game_width, *([player_width] * PLAYERS), doubled_width, notes_width],
@@ -157,7 +157,7 @@ def _player_stripes(first_column: int, columns_each: int, rows: int) -> list[tup
     return commands
 
 
-def points_table(width: float) -> Table:
+def points_table(width: float, games: int) -> Table:
     """Point Scoring Sorry: per game and player, pawns Home, bonus, the game's score, running total."""
     game_width, doubled_width = 30.0, 40.0
     each = (width - game_width - doubled_width) / PLAYERS
@@ -169,7 +169,7 @@ def points_table(width: float) -> Table:
         names_row += [_player_head(number), "", "", ""]
         heads_row += [Paragraph(head, SUB_HEAD) for head in ("Home", "Bonus", "Game", "Total")]
     rows: list[list[Any]] = [names_row, heads_row]
-    for game in range(1, POINTS_GAMES + 1):
+    for game in range(1, games + 1):
         row: list[Any] = [str(game), _guide("× 2  × 4")]
         for _ in range(PLAYERS):
             row += ["", _guide(f"{first} {second} {third}"), "", ""]
@@ -177,7 +177,7 @@ def points_table(width: float) -> Table:
     table = Table(
         rows,
         colWidths=[game_width, doubled_width, *(sub * PLAYERS)],
-        rowHeights=[24, 14, *([19] * POINTS_GAMES)],
+        rowHeights=[24, 14, *([19] * games)],
     )
     commands: list[tuple[Any, ...]] = [
         ("GRID", (0, 0), (-1, -1), 0.5, RULE),
@@ -227,6 +227,7 @@ def score_sheet_pdf(paper: str = "letter") -> bytes:
     """The PDF of the score sheet on one page of ``paper`` ("letter" or "a4")."""
     canvas, buffer = new_canvas(paper, "Sorry! — score sheet", "A score sheet for Sorry! matches and Point Scoring")
     page = content_box(paper)
+    match_games, points_games = GAMES[paper]
     y = sheet_header(canvas, page, ("Sorry!", "Score sheet"), "A match of wins  ·  Point Scoring Sorry (1939)")
     y = _details(canvas, page, y - 14)
     y = _section_title(
@@ -237,7 +238,7 @@ def score_sheet_pdf(paper: str = "letter") -> bytes:
         "Write the players' names (for partners, one team in a column, such as Red and Yellow). Tick the winner of "
         "each game; a doubled game counts 2 wins, so circle × 2 and write 2. The winner leads the next game.",
     )
-    y = _draw(canvas, match_table(page.width - 2 * INSET), page, y)
+    y = _draw(canvas, match_table(page.width - 2 * INSET, match_games), page, y)
     y = _section_title(
         canvas,
         page,
@@ -246,7 +247,7 @@ def score_sheet_pdf(paper: str = "letter") -> bytes:
         "For each game write each player's pawns Home, circle the winner's bonus, then the game's score and the "
         "running total. Circle × 2 for a doubled game and double everyone's score.",
     )
-    y = _draw(canvas, points_table(page.width - 2 * INSET), page, y)
+    y = _draw(canvas, points_table(page.width - 2 * INSET, points_games), page, y)
     y = _reference(canvas, page, y - 10)
     if y < page.y + FOOTER_ROOM:
         raise SheetOverflowError(f"the score sheet runs {page.y + FOOTER_ROOM - y:.0f} points into its footer")
