@@ -19,6 +19,7 @@
  *   showPosition(board, position)                       // pawns (and Fire/Ice tokens) where it says
  *   await animateDecision(board, before, after, decision) // steps square by square, slides, bumps, switches
  *   showCard(board, {card, text, pack, discards})       // the card face up in the centre, the pack count
+ *   showTurn(board, colour)                             // whose turn: that colour's Start glows
  *   markPawns(board, keys, cls)  markPlaces(board, places) clearMarks(board)
  *        places: [{key, label, cls}] — rings drawn on those places, focusable, each calling onPlace.
  *   setFocusable(board, keys)                           // which pawns Tab reaches
@@ -211,18 +212,26 @@ function drawSlides(board) {
 function drawCentre(board) {
   const c = scaled(board.geometry.centre);
   const layer = board.layers.centre;
-  const logo = el("text", { x: c.x - 44, y: c.y - 30, class: "logo", transform: `rotate(-45 ${c.x - 44} ${c.y - 44})` }, layer);
+  const logo = el("text", { x: c.x, y: c.y + 16, class: "logo", transform: `rotate(-45 ${c.x} ${c.y})` }, layer);
   logo.textContent = "SORRY!";
-  const pack = el("g", { class: "pack", transform: `translate(${c.x - 72} ${c.y + 52})` }, layer);
+  const pack = el("g", { class: "pack", transform: `translate(${c.x - 86} ${c.y - 86})` }, layer);
   el("rect", { x: -28, y: -40, width: 56, height: 80, rx: 6, class: "card-back" }, pack);
   el("rect", { x: -22, y: -34, width: 44, height: 68, rx: 4, class: "card-back-inner" }, pack);
+  el("text", { x: 0, y: 4, class: "card-back-text", transform: "rotate(-45)" }, pack).textContent = "SORRY!";
   board.packLabel = el("text", { x: 0, y: 58, class: "pile-label" }, pack);
-  const face = el("g", { class: "card-face-up", transform: `translate(${c.x + 36} ${c.y + 52})` }, layer);
-  el("rect", { x: -62, y: -46, width: 124, height: 92, rx: 8, class: "card-face" }, face);
-  board.cardNumber = el("text", { x: -40, y: -14, class: "card-number" }, face);
-  board.cardText = el("text", { x: -6, y: -28, class: "card-text" }, face);
-  board.discardLabel = el("text", { x: 0, y: 64, class: "pile-label" }, face);
+  const face = el("g", { class: "card-face-up", transform: `translate(${c.x + 78} ${c.y + 78})` }, layer);
+  el("rect", { x: -70, y: -48, width: 140, height: 96, rx: 8, class: "card-face" }, face);
+  board.cardNumber = el("text", { x: -44, y: -10, class: "card-number" }, face);
+  board.cardText = el("text", { x: -16, y: -30, class: "card-text" }, face);
+  board.discardLabel = el("text", { x: 0, y: 66, class: "pile-label" }, face);
   board.cardFace = face;
+}
+
+/** Marks whose turn it is: that colour's Start circle glows. */
+export function showTurn(board, colour) {
+  for (const [key, node] of Object.entries(board.places)) {
+    if (key.endsWith(":start")) node.classList.toggle("deciding", key === `${colour}:start`);
+  }
 }
 
 /** Shows the card face up (with its rule text), how many cards are left and in the discard pile. */
@@ -231,8 +240,8 @@ export function showCard(board, { card, text, pack, discards }) {
   board.cardNumber.textContent = card ? (card === "sorry" ? "S!" : card) : "";
   board.cardText.replaceChildren();
   if (card && text) {
-    wrap(text, 15).slice(0, 6).forEach((line, index) => {
-      const span = el("tspan", { x: -6, dy: index === 0 ? 0 : 12.5 }, board.cardText);
+    wrap(text, 15).slice(0, 7).forEach((line, index) => {
+      const span = el("tspan", { x: -16, dy: index === 0 ? 0 : 12.5 }, board.cardText);
       span.textContent = line;
     });
   }
@@ -258,6 +267,7 @@ function wrap(text, width) {
 function makePawn(board, colour, index) {
   const node = el("g", { class: `pawn ${colour}`, "data-colour": colour }, board.layers.pawns);
   const r = px(board.geometry.pawn_radius);
+  el("circle", { r: UNIT * 0.5, class: "pawn-hit" }, node); // a larger target for fingers
   el("circle", { r: r + 3, class: "pawn-halo" }, node);
   el("circle", { r, class: "pawn-body" }, node);
   el("circle", { r: r * 0.55, class: "pawn-head" }, node);
@@ -448,7 +458,9 @@ export function markPlaces(board, places) {
     );
     el("circle", { cx: point.x, cy: point.y, r: UNIT * 0.5, class: "mark-ring" }, group);
     if (place.badge) {
-      el("text", { x: point.x, y: point.y - UNIT * 0.62, class: "mark-badge" }, group).textContent = place.badge;
+      const above = point.y > UNIT; // on the top row the badge goes below the ring
+      const y = above ? point.y - UNIT * 0.62 : point.y + UNIT * 0.85;
+      el("text", { x: point.x, y, class: "mark-badge" }, group).textContent = place.badge;
     }
     el("title", {}, group).textContent = place.label ?? place.key;
   }

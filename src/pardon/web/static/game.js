@@ -16,6 +16,7 @@ import {
   setFocusable,
   showCard,
   showPosition,
+  showTurn,
 } from "/static/board.js";
 
 const PAWN_KINDS = new Set(["step", "switch", "sorry", "bonus-home"]);
@@ -200,6 +201,7 @@ function render() {
     pack: state.pack,
     discards: state.discards.count,
   });
+  showTurn(app.board, state.status === "playing" ? state.decider : null);
   renderCard();
   renderSeats();
   renderTurn();
@@ -291,6 +293,7 @@ function renderHand() {
     const button = document.createElement("button");
     button.type = "button";
     button.textContent = cardLabel(card);
+    button.dataset.card = card;
     button.setAttribute("aria-label", `play the ${cardLabel(card)}`);
     button.setAttribute("aria-pressed", String(app.card === card));
     button.disabled = !playable.has(card);
@@ -688,7 +691,9 @@ function announce(text) {
 function log(text) {
   const item = document.createElement("li");
   item.textContent = text;
-  $("log").appendChild(item);
+  const list = $("log");
+  list.appendChild(item);
+  list.scrollTop = list.scrollHeight;
 }
 
 // --- start -------------------------------------------------------------------------------

@@ -1,0 +1,75 @@
+"""The game page with other rules: Fire and Ice (2013), hands of five, a hot-seat screen, a spectator.
+
+Each plays a few turns by clicks only; the page must offer every decision these rules add
+(a card from the hand, Fire and Ice choices) without knowing the rules itself.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from tests.web.browser.test_game_page import (
+    READY,
+    create_game,
+    furthest,
+    open_game,
+    play_by_clicks,
+    state,
+    vs_computers,
+    wait_my_turn,
+)
+
+
+def test_fire_and_ice_board_and_turns(live_server: Any, page: Any, artefacts: Path) -> None:
+    game = vs_computers(live_server.url, seed=2, players=2, rules="modern")
+    open_game(page, game["seats"][0]["link"])
+    assert page.locator(".fire-space").count() == 4
+    assert page.locator(".token").count() == 2
+    assert page.locator(".pawn").count() == 6
+    for _ in range(8):
+        now = wait_my_turn(page)
+        play_by_clicks(page, furthest(now["moves"]))
+    page.screenshot(path=str(artefacts / "game-modern.png"))
+
+
+def test_a_hand_of_five_is_played_by_choosing_a_card(live_server: Any, page: Any) -> None:
+    game = vs_computers(live_server.url, seed=6, players=2, rules="adult")
+    open_game(page, game["seats"][0]["link"])
+    for _ in range(5):
+        now = wait_my_turn(page)
+        hand = now["position"]["hands"]["red"]
+        assert page.locator("#hand button").count() == len(hand) == 5
+        assert "yellow" not in now["position"]["hands"] or not now["position"]["hands"]["yellow"]
+        move = furthest(now["moves"])
+        if move["card"] != page.evaluate("() => window.pardonGame.card"):
+            page.locator(f'#hand button[data-card="{move["card"]}"]').first.click()
+        play_by_clicks(page, move)
+
+
+def test_hot_seat_screen_plays_both_seats_and_a_spectator_only_watches(live_server: Any, browser: Any) -> None:
+    game = create_game(live_server.url, {"seed": 9, "seats": [{"kind": "hotseat"}, {"kind": "hotseat"}]})
+    host = browser.new_context(viewport={"width": 1280, "height": 900})
+    watcher = browser.new_context(viewport={"width": 390, "height": 844})
+    try:
+        screen, spectator = host.new_page(), watcher.new_page()
+        open_game(screen, game["host_link"])
+        open_game(spectator, game["spectator_link"])
+        deciders: list[str] = []
+        for _ in range(6):
+            now = wait_my_turn(screen)
+            if not deciders or deciders[-1] != now["decider"]:  # a new player: hand the screen over
+                banner = screen.locator("#pass-device").inner_text()
+                assert banner == f"Pass the device to {now['decider'].capitalize()}"
+            deciders.append(now["decider"])
+            play_by_clicks(screen, furthest(now["moves"]))
+        assert set(deciders) == {"red", "yellow"}
+        event = state(screen)["event"]
+        spectator.wait_for_function(f"() => window.pardonGame.state.event === {event}")
+        spectator.wait_for_function(READY)
+        assert state(spectator)["moves"] == []
+        assert spectator.locator(".pawn.movable").count() == 0
+        assert spectator.locator("#choices button").count() == 0
+    finally:
+        host.close()
+        watcher.close()
