@@ -5,49 +5,17 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
-import subprocess
-import sys
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import httpx
 import pytest
+from web_support import free_port, served
 from websockets.sync.client import ClientConnection, connect
 
 pytestmark = pytest.mark.slow
 
 Message = dict[str, Any]
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-@contextmanager
-def _server(database: str, port: int) -> Iterator[subprocess.Popen[bytes]]:
-    command = [sys.executable, "-m", "pardon", "serve", "--port", str(port), "--db", database]
-    process = subprocess.Popen([*command, "--bot-pace", "0"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                time.sleep(0.1)
-        else:
-            raise AssertionError("the server did not start")
-        yield process
-    finally:
-        if process.poll() is None:
-            process.kill()
-        process.wait(timeout=10)
 
 
 class Client:
@@ -93,8 +61,8 @@ def _create(port: int) -> Message:
 
 
 def test_a_killed_server_resumes_every_game_exactly(database: str) -> None:
-    port = _free_port()
-    with _server(database, port) as process:
+    port = free_port()
+    with served(database, port) as process:
         interrupted, control = _create(port), _create(port)
         with connect(_address(port, interrupted)) as connection:
             client = Client(connection, interrupted, "red")
@@ -104,7 +72,7 @@ def test_a_killed_server_resumes_every_game_exactly(database: str) -> None:
             connection.send(json.dumps({"type": "move", "move": move, "event": seen}))
             os.kill(process.pid, signal.SIGKILL)
             process.wait(timeout=10)
-    with _server(database, port):
+    with served(database, port):
         summary = httpx.get(f"http://127.0.0.1:{port}/api/games/{interrupted['id']}").json()
         assert summary["status"] == "playing" and summary["event"] >= seen
         with connect(_address(port, interrupted)) as connection:

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
+import httpx
 from fastapi.testclient import TestClient
 
 Message = dict[str, Any]
@@ -103,3 +109,32 @@ def play_to_end(player: Player, choose: Callable[[Message], str] = first_move, s
             return state
         player.send_move(choose(state), event=state["event"])
         player.receive()
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@contextmanager
+def served(database: str, port: int, *options: str) -> Iterator[subprocess.Popen[bytes]]:
+    """A real ``pardon serve`` process on loopback (computers at once), up until the block ends."""
+    command = [sys.executable, "-m", "pardon", "serve", "--port", str(port), "--db", database, "--bot-pace", "0"]
+    process = subprocess.Popen([*command, *options], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
+                    break
+            except httpx.TransportError:
+                time.sleep(0.1)
+        else:
+            raise AssertionError("the server did not start")
+        yield process
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.wait(timeout=10)

@@ -138,6 +138,9 @@ class ErrorBody(BaseModel):
 
 ERRORS: dict[int | str, dict[str, Any]] = {code: {"model": ErrorBody} for code in (400, 401, 403, 404, 409, 422)}
 
+#: The refusals of an answer that is not JSON when all goes well (a record) are JSON still.
+ERROR_SCHEMA = {"$ref": "#/components/schemas/ErrorBody"}
+
 router = APIRouter(prefix="/api", responses=ERRORS)
 
 
@@ -354,7 +357,10 @@ def _check_member(room: Room, authorization: str | None) -> None:
     "/games/{game_id}/record",
     response_class=PlainTextResponse,
     summary="A finished game's record (docs/notation.md)",
-    responses={200: {"content": {"text/plain": {}}}},
+    responses={
+        200: {"content": {"text/plain": {"schema": {"type": "string"}}}},
+        **{code: {"content": {"application/json": {"schema": ERROR_SCHEMA}}} for code in ERRORS},  # refusals: JSON
+    },
 )
 def record(game_id: str, request: Request) -> PlainTextResponse:
     """Only once the game is over: the record names the seed, and so the order of the pack."""

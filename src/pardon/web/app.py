@@ -13,11 +13,13 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI, Request, WebSocket
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
+from starlette.exceptions import HTTPException
 
 from pardon import __version__
-from pardon.web.api import ApiError, router
+from pardon.web.api import ERRORS, ApiError, router
 from pardon.web.board_json import router as board_router
 from pardon.web.info_api import router as info_router
 from pardon.web.migrate import upgrade
@@ -49,6 +51,7 @@ def create_app(settings: Settings) -> FastAPI:
             engine.dispose()
 
     app = FastAPI(
+        responses=ERRORS,
         title="pardon",
         version=__version__,
         summary="Sorry! played online: create games, invite players, play over a websocket (docs/protocol.md).",
@@ -62,6 +65,7 @@ def create_app(settings: Settings) -> FastAPI:
     mount(app)
     app.add_exception_handler(ApiError, _api_error)  # type: ignore[arg-type]
     app.add_exception_handler(RequestValidationError, _invalid_request)  # type: ignore[arg-type]
+    app.add_exception_handler(HTTPException, _http_error)  # type: ignore[arg-type]
     app.add_exception_handler(Exception, _server_error)
 
     @app.get("/healthz", summary="Whether the server is up")
@@ -82,6 +86,15 @@ async def _api_error(_request: Request, error: ApiError) -> JSONResponse:
 async def _invalid_request(_request: Request, error: RequestValidationError) -> JSONResponse:
     problems = [f"{'.'.join(str(part) for part in problem['loc'])}: {problem['msg']}" for problem in error.errors()[:5]]
     return JSONResponse({"error": "invalid_request", "message": "; ".join(problems)}, status_code=422)
+
+
+async def _http_error(request: Request, error: HTTPException) -> Response:
+    """The API's refusals all have one form (a body that is not JSON, a method not allowed)."""
+    if not request.url.path.startswith("/api/"):
+        return await http_exception_handler(request, error)
+    code = {400: "bad_request", 404: "not_found", 405: "method_not_allowed"}.get(error.status_code, "refused")
+    body = {"error": code, "message": str(error.detail)}
+    return JSONResponse(body, status_code=error.status_code, headers=error.headers)
 
 
 async def _server_error(_request: Request, error: Exception) -> JSONResponse:
