@@ -31,7 +31,7 @@ from pardon.core.board import (
 from pardon.core.errors import PardonError
 from pardon.core.jsonio import rules_from_json
 from pardon.core.rules import Rules
-from pardon.web.api import ApiError
+from pardon.web.api import ERRORS, ApiError
 
 SIZE = 16  # squares along each side of the board
 CENTRE = SIZE / 2
@@ -39,7 +39,7 @@ CIRCLE_RADIUS = 1.3  # Start and Home circles, in squares
 START_DEPTH = 2.0  # how far Start's centre lies inside the track
 HOME_GAP = 0.55  # between S5 and Home's edge
 
-router = APIRouter(prefix="/api")
+router = APIRouter(prefix="/api", responses=ERRORS)
 
 Point = tuple[float, float]
 
