@@ -130,3 +130,15 @@ def test_a_tampered_record_is_refused_with_the_decision_named() -> None:
     wrong_result = "\n".join(lines[:first_move]).replace('[Result "', '[Result "x') + "\n"
     with pytest.raises(InvalidError):
         replay(parse_record(wrong_result))
+
+
+def test_last_decision_names_the_position_it_was_made_in() -> None:
+    game = Game.new(parse_rules("classic"), (0, 2), seed=5)
+    assert game.last_decision is None
+    game.draw()
+    before = game.position
+    move = game.legal_moves()[0]
+    game.play(move)
+    assert game.last_decision == (before, before.turn, move)
+    game.pop()
+    assert game.last_decision is None

@@ -181,6 +181,14 @@ class Game:
         return [turn.move for turn in self._history]
 
     @property
+    def last_decision(self) -> tuple[Position, int, Move] | None:
+        """The last decision: the position it was made in, who made it and the move (None at the start)."""
+        if not self._history:
+            return None
+        turn = self._history[-1]
+        return turn.before.position, turn.colour, turn.move
+
+    @property
     def turns(self) -> int:
         """How many decisions have been made (cards played or forfeited, and others)."""
         return len(self._history)

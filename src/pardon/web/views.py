@@ -182,11 +182,11 @@ def why_not_json(game: Game, viewer: int) -> dict[str, dict[str, str]]:
 
 def last_decision_json(game: Game) -> dict[str, Any] | None:
     """The decision just made, described, with its pawns' paths (for the board to animate)."""
-    history = game._history  # the position before the last decision is kept only there
-    if not history:
+    last = game.last_decision
+    if last is None:
         return None
-    turn = history[-1]
-    return {"colour": COLOUR_NAMES[turn.colour], **decision_json(turn.before.position, turn.move)}
+    before, colour, move = last
+    return {"colour": COLOUR_NAMES[colour], **decision_json(before, move)}
 
 
 def view_json(game: Game, viewer: int | None, moves: list[dict[str, Any]] | None) -> dict[str, Any]:
