@@ -1,0 +1,56 @@
+"""The game page's other decisions: a hint on request, and a double offered and answered."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.web.browser.test_game_page import READY, create_game, furthest, open_game, play_by_clicks, wait_my_turn
+
+
+def test_a_hint_names_a_legal_move_with_its_chance(live_server: Any, page: Any) -> None:
+    seats = [{"kind": "human"}, {"kind": "bot", "level": "greedy"}]
+    game = create_game(live_server.url, {"rules": "classic", "seed": 4, "hints": True, "seats": seats})
+    open_game(page, game["seats"][0]["link"])
+    for _ in range(60):  # play until a card gives a real choice: the Hint button is offered then
+        now = wait_my_turn(page)
+        if page.locator("#hint").count():
+            break
+        play_by_clicks(page, furthest(now["moves"]))
+    else:
+        raise AssertionError("no turn with a choice of moves")
+    page.locator("#hint").click()
+    page.wait_for_function("() => window.pardonGame.hinted !== null")
+    chances = page.evaluate("() => window.pardonGame.hinted.chances")
+    legal = {move["move"] for move in now["moves"]}
+    assert set(chances) <= legal and chances
+    assert all(0.0 <= chance <= 1.0 for chance in chances.values())
+    assert "Hint:" in page.locator("#message").inner_text()  # role=alert: read out at once
+    assert page.evaluate("() => window.pardonGame.state.event") == now["event"]  # a hint is not a move
+
+
+def test_a_double_is_offered_before_the_draw_and_answered_by_the_computer(live_server: Any, page: Any) -> None:
+    seats = [{"kind": "human"}, {"kind": "bot", "level": "greedy"}]
+    rules = "classic-1939(scoring=1939,doubling=true)"
+    game = create_game(live_server.url, {"rules": rules, "seed": 3, "seats": seats})
+    open_game(page, game["seats"][0]["link"])
+    for _ in range(60):
+        now = wait_my_turn(page)
+        if any(move["move"] == "double" for move in now["moves"]):
+            break
+        play_by_clicks(page, furthest(now["moves"]))
+    else:
+        raise AssertionError("Red was never offered a double")
+    button = page.locator('#choices button[data-move="double"]')
+    assert "Double" in button.inner_text()
+    play_by_clicks(page, next(move for move in now["moves"] if move["move"] == "double"))
+    page.wait_for_function(
+        "() => { const s = window.pardonGame.state;"
+        " return s.status === 'finished' || (s.position.doubling && s.position.doubling.stake === 2); }"
+    )
+    page.wait_for_function(READY)
+    after = page.evaluate("() => window.pardonGame.state")
+    if after["status"] == "finished":  # Yellow dropped out: Red wins the game and the doubler's 5
+        assert after["winner"] == "red"
+        assert page.locator("#final-scores").is_visible()
+    else:
+        assert "Stake ×2" in page.locator("#stake").inner_text()
