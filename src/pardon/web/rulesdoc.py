@@ -21,8 +21,8 @@ from typing import Final
 
 from pardon.core.rules import OPTION_HELP, PRESET_HELP, PRESETS
 
-#: docs/rules.md of the source tree the package runs from (an editable install, a checkout).
-RULES_DOC: Final = Path(__file__).resolve().parents[3] / "docs" / "rules.md"
+#: docs/rules.md, packaged beside this module (a link to it in the source tree, a copy in a wheel).
+RULES_DOC: Final = Path(__file__).with_name("rules.md")
 
 #: Sections every preset's page shows, before and after its own (titles as in docs/rules.md).
 COMMON_BEFORE: Final = ("The board", "Cards", "The classic game")
