@@ -41,6 +41,14 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     yield from postgres_schema(POSTGRES)
 
 
+@pytest.fixture
+def postgres() -> Iterator[str]:
+    """A fresh schema on the PostgreSQL server (tests of what only PostgreSQL does)."""
+    if not POSTGRES:
+        pytest.skip("no PostgreSQL server: set PARDON_TEST_POSTGRES=postgresql+psycopg://... (.ci/run does)")
+    yield from postgres_schema(POSTGRES)
+
+
 def postgres_schema(url: str) -> Iterator[str]:
     """The URL of a new schema on the server at ``url`` (dropped afterwards, with everything in it)."""
     psycopg = pytest.importorskip("psycopg")

@@ -24,6 +24,7 @@ ILLEGAL_MOVE: Final = "illegal_move"  # notation, but not a legal move now
 AMBIGUOUS_MOVE: Final = "ambiguous_move"  # names more than one legal move
 HINTS_OFF: Final = "hints_off"
 NO_HINT: Final = "no_hint"  # nothing to rank now
+NOT_OWNER: Final = "not_owner"  # another server process runs this game
 SERVER_ERROR: Final = "server_error"  # our fault; nothing changed
 
 

@@ -17,6 +17,7 @@ import gc
 import logging
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
@@ -29,6 +30,7 @@ from pardon.core.moves import Move
 from pardon.core.notation import Record, format_move
 from pardon.core.rules import parse_rules
 from pardon.web import errors
+from pardon.web.cluster import Cluster
 from pardon.web.errors import CommandError
 from pardon.web.settings import Settings
 from pardon.web.storage import (
@@ -108,6 +110,10 @@ class Room:
         self._bots: dict[str, Bot] = {}
         self._driver: asyncio.Task[None] | None = None
         self._timers: list[asyncio.TimerHandle] = []
+        #: Whether this process decides for the game (always, but for several processes: cluster.py).
+        self.owner = True
+        #: Tries to make this process the owner (several processes); None: nobody else could be.
+        self.claim: Callable[[], bool] | None = None
         draw_if_due(game)
 
     @classmethod
@@ -214,6 +220,7 @@ class Room:
     async def decide(self, listener: Listener, seat: int | None, text: str, event: int) -> None:
         """A client's move: checked, stored, made and broadcast; a :class:`CommandError` changes nothing."""
         colour = self.acting_seat(listener, seat)
+        self._check_owner()
         await _to_the_end(self._decide(colour, text, event))
 
     async def _decide(self, colour: int, text: str, event: int) -> None:
@@ -240,6 +247,13 @@ class Room:
         if seat not in controls:
             raise CommandError(errors.NOT_YOUR_SEAT, f"this connection does not play {COLOUR_NAMES[seat]}")
         return seat
+
+    def _check_owner(self) -> None:
+        """Only the owner decides: another process serving this game's clients takes the game
+        over if its owner has gone, and otherwise refuses."""
+        if self.owner or (self.claim is not None and self.claim() and self.become_owner()):
+            return
+        raise CommandError(errors.NOT_OWNER, "another server process runs this game: connect to it to play")
 
     def _check_live(self) -> None:
         if self.game.is_over:
@@ -319,7 +333,11 @@ class Room:
             listener.deliver({"type": "presence", "event": self.event, "seats": seats})
 
     def _start_if_ready(self) -> None:
-        if self.row.status == WAITING and all(seat.row.claimed or seat.is_machine for seat in self.seats.values()):
+        if (
+            self.owner
+            and self.row.status == WAITING
+            and all(seat.row.claimed or seat.is_machine for seat in self.seats.values())
+        ):
             self.store.set_status(self.row.id, PLAYING)
             self.row = self.row.with_status(PLAYING)
             self.broadcast_state()
@@ -338,6 +356,7 @@ class Room:
         colour = self.acting_seat(listener, seat)
         if not self.row.hints:
             raise CommandError(errors.HINTS_OFF, "this game was created without hints")
+        self._check_owner()
         async with self.lock:
             self._check_live()
             self._check_event(event, colour, "")
@@ -366,8 +385,8 @@ class Room:
         return time.monotonic() - seat.away_since >= self.settings.takeover_after
 
     def _machine_decider(self) -> int | None:
-        """The colour a computer decides for now, if any."""
-        if not self._is_live():
+        """The colour a computer decides for now, if any (the owner's computers)."""
+        if not self.owner or not self._is_live():
             return None
         seat = self.seats[self.game.decider]
         return seat.colour if seat.is_machine or self._taken_over(seat) else None
@@ -412,7 +431,7 @@ class Room:
         return self._bots[level]
 
     def _schedule_takeover(self) -> None:
-        if self.row.status == FINISHED:
+        if self.row.status == FINISHED or not self.owner:
             return
         delay = self.settings.takeover_after + 0.01
         handle = asyncio.get_running_loop().call_later(delay, self._takeover_due)
@@ -434,6 +453,54 @@ class Room:
         if self._driver is not None:
             self._driver.cancel()
 
+    # --- several processes (cluster.py) -----------------------------------------------
+
+    def become_owner(self) -> bool:
+        """This process has taken the game over: catch up with what the last owner stored,
+        then decide from now on (computer players, takeover timers)."""
+        self.refresh()
+        self.owner = True
+        self.start_timers()
+        self._start_if_ready()
+        log.info("game %s taken over at event %d", self.row.id, self.event)
+        return True
+
+    def refresh(self, number: int | None = None) -> None:
+        """Another process, the owner, stored something: decision ``number`` (make and
+        broadcast every decision not yet made here), or a change of seats, status or rematch
+        (read the row).  Only for a room this process does not own."""
+        if number is None or number > self.event:
+            stored = self.store.decisions(self.row.id)
+            for event, (colour, text) in enumerate(stored[self.event :], start=self.event + 1):
+                self._replay_one(event, colour, text)
+        if number is None:
+            self.reload_row()
+
+    def _replay_one(self, number: int, colour: int, text: str) -> None:
+        draw_if_due(self.game)
+        self.game.play_trusted(self.game.parse(text))
+        self.history.append((colour, text))
+        winner = self.game.winner
+        if winner is not None:
+            self.row = self.row.with_status(FINISHED, winner)
+        draw_if_due(self.game)
+        self._broadcast_event(number, colour, text)
+
+    def reload_row(self) -> None:
+        """Seats, status and rematch as stored (a seat taken, or the game started, elsewhere)."""
+        stored = self.store.game(self.row.id)
+        if stored is None:
+            return
+        started = self.row.status == WAITING and stored.status != WAITING
+        changed = stored.rematch != self.row.rematch
+        self.row = stored
+        for seat in stored.seats:
+            self.seats[seat.colour].row = seat
+        if started or changed:
+            self.broadcast_state()
+        self._start_if_ready()
+        self.kick()
+
 
 class Rooms:
     """The rooms of this server: every unfinished game, and finished ones while watched."""
@@ -443,13 +510,41 @@ class Rooms:
         self.settings = settings
         self.writer = Writer(store)
         self.rooms: dict[str, Room] = {}
+        #: PostgreSQL: this process among others (one owner per game); None on SQLite.
+        self.cluster = Cluster(store.engine) if store.is_postgres else None
 
     def resume_all(self) -> int:
-        """Rebuild every unfinished game from the database (at startup); how many."""
+        """Rebuild every unfinished game from the database (at startup) that no other process
+        runs; how many."""
+        if self.cluster is not None:
+            self.cluster.listen(self.news, self.take_over_orphans)
         for row in self.store.games_with_status((WAITING, PLAYING), limit=1_000_000):
-            self._open(row).start_timers()
+            if self.cluster is None or self.cluster.claim(row.id):
+                self._open(row).start_timers()
         quiet_collector()
         return len(self.rooms)
+
+    def news(self, payload: str) -> None:
+        """Another process (or this one) stored a change of a game: ``ID:n`` or ``ID``."""
+        game_id, _, number = payload.partition(":")
+        room = self.rooms.get(game_id)
+        if room is None or (room.owner and number):  # the owner made that decision itself
+            return
+        try:
+            if room.owner:  # seats or status: the owner's own decisions are never read back
+                room.reload_row()
+            else:
+                room.refresh(int(number) if number else None)
+        except Exception:
+            log.exception("cannot follow game %s", game_id)
+
+    def take_over_orphans(self) -> None:
+        """Take over the games served here whose owner has gone (its lock is free)."""
+        if self.cluster is None:
+            return
+        for room in list(self.rooms.values()):
+            if not room.owner and room.row.status != FINISHED and self.cluster.claim(room.row.id):
+                room.become_owner()
 
     def get(self, game_id: str) -> Room | None:
         if game_id in self.rooms:
@@ -461,25 +556,40 @@ class Rooms:
         """A new game: stored first, then opened."""
         self.store.add_game(row)
         room = Room(row, new_game(row), [], self.store, self.writer, self.settings)
+        self._own(room)
         self.rooms[row.id] = room
         return room
 
     def _open(self, row: GameRow) -> Room:
         room = Room.rebuild(row, self.store.decisions(row.id), self.store, self.writer, self.settings)
+        self._own(room)
         self.rooms[row.id] = room
         return room
+
+    def _own(self, room: Room) -> None:
+        """Whether this process decides for the room: yes, unless another process owns the game."""
+        cluster = self.cluster
+        if cluster is None:
+            return
+        game_id = room.row.id
+        room.claim = lambda: cluster.claim(game_id)
+        room.owner = cluster.claim(game_id)
 
     def release(self, room: Room) -> None:
         """Forget a finished game nobody watches (it stays in the database)."""
         if room.row.status == FINISHED and not room.listeners and self.rooms.get(room.row.id) is room:
             room.close()
             del self.rooms[room.row.id]
+            if self.cluster is not None:
+                self.cluster.release(room.row.id)
 
     def close(self) -> None:
         for room in self.rooms.values():
             room.close()
         self.rooms.clear()
         self.writer.close()
+        if self.cluster is not None:
+            self.cluster.close()
 
 
 def quiet_collector() -> None:
