@@ -8,6 +8,7 @@ import pytest
 
 from pardon.bots import BOTS, DEFAULT_BOT, make_bot, parse_bot_spec, split_bot_specs
 from pardon.bots.evaluation import Evaluator, Weights, card_chances
+from pardon.bots.expectimax import ExpectimaxBot
 from pardon.bots.hint import rank_moves
 from pardon.bots.mcts import MctsBot
 from pardon.bots.model import advance, draw_chances, draw_given, sample_game, take_back, undraw_given
@@ -186,3 +187,34 @@ def test_a_hint_ranks_every_move_with_a_chance() -> None:
         assert format_move(position, ranked[0][0]) == "5 40-45"
         assert all(0.0 <= chance <= 1.0 for _, chance in ranked)
         assert [chance for _, chance in ranked] == sorted((chance for _, chance in ranked), reverse=True)
+
+
+def test_a_pawn_whose_player_draws_next_is_in_less_danger_by_the_later_weight() -> None:
+    # Yellow on 40 is 5 behind Red on 45.  With Red to draw, Red can move away (or bump)
+    # before Yellow draws: ``later`` scales that danger; with Yellow to draw it is whole.
+    every = card_chances({1: 5, 2: 4, 3: 4, 4: 4, 5: 4, 7: 4, 8: 4, 10: 4, 11: 4, 12: 4, SORRY: 4}, CLASSIC)
+    red_to_draw = parse_position("R:45,start,start,start Y:40,start,start,start turn:R")
+    yellow_to_draw = red_to_draw._replace(turn=2)
+    whole = Evaluator(CLASSIC, Weights(threat=1.0)).danger(0, yellow_to_draw, every)
+    assert whole > 0
+    assert Evaluator(CLASSIC, Weights(threat=1.0, later=0.25)).danger(0, red_to_draw, every) == pytest.approx(whole / 4)
+    assert Evaluator(CLASSIC, Weights(threat=1.0, later=0.25)).danger(0, yellow_to_draw, every) == pytest.approx(whole)
+    assert Evaluator(CLASSIC, Weights(threat=1.0)).danger(0, red_to_draw, every) == pytest.approx(whole)
+
+
+@pytest.mark.parametrize("spec", ["expectimax(depth=2,width=0)", "expectimax(depth=2,backup=chance)"])
+def test_the_other_searches_play_a_game_and_find_home(spec: str) -> None:
+    assert choice(spec, "R:home,home,home,S3 Y:40,30,start,start turn:R", 3) == "3 S3-home"
+    game = play("classic", 2, {0: spec, 2: "tactician"}, seed=3)
+    assert game.winner in (0, 2)
+
+
+def test_an_unknown_backup_is_refused() -> None:
+    with pytest.raises(ValueError, match="unknown backup"):
+        make_bot("expectimax(backup=dice)")
+
+
+def test_the_default_search_looks_three_decisions_ahead_through_the_likeliest_reply() -> None:
+    bot = make_bot("expectimax")
+    assert isinstance(bot, ExpectimaxBot)
+    assert (bot.depth, bot.width, bot.backup) == (3, 1, "value")

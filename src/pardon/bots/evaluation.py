@@ -42,6 +42,7 @@ LAST_TRACK: Final = START - 1
 FORWARD_CARDS: Final = (1, 2, 3, 5, 7, 8, 10, 11, 12)
 #: Distances from which one card can carry a pawn into its Safety Zone or Home.
 REACH_LIMIT: Final = 17
+_HITS_CACHE_SIZE: Final = 50_000
 WIN: Final = 1000.0  # the value of a won game, beyond any raw score
 
 
@@ -57,6 +58,7 @@ class Weights:
     threat: float = 0.65
     leader: float = 0.5
     scale: float = 40.0
+    later: float = 1.0
 
     def to_list(self) -> list[float]:
         return list(astuple(self))
@@ -162,7 +164,7 @@ def card_chances(remaining: Counter[int] | dict[int, int], rules: Rules) -> list
 class Evaluator:
     """Raw scores, values and win chances of positions under one set of rules."""
 
-    __slots__ = ("_cached_chances", "_mask_cache", "reaches", "rules", "weights")
+    __slots__ = ("_cached_chances", "_hits_cache", "_mask_cache", "reaches", "rules", "weights")
 
     def __init__(self, rules: Rules, weights: Weights = TUNED) -> None:
         self.rules = rules
@@ -170,6 +172,7 @@ class Evaluator:
         self.reaches = _reaches(rules)
         self._mask_cache: dict[int, float] = {}  # chance of a set of cards, for ``_cached_chances``
         self._cached_chances: list[float] | None = None
+        self._hits_cache: dict[tuple[int, tuple[int, ...]], tuple[dict[int, int], int]] = {}
 
     def raws(self, position: Position, chances: list[float]) -> list[float]:
         """Each colour's raw score (0 for colours not in play), indexed by colour."""
@@ -212,19 +215,38 @@ class Evaluator:
         squares = SQUARE[colour]
         danger = 0.0
         team = (colour, partner(colour)) if self.rules.partners else (colour,)
-        for attacker in position.seats:
+        seats = position.seats
+        first = seats.index(position.turn) if position.turn in seats else 0
+        place = (seats.index(colour) - first) % len(seats)  # how many players draw before ``colour``
+        for attacker in seats:
             if attacker in team:
                 continue
-            hits = self._hits(attacker, position.pawns[attacker])
-            if not hits:
+            hits, anywhere = self._hits(attacker, position.pawns[attacker])
+            if not hits and not anywhere:
                 continue
+            # an attacker who draws only after ``colour`` has had its turn is a lesser danger
+            weight = 1.0 if (seats.index(attacker) - first) % len(seats) < place else self.weights.later
             for pawn in targets:
-                mask = hits.get(squares[pawn], 0)
+                mask = hits.get(squares[pawn], 0) | anywhere
                 if mask:
-                    danger += self._chance(mask, chances) * (START - pawn + self.weights.out)
+                    danger += weight * self._chance(mask, chances) * (START - pawn + self.weights.out)
         return danger
 
-    def _hits(self, attacker: int, row: tuple[int, ...]) -> dict[int, int]:
+    def _hits(self, attacker: int, row: tuple[int, ...]) -> tuple[dict[int, int], int]:
+        """The squares ``attacker``'s pawns can hit, with the cards that do it, and the cards
+        that hit any track square (a Sorry! while a pawn waits in Start).
+
+        Sibling positions of a search share most rows, so the answers are kept (bounded).
+        """
+        key = (attacker, row)
+        found = self._hits_cache.get(key)
+        if found is None:
+            if len(self._hits_cache) >= _HITS_CACHE_SIZE:
+                self._hits_cache.clear()
+            found = self._hits_cache[key] = self._find_hits(attacker, row)
+        return found
+
+    def _find_hits(self, attacker: int, row: tuple[int, ...]) -> tuple[dict[int, int], int]:
         reach = self.reaches[attacker]
         movable = sum(1 for pawn in row if HOME < pawn < START)
         table = reach.split if movable > 1 else reach.plain
@@ -239,11 +261,7 @@ class Evaluator:
                 continue
             for square, mask in table[pawn].items():
                 hits[square] = hits.get(square, 0) | mask
-        if in_start:  # a Sorry! can hit any pawn on the track
-            sorry = _bit(SORRY)
-            for square in range(TRACK_LENGTH):
-                hits[square] = hits.get(square, 0) | sorry
-        return hits
+        return hits, _bit(SORRY) if in_start else 0  # a Sorry! can hit any pawn on the track
 
     def _chance(self, mask: int, chances: list[float]) -> float:
         if chances is not self._cached_chances:

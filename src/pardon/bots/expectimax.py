@@ -8,9 +8,18 @@ to pick the move best for itself by that evaluation (a max^n tree with chance no
 it works for any number of players and for partners.  A classic 2 that draws again is
 simply a second decision of the same player.
 
+The default, ``depth=3`` with ``width=1``, is: its own move, every card of the next player
+and the reply that player ranks best one ply ahead, then every card of the following
+decision and its best move.  With 2 players the horizon is then a position after the
+searching player's own move, which is where the evaluation was tuned (``tactician``'s
+horizon); a horizon after the opponent's reply (``depth=2``) judges positions the tuning
+never saw, and measured no stronger than ``tactician`` (docs/bots.md).  ``width=0``
+searches every reply (several times slower); ``backup="chance"`` averages the
+evaluation's win chances instead of its values.
+
 The search runs on the forward model of :mod:`pardon.bots.model`; its budget is
-``depth`` (decisions searched: 1 is the evaluation alone, 2 — the default — adds the
-next player's reply to every card).
+``depth`` (decisions searched: 1 is the evaluation alone) and ``width`` (how many moves of
+each inner decision are searched deeper, 0 for all).
 """
 
 from __future__ import annotations
@@ -23,19 +32,28 @@ from pardon.bots.model import advance, draw_chances, draw_given, matches, sample
 from pardon.core.game import Game
 from pardon.core.moves import Move
 from pardon.core.observation import Observation
+from pardon.core.state import Position
 
 Vector = list[float]
+BACKUPS = ("value", "chance")
 
 
 class ExpectimaxBot:
-    """Expectimax over the next ``depth`` decisions and the draws between them."""
+    """Expectimax over the next ``depth`` decisions and the draws between them; inner
+    decisions search only their ``width`` best moves by the evaluation (0: all)."""
 
     name = "expectimax"
 
-    def __init__(self, depth: int = 2, weights: Weights = TUNED, **changes: float) -> None:
+    def __init__(
+        self, depth: int = 3, weights: Weights = TUNED, width: int = 1, backup: str = "value", **changes: float
+    ) -> None:
         if depth < 1:
             raise ValueError("expectimax searches at least one decision (depth=1)")
+        if backup not in BACKUPS:
+            raise ValueError(f"unknown backup {backup!r}: choose {', '.join(BACKUPS)}")
         self.depth = depth
+        self.width = width
+        self.backup = backup
         self.weights = weights.with_changes(**changes)  # e.g. make_bot('tactician(threat=0.5)')
         self._evaluators: dict[object, Evaluator] = {}
 
@@ -57,7 +75,7 @@ class ExpectimaxBot:
         values = []
         for move in moves:
             if not searching or move.result.winner is not None:
-                values.append(evaluator.values(move.result, chances))
+                values.append(self._leaf(evaluator, move.result, chances))
                 continue
             values.append(self._after(game, move, self.depth, evaluator))
         return values
@@ -68,10 +86,15 @@ class ExpectimaxBot:
             found = self._evaluators[observation.rules] = Evaluator(observation.rules, self.weights)
         return found
 
+    def _leaf(self, evaluator: Evaluator, position: Position, chances: list[float]) -> Vector:
+        if self.backup == "chance":
+            return evaluator.win_chances(position, chances)
+        return evaluator.values(position, chances)
+
     def _after(self, game: Game, move: Move, depth: int, evaluator: Evaluator) -> Vector:
         """The value vector of making ``move``, with ``depth`` decisions (this one included)."""
         if move.result.winner is not None:
-            return evaluator.values(move.result, [])
+            return self._leaf(evaluator, move.result, [])
         card = advance(game, move)
         vector = (
             self._chance(game, depth - 1, evaluator) if game.awaiting_draw else self._decide(game, depth - 1, evaluator)
@@ -93,19 +116,29 @@ class ExpectimaxBot:
     def _decide(self, game: Game, depth: int, evaluator: Evaluator) -> Vector:
         """The value vector of the decision now due: its decider's best move."""
         if game.is_over:
-            return evaluator.values(game.position, [])
+            return self._leaf(evaluator, game.position, [])
         decider = game.decider
         best: Vector | None = None
         if depth == 1:
             chances = card_chances(Counter(game.pack.draw_pile), game.rules)
             for move in game.legal_moves():
-                vector = evaluator.values(move.result, chances)
+                vector = self._leaf(evaluator, move.result, chances)
                 if best is None or vector[decider] > best[decider]:
                     best = vector
         else:
-            for move in game.legal_moves():
+            moves = game.legal_moves()
+            if self.width and len(moves) > self.width:
+                moves = self._likeliest(game, moves, evaluator)
+            for move in moves:
                 vector = self._after(game, move, depth, evaluator)
                 if best is None or vector[decider] > best[decider]:
                     best = vector
         assert best is not None
         return best
+
+    def _likeliest(self, game: Game, moves: list[Move], evaluator: Evaluator) -> list[Move]:
+        """The ``width`` moves the decider ranks best one ply ahead: the only ones searched deeper."""
+        chances = card_chances(Counter(game.pack.draw_pile), game.rules)
+        decider = game.decider
+        ranked = sorted(moves, key=lambda move: -evaluator.values(move.result, chances)[decider])
+        return ranked[: self.width]
