@@ -7,7 +7,6 @@ every refusal is ``{"error": CODE, "message": TEXT}`` with a 4xx status.
 from __future__ import annotations
 
 import secrets
-from dataclasses import replace
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Header, Request
@@ -336,8 +335,7 @@ def rematch(
         )
         rooms.add(again)
         if rooms.store.set_rematch(row.id, again.id):
-            room.row = replace(row, rematch=again.id)
-            room.broadcast_state()
+            rooms.on_loop(room.rematch_made, again.id)  # its clients are served by the event loop
     stored = rooms.store.game(game_id)
     assert stored is not None and stored.rematch is not None
     winner = COLOUR_NAMES[row.winner] if row.winner is not None else None

@@ -210,6 +210,11 @@ class Room:
         decider = self.game.decider
         return decider if decider in controls else min(controls)
 
+    def rematch_made(self, rematch_id: str) -> None:
+        """The finished game has its rematch: its clients are told (the state names it)."""
+        self.row = replace(self.row, rematch=rematch_id)
+        self.broadcast_state()
+
     def replace_seat(self, row: SeatRow) -> None:
         """A seat's new token (joined from the lobby): the room and its row agree."""
         self.seats[row.colour].row = row
@@ -512,10 +517,13 @@ class Rooms:
         self.rooms: dict[str, Room] = {}
         #: PostgreSQL: this process among others (one owner per game); None on SQLite.
         self.cluster = Cluster(store.engine) if store.is_postgres else None
+        #: The event loop serving the clients (REST requests are answered in other threads).
+        self.loop: asyncio.AbstractEventLoop | None = None
 
     def resume_all(self) -> int:
         """Rebuild every unfinished game from the database (at startup) that no other process
         runs; how many."""
+        self.loop = asyncio.get_running_loop()
         if self.cluster is not None:
             self.cluster.listen(self.news, self.take_over_orphans)
         for row in self.store.games_with_status((WAITING, PLAYING), limit=1_000_000):
@@ -523,6 +531,13 @@ class Rooms:
                 self._open(row).start_timers()
         quiet_collector()
         return len(self.rooms)
+
+    def on_loop(self, action: Callable[..., None], *arguments: Any) -> None:
+        """Run ``action`` on the event loop, from whatever thread: clients' mailboxes are the loop's."""
+        if self.loop is None:
+            action(*arguments)
+        else:
+            self.loop.call_soon_threadsafe(action, *arguments)
 
     def news(self, payload: str) -> None:
         """Another process (or this one) stored a change of a game: ``ID:n`` or ``ID``."""
