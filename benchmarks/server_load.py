@@ -17,7 +17,8 @@ as people do: each wait is drawn between half and one and a half times ``--think
 so that, as with people, the 200 moves of a round do not all arrive in the same millisecond.
 ``--lockstep`` makes every wait exactly ``--think``: every client then moves at the same
 instant, a burst of 200 moves (and the computers' 200 answers) at once, each second.  Every
-request goes to 127.0.0.1 only, and the run stops by itself (``--seconds``).
+request goes to 127.0.0.1 only, and the run stops by itself (``--seconds``).  ``--db`` names
+another database, such as a PostgreSQL server's (an empty database or schema, best).
 
     python benchmarks/server_load.py --games 200 --think 1
 """
@@ -66,8 +67,8 @@ def resident_kib(pid: int) -> int:
     return 0
 
 
-def start_server(database: Path, port: int) -> subprocess.Popen[bytes]:
-    command = [sys.executable, "-m", "pardon", "serve", "--port", str(port), "--db", str(database), "--bot-pace", "0"]
+def start_server(database: str, port: int) -> subprocess.Popen[bytes]:
+    command = [sys.executable, "-m", "pardon", "serve", "--port", str(port), "--db", database, "--bot-pace", "0"]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     for _ in range(300):
         try:
@@ -133,13 +134,14 @@ async def run(
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--db", help="the server's database (default: a new SQLite file; or postgresql+psycopg://...)")
     parser.add_argument("--seconds", type=float, default=120.0, help="stop the clients after this long")
     parser.add_argument("--think", type=float, default=0.0, help="mean seconds before each move (0: at once)")
     parser.add_argument("--lockstep", action="store_true", help="every client waits exactly --think: bursts")
     arguments = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         port = free_port()
-        server = start_server(Path(folder) / "load.sqlite3", port)
+        server = start_server(arguments.db or str(Path(folder) / "load.sqlite3"), port)
         try:
             time.sleep(1.0)
             baseline = resident_kib(server.pid)
