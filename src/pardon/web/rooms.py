@@ -612,7 +612,10 @@ def quiet_collector() -> None:
     by then (the code, the computer players' tables, the games resumed) is set aside for
     good rather than scanned again at every full collection, and the youngest objects are
     collected less often (a move makes many short-lived ones, which reference counting frees
-    anyway).  Full collections of the whole heap were what made the slowest moves slow."""
+    anyway).  Full collections of the whole heap were what made the slowest moves slow.
+    Once per process: a process running several servers (tests) sets aside the first's only."""
+    if gc.get_freeze_count():
+        return
     gc.collect()
     gc.freeze()
     gc.set_threshold(10_000, 20, 20)
