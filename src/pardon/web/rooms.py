@@ -5,9 +5,11 @@ A room owns its :class:`~pardon.core.game.Game`.  Every decision goes through
 broadcast, in that order, under the room's lock, so that what a client hears has always
 been stored.  Storing is the writer thread's work (:class:`~pardon.web.storage.Writer`):
 while one room waits for its commit the others go on, and the game as clients see it
-changes only once the decision is stored.  Computer players — bot seats, and humans away longer than the takeover
-time — decide in :meth:`Room._drive`, with a random stream seeded by the game's seed and
-the event number, so a game replays the same whether or not the server was restarted.
+changes only once the decision is stored.  Computer players — bot seats, and humans away
+longer than the takeover time — decide in :meth:`Room._drive`, with a random stream seeded
+by the game's seed and the event number, so a game replays the same whether or not the
+server was restarted.  With several server processes (:mod:`pardon.web.cluster`) only the
+game's owner decides; the others follow what it stores.
 """
 
 from __future__ import annotations
