@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -218,3 +219,18 @@ def test_the_default_search_looks_three_decisions_ahead_through_the_likeliest_re
     bot = make_bot("expectimax")
     assert isinstance(bot, ExpectimaxBot)
     assert (bot.depth, bot.width, bot.backup) == (3, 1, "value")
+
+
+def test_a_decision_with_many_moves_searches_only_the_best_few_one_ply_ahead() -> None:
+    position = parse_position("R:20,30,40,50 Y:10,25,45,start turn:R")
+    moves = __import__("pardon.core", fromlist=["legal_moves"]).legal_moves(CLASSIC, position, 7)
+    assert len(moves) > 10  # every split of the 7 among four pawns
+    seen = observe(CLASSIC, position, 0, 7, (7,))
+    bot = ExpectimaxBot(depth=2)
+    values = bot.move_values(seen, moves, random.Random(0), roots=3)
+    searched = [index for index, vector in enumerate(values) if vector[0] > -math.inf]
+    one_ply = Evaluator(CLASSIC, bot.weights)
+    chances = card_chances(seen.remaining(), CLASSIC)
+    ranked = sorted(range(len(moves)), key=lambda index: -one_ply.values(moves[index].result, chances)[0])
+    assert sorted(searched) == sorted(ranked[:3])
+    assert all(value > -math.inf for value in (vector[0] for vector in bot.move_values(seen, moves, random.Random(0))))

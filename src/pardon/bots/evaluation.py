@@ -14,7 +14,8 @@ A colour's *raw score* counts, in squares of progress:
   track pawn it counts the cards left in the pack (card counting) that let an opponent
   land on it — forward, backward, a split 7 part, a slide's sweep, coming out of Start
   onto it — or hit it with a Sorry!, and charges that chance times what the pawn has
-  gained.
+  gained; ``later`` scales the danger from opponents who draw only after the pawn's owner
+  has had a turn (1, the default, treats every opponent alike).
 
 A colour's *value* is its raw score less its opponents' (the mean and the best of them,
 mixed by ``leader``); partners add their raws.  ``win_chances`` turns raws into a

@@ -24,6 +24,7 @@ each inner decision are searched deeper, 0 for all).
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 
@@ -45,7 +46,13 @@ class ExpectimaxBot:
     name = "expectimax"
 
     def __init__(
-        self, depth: int = 3, weights: Weights = TUNED, width: int = 1, backup: str = "value", **changes: float
+        self,
+        depth: int = 3,
+        weights: Weights = TUNED,
+        width: int = 1,
+        roots: int = 10,
+        backup: str = "value",
+        **changes: float,
     ) -> None:
         if depth < 1:
             raise ValueError("expectimax searches at least one decision (depth=1)")
@@ -53,6 +60,7 @@ class ExpectimaxBot:
             raise ValueError(f"unknown backup {backup!r}: choose {', '.join(BACKUPS)}")
         self.depth = depth
         self.width = width
+        self.roots = roots
         self.backup = backup
         self.weights = weights.with_changes(**changes)  # e.g. make_bot('tactician(threat=0.5)')
         self._evaluators: dict[object, Evaluator] = {}
@@ -60,24 +68,37 @@ class ExpectimaxBot:
     def choose(self, observation: Observation, moves: list[Move], rng: random.Random) -> Move:
         if len(moves) == 1:
             return moves[0]
-        values = self.move_values(observation, moves, rng)
+        values = self.move_values(observation, moves, rng, self.roots)
         seat = observation.seat
         best = max(vector[seat] for vector in values)
         choices = [move for move, vector in zip(moves, values, strict=True) if vector[seat] >= best - 1e-9]
         return choices[rng.randrange(len(choices))] if len(choices) > 1 else choices[0]
 
-    def move_values(self, observation: Observation, moves: list[Move], rng: random.Random) -> list[Vector]:
-        """Each move's value vector (a value per colour) after searching ``depth`` decisions."""
+    def move_values(
+        self, observation: Observation, moves: list[Move], rng: random.Random, roots: int = 0
+    ) -> list[Vector]:
+        """Each move's value vector (a value per colour) after searching ``depth`` decisions.
+
+        With ``roots``, only that many moves — the best one ply ahead — are searched; the
+        others are valued at minus infinity (a split 7 can offer dozens of moves, and this
+        bounds the time of a decision).
+        """
         evaluator = self._evaluator(observation)
         chances = card_chances(observation.remaining(), observation.rules)
         game = sample_game(observation, rng)
         searching = self.depth > 1 and matches(game, observation, moves)
-        values = []
-        for move in moves:
-            if not searching or move.result.winner is not None:
-                values.append(self._leaf(evaluator, move.result, chances))
-                continue
-            values.append(self._after(game, move, self.depth, evaluator))
+        shallow = [self._leaf(evaluator, move.result, chances) for move in moves]
+        if not searching:
+            return shallow
+        seat = observation.seat
+        kept: list[int] = list(range(len(moves)))
+        if roots and len(moves) > roots:
+            kept = sorted(kept, key=lambda index: -shallow[index][seat])[:roots]
+        values = [[-math.inf] * 4 for _ in moves]
+        for index in kept:
+            move = moves[index]
+            decided = move.result.winner is not None
+            values[index] = shallow[index] if decided else self._after(game, move, self.depth, evaluator)
         return values
 
     def _evaluator(self, observation: Observation) -> Evaluator:
