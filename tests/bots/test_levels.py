@@ -215,10 +215,17 @@ def test_an_unknown_backup_is_refused() -> None:
         make_bot("expectimax(backup=dice)")
 
 
-def test_the_default_search_looks_three_decisions_ahead_through_the_likeliest_reply() -> None:
+def test_the_default_search_looks_three_decisions_ahead_with_two_players_and_two_with_more() -> None:
     bot = make_bot("expectimax")
     assert isinstance(bot, ExpectimaxBot)
-    assert (bot.depth, bot.width, bot.backup) == (3, 1, "value")
+    assert (bot.width, bot.roots, bot.backup) == (1, 10, "value")
+    two = parse_position("R:20,start,start,start Y:40,start,start,start turn:R")
+    four = parse_position(
+        "R:20,start,start,start B:5,start,start,start Y:40,start,start,start G:9,start,start,start turn:R"
+    )
+    assert bot.depth_for(observe(CLASSIC, two, 0, 5, (5,))) == 3
+    assert bot.depth_for(observe(CLASSIC, four, 0, 5, (5,))) == 2
+    assert ExpectimaxBot(depth=3).depth_for(observe(CLASSIC, four, 0, 5, (5,))) == 3
 
 
 def test_a_decision_with_many_moves_searches_only_the_best_few_one_ply_ahead() -> None:

@@ -8,13 +8,14 @@ to pick the move best for itself by that evaluation (a max^n tree with chance no
 it works for any number of players and for partners.  A classic 2 that draws again is
 simply a second decision of the same player.
 
-The default, ``depth=3`` with ``width=1``, is: its own move, every card of the next player
-and the reply that player ranks best one ply ahead, then every card of the following
-decision and its best move.  With 2 players the horizon is then a position after the
+The default with two players, ``depth=3`` with ``width=1``, is: its own move, every card
+of the next player and the reply that player ranks best one ply ahead, then every card of
+the following decision and its best move.  With 2 players the horizon is then a position after the
 searching player's own move, which is where the evaluation was tuned (``tactician``'s
 horizon); a horizon after the opponent's reply (``depth=2``) judges positions the tuning
-never saw, and measured no stronger than ``tactician`` (docs/bots.md).  ``width=0``
-searches every reply (several times slower); ``backup="chance"`` averages the
+never saw, and measured no stronger than ``tactician`` (docs/bots.md).  With three or four
+players the default is ``depth=2`` (depth 3 would stop after another opponent's move).
+``width=0`` searches every reply (several times slower); ``backup="chance"`` averages the
 evaluation's win chances instead of its values.
 
 The search runs on the forward model of :mod:`pardon.bots.model`; its budget is
@@ -37,6 +38,8 @@ from pardon.core.state import Position
 
 Vector = list[float]
 BACKUPS = ("value", "chance")
+DEPTH_TWO_PLAYERS = 3
+DEPTH_MORE_PLAYERS = 2
 
 
 class ExpectimaxBot:
@@ -47,14 +50,14 @@ class ExpectimaxBot:
 
     def __init__(
         self,
-        depth: int = 3,
+        depth: int | None = None,
         weights: Weights = TUNED,
         width: int = 1,
         roots: int = 10,
         backup: str = "value",
         **changes: float,
     ) -> None:
-        if depth < 1:
+        if depth is not None and depth < 1:
             raise ValueError("expectimax searches at least one decision (depth=1)")
         if backup not in BACKUPS:
             raise ValueError(f"unknown backup {backup!r}: choose {', '.join(BACKUPS)}")
@@ -86,7 +89,8 @@ class ExpectimaxBot:
         evaluator = self._evaluator(observation)
         chances = card_chances(observation.remaining(), observation.rules)
         game = sample_game(observation, rng)
-        searching = self.depth > 1 and matches(game, observation, moves)
+        depth = self.depth_for(observation)
+        searching = depth > 1 and matches(game, observation, moves)
         shallow = [self._leaf(evaluator, move.result, chances) for move in moves]
         if not searching:
             return shallow
@@ -98,8 +102,16 @@ class ExpectimaxBot:
         for index in kept:
             move = moves[index]
             decided = move.result.winner is not None
-            values[index] = shallow[index] if decided else self._after(game, move, self.depth, evaluator)
+            values[index] = shallow[index] if decided else self._after(game, move, depth, evaluator)
         return values
+
+    def depth_for(self, observation: Observation) -> int:
+        """The decisions searched: ``depth`` if given; else 3 with two players (the horizon
+        after the player's own next move) and 2 with more, where depth 3 would stop after
+        another opponent's move and costs about a second at the 99th percentile."""
+        if self.depth is not None:
+            return self.depth
+        return DEPTH_TWO_PLAYERS if len(observation.position.seats) == 2 else DEPTH_MORE_PLAYERS
 
     def _evaluator(self, observation: Observation) -> Evaluator:
         found = self._evaluators.get(observation.rules)
