@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import socket
 import subprocess
 import sys
@@ -12,6 +13,7 @@ from typing import Any
 
 import httpx
 from fastapi.testclient import TestClient
+from websockets.sync.client import ClientConnection
 
 Message = dict[str, Any]
 STATE_CARRIERS = ("sync", "event", "state")
@@ -138,3 +140,44 @@ def served(database: str, port: int, *options: str) -> Iterator[subprocess.Popen
         if process.poll() is None:
             process.kill()
         process.wait(timeout=10)
+
+
+class SocketClient:
+    """A client over a real websocket (a server process of its own); as a player it plays the first
+    legal move of each of its decisions."""
+
+    def __init__(self, connection: ClientConnection, token: str, since: int = 0):
+        self.connection = connection
+        self.connection.send(json.dumps({"type": "hello", "token": token, "since": since}))
+        self.events: list[tuple[int, str, str]] = []
+        self.errors: list[str] = []
+        self.state: Message = {}
+
+    def receive(self) -> Message:
+        message: Message = json.loads(self.connection.recv(timeout=20))
+        if message["type"] == "sync":
+            self.events += [(item["event"], item["colour"], item["move"]) for item in message["events"]]
+        if message["type"] == "event":
+            self.events.append((message["event"], message["decision"]["colour"], message["decision"]["move"]))
+        if message["type"] in ("sync", "event", "state"):
+            self.state = message["state"]
+        if message["type"] == "error":
+            self.errors.append(message["code"])
+        return message
+
+    def play(self, until_event: int | None = None) -> None:
+        while True:
+            while not (self.state.get("moves") or self.state.get("status") == "finished"):
+                self.receive()
+            if self.state["status"] == "finished" or (until_event and self.state["event"] >= until_event):
+                return
+            self.send_move(self.state["moves"][0]["move"])
+            if self.receive().get("code") == "rate_limited":  # faster than a person: wait as asked
+                time.sleep(0.2)
+
+    def send_move(self, move: str) -> None:
+        self.connection.send(json.dumps({"type": "move", "move": move, "event": self.state["event"]}))
+
+    def until_event(self, event: int) -> None:
+        while self.state.get("event", -1) < event:
+            self.receive()
