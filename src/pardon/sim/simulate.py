@@ -42,6 +42,7 @@ from pardon.core.moves import BUMP_FROM_START, Move, legal_moves
 from pardon.core.rules import Rules, parse_rules, to_text
 from pardon.core.scoring import points_of
 from pardon.core.state import Position, seats_for
+from pardon.sim.progress import Progress
 
 RESULTS: Final = "games.jsonl"
 SETTINGS: Final = "run.json"
@@ -291,8 +292,6 @@ def run_simulation(
     directory.mkdir(parents=True, exist_ok=True)
     done = resume_point(directory, simulation)
     (directory / SETTINGS).write_text(json.dumps(simulation.to_json(), indent=2) + "\n", encoding="utf-8")
-    from pardon.sim.tournament import Progress
-
     bar = Progress(simulation.games, progress)
     bar.update(done)
     if done >= simulation.games:

@@ -35,6 +35,7 @@ from pardon.core.board import partner
 from pardon.core.game import Game
 from pardon.core.rules import parse_rules
 from pardon.core.state import seats_for
+from pardon.sim.progress import Progress
 from pardon.sim.stats import Interval, Results, bootstrap_ratings, duplicate_interval, elo_interval, wilson
 
 
@@ -158,41 +159,6 @@ def _play_all(specs: list[GameSpec], jobs: int, chunk: int) -> Iterator[GameResu
     context = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
     with context.Pool(jobs) as pool:
         yield from pool.imap(play_game, specs, chunksize=chunk)
-
-
-class Progress:
-    """A one-line progress bar with an estimate of the time left, on a terminal stream."""
-
-    def __init__(self, total: int, stream: TextIO | None, width: int = 30) -> None:
-        self.total = total
-        self.stream = stream
-        self.width = width
-        self.started = time.monotonic()
-        self.last = 0.0
-
-    def update(self, done: int) -> None:
-        if self.stream is None:
-            return
-        now = time.monotonic()
-        if done < self.total and now - self.last < 0.2:
-            return
-        self.last = now
-        elapsed = now - self.started
-        eta = elapsed / done * (self.total - done) if done else math.nan
-        filled = self.width * done // max(1, self.total)
-        bar = "#" * filled + "." * (self.width - filled)
-        left = "?" if math.isnan(eta) else _duration(eta)
-        self.stream.write(f"\r[{bar}] {done}/{self.total} games, {_duration(elapsed)} elapsed, ETA {left} ")
-        if done >= self.total:
-            self.stream.write("\n")
-        self.stream.flush()
-
-
-def _duration(seconds: float) -> str:
-    if seconds < 60:
-        return f"{seconds:.0f}s"
-    minutes, seconds = divmod(int(seconds), 60)
-    return f"{minutes}m{seconds:02d}s" if minutes < 60 else f"{minutes // 60}h{minutes % 60:02d}m"
 
 
 @dataclass

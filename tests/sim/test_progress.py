@@ -1,0 +1,34 @@
+"""The progress bar of long runs: its rate and time left count only this run's games."""
+
+from __future__ import annotations
+
+import io
+import time
+
+from pardon.sim.progress import Progress, duration
+
+
+def test_a_resumed_run_counts_only_the_games_it_plays() -> None:
+    stream = io.StringIO()
+    bar = Progress(1000, stream)
+    bar.update(900)  # resumed: 900 games were played by an earlier run
+    bar.started -= 10.0  # ten seconds later ...
+    bar.last = 0.0
+    bar.update(950)  # ... 50 more games: 5 games/s, so 10 s are left
+    line = stream.getvalue().rsplit("\r", 1)[-1]
+    assert "950/1000 games, 5 games/s" in line
+    assert "ETA 10s" in line
+
+
+def test_the_bar_ends_its_line_when_done_and_is_silent_without_a_stream() -> None:
+    stream = io.StringIO()
+    bar = Progress(3, stream)
+    for done in range(4):
+        bar.update(done)
+        time.sleep(0.001)
+    assert stream.getvalue().endswith("\n") and "3/3 games" in stream.getvalue()
+    Progress(3, None).update(3)  # nothing to write to: nothing happens
+
+
+def test_durations_read_as_a_person_says_them() -> None:
+    assert [duration(s) for s in (42, 187, 7500)] == ["42s", "3m07s", "2h05m"]
