@@ -95,7 +95,7 @@ export function createBoard(container, geometry, handlers = {}) {
     reducedMotion: window.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false,
   };
   const layers = {};
-  for (const name of ["base", "track", "features", "centre", "marks", "pawns", "tokens"]) {
+  for (const name of ["base", "track", "features", "centre", "marks", "pawns", "tokens", "badges"]) {
     layers[name] = el("g", { class: `layer-${name}` }, svg);
   }
   board.layers = layers;
@@ -448,6 +448,7 @@ export function setFocusable(board, keys, labels = {}) {
 export function markPlaces(board, places) {
   const layer = board.layers.marks;
   layer.replaceChildren();
+  board.layers.badges.replaceChildren();
   for (const place of places) {
     const point = placePoint(board, place.key);
     if (!point) continue;
@@ -458,13 +459,22 @@ export function markPlaces(board, places) {
     );
     el("circle", { cx: point.x, cy: point.y, r: UNIT * 0.5, class: "mark-ring" }, group);
     if (place.badge) {
-      const above = point.y > UNIT; // on the top row the badge goes below the ring
-      const y = above ? point.y - UNIT * 0.62 : point.y + UNIT * 0.85;
-      el("text", { x: point.x, y, class: "mark-badge" }, group).textContent = place.badge;
+      const spot = badgePoint(point, place.badge);
+      // badges sit above the pawns, so a step count is never hidden under a pawn
+      el("text", { x: spot.x, y: spot.y, class: "mark-badge" }, board.layers.badges).textContent = place.badge;
     }
     el("title", {}, group).textContent = place.label ?? place.key;
   }
   return [...layer.children];
+}
+
+/** Where a ring's badge goes.  A count sits in the ring itself, on top of any pawn there (its
+ * white outline keeps it readable), so the counts of a path round a corner never crowd each
+ * other; a word ("switch") goes above the ring, below it on the top row, to leave the pawn's
+ * letter in view. */
+function badgePoint(point, badge) {
+  if (String(badge).length <= 2) return { x: point.x, y: point.y + 4.5 };
+  return { x: point.x, y: point.y > UNIT ? point.y - UNIT * 0.62 : point.y + UNIT * 0.85 };
 }
 
 function placePoint(board, key) {
@@ -478,5 +488,6 @@ function placePoint(board, key) {
 
 export function clearMarks(board) {
   board.layers.marks.replaceChildren();
+  board.layers.badges.replaceChildren();
   for (const cls of ["movable", "selected", "target", "blocked"]) markPawns(board, [], cls);
 }
