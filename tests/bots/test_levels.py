@@ -250,3 +250,36 @@ def test_a_hint_from_a_search_that_backs_up_win_chances_uses_them_as_they_are() 
     assert all(0.0 <= chance <= 1.0 for _, chance in ranked)
     # a win chance of 0.6 would read about 0.50 after a second logistic: the spread shows it was not applied
     assert ranked[0][1] - ranked[-1][1] > 0.02
+
+
+def test_mcts_spends_its_iterations_on_the_best_few_moves_of_its_expectimax_search() -> None:
+    position = parse_position("R:20,30,40,50 Y:10,25,45,start turn:R")
+    moves = __import__("pardon.core", fromlist=["legal_moves"]).legal_moves(CLASSIC, position, 7)
+    seen = observe(CLASSIC, position, 0, 7, (7,))
+    bot = MctsBot(iterations=30, candidates=2)
+    root = bot.search(seen, moves, random.Random(0))
+    searched = ExpectimaxBot().move_values(seen, moves, random.Random(0), roots=10)
+    ranked = sorted(range(len(moves)), key=lambda index: -searched[index][0])
+    assert root.active == sorted(ranked[:2])  # expectimax's two best, by its depth-3 values
+    assert sum(root.visits[index] for index in root.active) == pytest.approx(2 * bot.root_prior + 30)
+    assert all(root.visits[index] == bot.root_prior for index in range(len(moves)) if index not in root.active)
+    assert all(0.0 <= chance <= 1.0 for chance in bot.win_chances(root))  # every move has a chance, for hints
+    assert bot.choose(seen, moves, random.Random(0)) in [moves[index] for index in root.active]
+
+
+def test_an_mcts_rollout_judges_the_position_just_after_the_searching_players_own_move() -> None:
+    # Yellow (the opponent) is to decide: the rollout plays its move and then Red's, and stops.
+    game = Game.new(CLASSIC, seats_for(2), seed=5)
+    bot = MctsBot(iterations=1)
+    evaluator = Evaluator(CLASSIC, bot.weights)
+    while game.awaiting_draw or game.decider != 2:
+        if game.awaiting_draw:
+            game.draw()
+        else:
+            game.play(game.legal_moves()[0])
+    before = game.turns
+    value = bot._rollout(game, evaluator, random.Random(0), seat=0)
+    assert game.last_decision is not None and game.last_decision[1] == 0  # Red moved last
+    deciders = [turn.colour for turn in game._history[before:]]
+    assert deciders[0] == 2 and deciders[-1] == 0 and 0 not in deciders[:-1]
+    assert sum(value) == pytest.approx(1.0)

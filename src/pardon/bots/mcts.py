@@ -9,16 +9,21 @@ maximises its own share (multi-player backup) — is added along the path.
 
 Rollouts (``rollout=``):
 
-- ``"eval"`` (default): play ``horizon`` more decisions with the one-ply evaluation, then
-  take the evaluation's win chances (:meth:`Evaluator.win_chances`);
+- ``"eval"`` (default): play on with the one-ply evaluation until the searching player has
+  made a move (and at least ``horizon`` decisions were played), then take the evaluation's
+  win chances (:meth:`Evaluator.win_chances`).  Every leaf is thus a position just after
+  the searcher's own move, where the evaluation was tuned (docs/bots.md: a horizon after
+  the opponent's reply is what made ``expectimax(depth=2)`` no better than ``tactician``);
 - ``"random"``: play to the end with the engine's fast random-playout kernel and score
   the winner.
 
-Each move's first visits are seeded with its evaluated win chance (``prior`` virtual
-visits); at the root, with the chance an ``expectimax`` search of ``root_depth``
-decisions gives it (``root_prior`` virtual visits), so a small budget already plays
-like ``expectimax`` and the iterations refine it.  The budget is
-``iterations`` or, if given, ``seconds`` per decision.  The move visited most is played.
+The root is seeded by an ``expectimax`` search of ``root_depth`` decisions (by default
+expectimax's own: 3 with two players, 2 with more): each move starts with ``root_prior``
+virtual visits at the win chance that search gives it, so a small budget already plays
+like ``expectimax``.  Only its ``candidates`` best moves are searched further (0: all),
+so the iterations go where the search's ranking is in doubt; inner moves start with
+``prior`` virtual visits at their evaluated win chance.  The budget is ``iterations`` or,
+if given, ``seconds`` per decision.  The candidate with the best mean result is played.
 """
 
 from __future__ import annotations
@@ -38,12 +43,14 @@ from pardon.core.playout import random_playout
 
 Vector = list[float]
 ROLLOUTS = ("eval", "random")
+#: The default budget: iterations per decision (docs/bots.md gives the decision times).
+ITERATIONS = 400
 
 
 class _Node:
     """A decision: its moves, their statistics, and per move the children by next card."""
 
-    __slots__ = ("children", "decider", "moves", "totals", "visits")
+    __slots__ = ("active", "children", "decider", "moves", "totals", "visits")
 
     def __init__(self, decider: int, moves: list[Move], priors: list[Vector], weight: float) -> None:
         self.decider = decider
@@ -51,18 +58,25 @@ class _Node:
         self.visits = [weight] * len(moves)
         self.totals = [[weight * value for value in prior] for prior in priors]
         self.children: list[dict[object, _Node]] = [{} for _ in moves]
+        self.active = list(range(len(moves)))  # the moves UCT may pick
 
     def select(self, exploration: float) -> int:
-        if len(self.moves) == 1:
-            return 0
+        active = self.active
+        if len(active) == 1:
+            return active[0]
         decider = self.decider
-        log_total = math.log(sum(self.visits) + 1)
-        best, best_score = 0, -math.inf
-        for index, visits in enumerate(self.visits):
+        log_total = math.log(sum(self.visits[index] for index in active) + 1)
+        best, best_score = active[0], -math.inf
+        for index in active:
+            visits = self.visits[index]
             score = self.totals[index][decider] / visits + exploration * math.sqrt(log_total / visits)
             if score > best_score:
                 best, best_score = index, score
         return best
+
+    def mean(self, index: int) -> float:
+        """Move ``index``'s mean result for the decider, its prior included."""
+        return self.totals[index][self.decider] / self.visits[index]
 
 
 class MctsBot:
@@ -72,14 +86,15 @@ class MctsBot:
 
     def __init__(
         self,
-        iterations: int = 100,
+        iterations: int = ITERATIONS,
         seconds: float | None = None,
         rollout: str = "eval",
-        horizon: int = 2,
+        horizon: int = 1,
         exploration: float = 0.4,
         prior: float = 4.0,
-        root_depth: int = 2,
+        root_depth: int | None = None,
         root_prior: float = 16.0,
+        candidates: int = 3,
         weights: Weights = TUNED,
         **changes: float,
     ) -> None:
@@ -95,6 +110,7 @@ class MctsBot:
         self.prior = max(prior, 1e-6)  # at least a trace, so every visit count is positive
         self.root_depth = root_depth
         self.root_prior = max(root_prior, 1e-6)
+        self.candidates = candidates
         self.weights = weights.with_changes(**changes)  # e.g. make_bot('tactician(threat=0.5)')
         self._evaluators: dict[object, Evaluator] = {}
 
@@ -102,7 +118,7 @@ class MctsBot:
         if len(moves) == 1:
             return moves[0]
         root = self.search(observation, moves, rng)
-        best = max(range(len(moves)), key=lambda index: (root.visits[index], root.totals[index][root.decider]))
+        best = max(root.active, key=lambda index: (root.mean(index), root.visits[index]))
         return moves[best]
 
     def search(self, observation: Observation, moves: list[Move], rng: random.Random) -> _Node:
@@ -110,8 +126,8 @@ class MctsBot:
         evaluator = self._evaluator(observation)
         chances = card_chances(observation.remaining(), observation.rules)
         root = self._root(observation, moves, rng, evaluator, chances)
-        if not matches(sample_game(observation, rng), observation, moves):
-            return root  # a decision the model cannot rebuild: the priors alone decide
+        if not matches(sample_game(observation, rng), observation, moves) or len(root.active) == 1:
+            return root  # a decision the model cannot rebuild, or nothing in doubt: the priors decide
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         iteration = 0
         while True:
@@ -120,7 +136,7 @@ class MctsBot:
                     break
             elif iteration >= self.iterations:
                 break
-            self._iterate(root, sample_game(observation, rng), evaluator, rng)
+            self._iterate(root, sample_game(observation, rng), evaluator, rng, observation.seat)
             iteration += 1
         return root
 
@@ -142,19 +158,31 @@ class MctsBot:
         evaluator: Evaluator,
         chances: list[float],
     ) -> _Node:
-        """The root, its moves seeded with an expectimax search of ``root_depth`` decisions."""
-        if self.root_depth <= 1:
-            return self._node(evaluator, observation.seat, moves, chances)
-        searched = ExpectimaxBot(self.root_depth, self.weights).move_values(observation, moves, rng)
-        scale = self.weights.scale
-        priors = [[_logistic(value / scale) for value in vector] for vector in searched]
-        return _Node(observation.seat, moves, priors, self.root_prior)
+        """The root, its moves seeded with an expectimax search of ``root_depth`` decisions;
+        only the ``candidates`` best of them are searched further."""
+        if self.root_depth is not None and self.root_depth <= 1:
+            root = self._node(evaluator, observation.seat, moves, chances)
+        else:
+            searcher = ExpectimaxBot(self.root_depth, self.weights)
+            searched = searcher.move_values(observation, moves, rng, searcher.roots)
+            scale = self.weights.scale
+            priors = [
+                [_logistic(value / scale) for value in vector]
+                if vector[observation.seat] > -math.inf  # a move searched; the rest keep their one-ply chance
+                else evaluator.win_chances(move.result, chances)
+                for move, vector in zip(moves, searched, strict=True)
+            ]
+            root = _Node(observation.seat, moves, priors, self.root_prior)
+        if self.candidates and len(moves) > self.candidates:
+            ranked = sorted(root.active, key=lambda index: -root.mean(index))
+            root.active = sorted(ranked[: self.candidates])
+        return root
 
     def _node(self, evaluator: Evaluator, decider: int, moves: list[Move], chances: list[float]) -> _Node:
         priors = [evaluator.win_chances(move.result, chances) for move in moves]
         return _Node(decider, moves, priors, self.prior)
 
-    def _iterate(self, root: _Node, game: Game, evaluator: Evaluator, rng: random.Random) -> None:
+    def _iterate(self, root: _Node, game: Game, evaluator: Evaluator, rng: random.Random, seat: int) -> None:
         path: list[tuple[_Node, int]] = []
         node = root
         while True:
@@ -169,7 +197,7 @@ class MctsBot:
             if child is None:
                 chances = card_chances(Counter(game.pack.draw_pile), game.rules)
                 node.children[index][key] = self._node(evaluator, game.decider, game.legal_moves(), chances)
-                value = self._rollout(game, evaluator, rng)
+                value = self._rollout(game, evaluator, rng, seat)
                 break
             node = child
         for visited, index in path:
@@ -178,20 +206,25 @@ class MctsBot:
             for colour in range(4):
                 totals[colour] += value[colour]
 
-    def _rollout(self, game: Game, evaluator: Evaluator, rng: random.Random) -> Vector:
-        """The value of the decision the game stands at."""
+    def _rollout(self, game: Game, evaluator: Evaluator, rng: random.Random, seat: int) -> Vector:
+        """The value of the decision the game stands at: the evaluation's best moves until
+        ``seat`` (the searching player) has moved, judged just after its move."""
         if self.rollout == "random":
             return _random_rollout(game, rng)
-        for _ in range(self.horizon):
+        played = 0
+        limit = self.horizon + 2 * len(game.position.seats)  # a bound; ``seat`` moves well before
+        while True:
             moves = game.legal_moves()
             chances = card_chances(Counter(game.pack.draw_pile), game.rules)
             decider = game.decider
             best = max(moves, key=lambda move: evaluator.values(move.result, chances)[decider])
             game.play_trusted(best)
+            played += 1
             if game.is_over:
                 return outcome(game)
+            if (decider == seat and played >= self.horizon) or played >= limit:
+                return evaluator.win_chances(game.position, card_chances(Counter(game.pack.draw_pile), game.rules))
             next_key(game)
-        return evaluator.win_chances(game.position, card_chances(Counter(game.pack.draw_pile), game.rules))
 
 
 def _random_rollout(game: Game, rng: random.Random) -> Vector:
