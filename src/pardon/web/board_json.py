@@ -45,11 +45,8 @@ Point = tuple[float, float]
 
 
 def _turn(point: Point, colour: int) -> Point:
-    """Red's side turned ``colour`` quarter turns clockwise about the centre (y grows downwards)."""
-    x, y = point[0] - CENTRE, point[1] - CENTRE
-    for _ in range(colour):
-        x, y = -y, x
-    return (round(x + CENTRE, 4), round(y + CENTRE, 4))
+    """Red's side turned ``colour`` quarter turns clockwise about the board's centre."""
+    return _spin(point, (CENTRE, CENTRE), colour)
 
 
 def _red_square(offset: int) -> Point:
@@ -88,6 +85,7 @@ def _slots(centre: Point, colour: int, count: int) -> list[Point]:
 
 
 def _spin(point: Point, centre: Point, colour: int) -> Point:
+    """``point`` turned ``colour`` quarter turns clockwise about ``centre`` (y grows downwards)."""
     x, y = point[0] - centre[0], point[1] - centre[1]
     for _ in range(colour):
         x, y = -y, x

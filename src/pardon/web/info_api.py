@@ -17,12 +17,11 @@ from pydantic import BaseModel, Field
 from pardon.bots import BOTS, DEFAULT_BOT
 from pardon.core.board import COLOUR_NAMES
 from pardon.core.cards import NO_CARD, card_name
-from pardon.core.describe import describe_move
 from pardon.core.game import Game
 from pardon.core.jsonio import position_to_json
 from pardon.core.moves import Move
 from pardon.core.notation import format_move
-from pardon.core.rules import PRESET_HELP, PRESETS, Rules, parse_rules
+from pardon.core.rules import PRESET_HELP, PRESETS, Rules
 from pardon.core.state import Position
 from pardon.web.api import ApiError, rooms_of
 from pardon.web.rooms import draw_if_due, new_game
@@ -149,14 +148,15 @@ def rules_page(name: str) -> RulesPage:
 def _step(rules: Rules, game: Game, number: int, colour: int, before: Position, move: Move) -> ReplayStep:
     """One decision of a replay; the pack and pile are counted before the next card is drawn."""
     played = move.card != NO_CARD
+    decision = decision_json(before, move)
     return ReplayStep(
         event=number,
         colour=COLOUR_NAMES[colour],
         move=format_move(before, move),
         card=card_name(move.card) if played else None,
         card_text=card_text(rules, move.card) if played else None,
-        description=describe_move(before, move).rsplit("  [", 1)[0],
-        decision=decision_json(before, move),
+        description=decision["text"],
+        decision=decision,
         position=position_to_json(rules, game.position),
         pack=len(game.pack.draw_pile),
         discards=len(game.pack.discards),
@@ -172,8 +172,8 @@ def replay(game_id: str, request: Request) -> Replay:
     row = room.row
     if row.status != FINISHED:
         raise ApiError(409, "not_finished", "a game can be replayed once it is over; watch it live meanwhile")
-    rules = parse_rules(row.rules)
     game = new_game(row)
+    rules = game.rules
     draw_if_due(game)
     start = position_to_json(rules, game.position)
     start_pack = len(game.pack.draw_pile) + (1 if game.card is not None else 0)

@@ -15,8 +15,9 @@ from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse
 from pydantic import BaseModel, Field
 
-from pardon.core.board import COLOUR_NAMES, HOME, partner
+from pardon.core.board import COLOUR_NAMES, partner
 from pardon.core.game import Game
+from pardon.core.scoring import pawns_home
 from pardon.web.api import ERRORS, ApiError, _room
 from pardon.web.pages import STATIC
 from pardon.web.protocol import Colour
@@ -74,7 +75,7 @@ def _result_of(game_id: str, game: Game, seats: tuple[SeatRow, ...]) -> GameResu
     result = game.result
     assert result is not None
     position, rules = game.position, game.rules
-    home = {seat.colour: sum(1 for pawn in position.pawns[seat.colour] if pawn == HOME) for seat in seats}
+    home = {seat.colour: pawns_home(position.pawns[seat.colour]) for seat in seats}
     points = dict(result.points) if rules.scoring != "none" else None
     players = [
         PlayerResult(

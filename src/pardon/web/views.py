@@ -18,9 +18,8 @@ from pardon.core.cards import CARD_TEXT, SORRY, card_name
 from pardon.core.describe import describe_move
 from pardon.core.game import CARD, Game
 from pardon.core.jsonio import position_to_json
-from pardon.core.locations import format_location
 from pardon.core.moves import ACCEPT, BONUS_HOME, BUMP_FROM_START, DOUBLE, DROP, FIRE, ICE, STEP, SWITCH, Action, Move
-from pardon.core.notation import format_move
+from pardon.core.notation import format_move, location_to_json
 from pardon.core.rules import Rules
 from pardon.core.state import Position
 from pardon.core.why import why_pawn_cannot_move
@@ -54,16 +53,9 @@ def discards_json(discards: tuple[int, ...]) -> dict[str, Any]:
     return {"count": len(discards), "cards": dict(sorted(counted.items()))}
 
 
-def location_json(colour: int, distance: int) -> int | str:
-    """A pawn's location as in a position object: a track square number, or start, home, S1–S5."""
-    if FIRST_TRACK <= distance < START:
-        return SQUARE[colour][distance]
-    return format_location(colour, distance)
-
-
 def pawn_key(colour: int, distance: int) -> str:
     """How the client names a pawn: ``red:start``, ``blue:23``, ``yellow:S2``."""
-    return f"{COLOUR_NAMES[colour]}:{location_json(colour, distance)}"
+    return f"{COLOUR_NAMES[colour]}:{location_to_json(colour, distance)}"
 
 
 def _count_path(colour: int, origin: int, landing: int) -> list[int | str]:
@@ -77,7 +69,7 @@ def _count_path(colour: int, origin: int, landing: int) -> list[int | str]:
         while place != landing:
             place = place + 1 if place + 1 < START else FIRST_TRACK
             places.append(place)
-    return [location_json(colour, place) for place in places]
+    return [location_to_json(colour, place) for place in places]
 
 
 def _slide_path(colour: int, landing: int, end: int) -> list[int | str]:
@@ -105,15 +97,15 @@ def action_json(action: Action) -> dict[str, Any]:
     elif kind == BONUS_HOME:
         path = ["home"]
     else:  # a switch or a Sorry! jumps straight onto the other pawn's square
-        path = [location_json(colour, action.landing)]
+        path = [location_to_json(colour, action.landing)]
     slide = _slide_path(colour, action.landing, action.end)
     result: dict[str, Any] = {
         "kind": ACTION_KINDS[kind],
         "colour": COLOUR_NAMES[colour],
         "pawn": pawn_key(colour, action.origin),
-        "from": location_json(colour, action.origin),
-        "landing": location_json(colour, action.landing),
-        "to": location_json(colour, action.end),
+        "from": location_to_json(colour, action.origin),
+        "landing": location_to_json(colour, action.landing),
+        "to": location_to_json(colour, action.end),
         "path": [*path, *slide],
         "slide": bool(slide),
         "slide_squares": len(slide),
