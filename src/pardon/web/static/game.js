@@ -18,6 +18,7 @@ import {
   showPosition,
   showTurn,
 } from "/static/board.js";
+import { api } from "/static/site.js";
 
 const PAWN_KINDS = new Set(["step", "switch", "sorry", "bonus-home"]);
 const NAMES = { red: "Red", blue: "Blue", yellow: "Yellow", green: "Green" };
@@ -655,16 +656,15 @@ function renderGameOver() {
 async function rematch() {
   const state = app.state;
   if (state.rematch) return goTo(state.rematch);
-  const answer = await fetch(`/api/games/${state.game}/rematch`, {
-    method: "POST",
-    headers: { Authorization: `Bearer ${app.token}` },
-  });
-  const body = await answer.json().catch(() => ({}));
-  if (!answer.ok) {
-    $("rematch-message").textContent = body.message ?? `The rematch could not be made (${answer.status}).`;
-    return;
+  try {
+    const body = await api(`/api/games/${state.game}/rematch`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${app.token}` },
+    });
+    goTo(body.id);
+  } catch (error) {
+    $("rematch-message").textContent = error.message;
   }
-  goTo(body.id);
 }
 
 function goTo(id) {
@@ -719,8 +719,7 @@ window.addEventListener("hashchange", () => {
   }
 });
 
-fetch(`/api/games/${encodeURIComponent(gameId)}`)
-  .then((answer) => (answer.ok ? answer.json() : null))
+api(`/api/games/${encodeURIComponent(gameId)}`)
   .then((summary) => {
     app.hints = Boolean(summary?.hints);
     if (app.state) renderChoices();

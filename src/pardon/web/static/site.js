@@ -11,8 +11,11 @@ export function capitalise(word) {
 }
 
 /** Call the API; a refusal becomes an Error carrying the server's message. */
-export async function api(path, { method, json } = {}) {
-  const init = { method: method || (json === undefined ? "GET" : "POST"), headers: { Accept: "application/json" } };
+export async function api(path, { method, json, headers } = {}) {
+  const init = {
+    method: method || (json === undefined ? "GET" : "POST"),
+    headers: { Accept: "application/json", ...headers },
+  };
   if (json !== undefined) {
     init.body = JSON.stringify(json);
     init.headers["Content-Type"] = "application/json";
