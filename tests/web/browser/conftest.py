@@ -7,6 +7,7 @@ Computer players move after ``bot_pace`` seconds: quick, but slow enough to see 
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import subprocess
@@ -15,6 +16,7 @@ import time
 import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -53,6 +55,13 @@ class Server:
         command += ["--bot-pace", str(bot_pace), *extra]
         self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=os.environ)
         wait_until_up(self.url, self.process)
+
+    def rest(self, path: str, body: dict[str, Any] | None = None) -> Any:
+        """The JSON answer of ``path`` (a POST of ``body`` if given, else a GET)."""
+        data = json.dumps(body).encode() if body is not None else None
+        request = urllib.request.Request(self.url + path, data=data, headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            return json.loads(answer.read())
 
     def stop(self) -> None:
         if self.process.poll() is None:

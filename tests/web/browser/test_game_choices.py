@@ -9,7 +9,7 @@ from tests.web.browser.test_game_page import READY, create_game, furthest, open_
 
 def test_a_hint_names_a_legal_move_with_its_chance(live_server: Any, page: Any) -> None:
     seats = [{"kind": "human"}, {"kind": "bot", "level": "greedy"}]
-    game = create_game(live_server.url, {"rules": "classic", "seed": 4, "hints": True, "seats": seats})
+    game = create_game(live_server, {"rules": "classic", "seed": 4, "hints": True, "seats": seats})
     open_game(page, game["seats"][0]["link"])
     for _ in range(60):  # play until a card gives a real choice: the Hint button is offered then
         now = wait_my_turn(page)
@@ -31,7 +31,7 @@ def test_a_hint_names_a_legal_move_with_its_chance(live_server: Any, page: Any) 
 def test_a_double_is_offered_before_the_draw_and_answered_by_the_computer(live_server: Any, page: Any) -> None:
     seats = [{"kind": "human"}, {"kind": "bot", "level": "greedy"}]
     rules = "classic-1939(scoring=1939,doubling=true)"
-    game = create_game(live_server.url, {"rules": rules, "seed": 3, "seats": seats})
+    game = create_game(live_server, {"rules": rules, "seed": 3, "seats": seats})
     open_game(page, game["seats"][0]["link"])
     for _ in range(60):
         now = wait_my_turn(page)

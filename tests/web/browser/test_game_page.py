@@ -8,8 +8,6 @@ page itself is only ever driven through the mouse and the keyboard.
 
 from __future__ import annotations
 
-import json
-import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -27,21 +25,14 @@ MY_TURN = (
 )
 
 
-def create_game(server_url: str, body: dict[str, Any]) -> dict[str, Any]:
-    request = urllib.request.Request(
-        f"{server_url}/api/games",
-        data=json.dumps(body).encode(),
-        headers={"Content-Type": "application/json"},
-        method="POST",
-    )
-    with urllib.request.urlopen(request, timeout=10) as answer:
-        created: dict[str, Any] = json.load(answer)
-        return created
+def create_game(server: Any, body: dict[str, Any]) -> dict[str, Any]:
+    created: dict[str, Any] = server.rest("/api/games", body)
+    return created
 
 
-def vs_computers(server_url: str, seed: int, players: int = 4, rules: str = "classic") -> dict[str, Any]:
+def vs_computers(server: Any, seed: int, players: int = 4, rules: str = "classic") -> dict[str, Any]:
     seats = [{"kind": "human"}] + [{"kind": "bot", "level": "greedy"}] * (players - 1)
-    return create_game(server_url, {"rules": rules, "seed": seed, "seats": seats})
+    return create_game(server, {"rules": rules, "seed": seed, "seats": seats})
 
 
 def state(page: Any) -> dict[str, Any]:
@@ -120,7 +111,7 @@ def open_game(page: Any, link: str, reduced_motion: bool = True) -> None:
 
 
 def test_a_whole_game_against_three_computers_played_by_clicks(live_server: Any, page: Any, artefacts: Path) -> None:
-    game = vs_computers(live_server.url, seed=11)
+    game = vs_computers(live_server, seed=11)
     open_game(page, game["seats"][0]["link"])
     assert page.locator(".square").count() == 60
     assert page.locator(".pawn").count() == 16
@@ -165,7 +156,7 @@ def switch_eleven(now: dict[str, Any]) -> Move | None:
 
 
 def test_a_split_seven_and_an_eleven_switch_made_on_the_board(live_server: Any, page: Any, artefacts: Path) -> None:
-    game = vs_computers(live_server.url, seed=37, players=2)  # a 7 to split at event 36, an 11 to switch at 40
+    game = vs_computers(live_server, seed=37, players=2)  # a 7 to split at event 36, an 11 to switch at 40
     open_game(page, game["seats"][0]["link"])
     split = play_until(page, split_seven)
     log = page.locator("#log li").all_inner_texts()
@@ -177,7 +168,7 @@ def test_a_split_seven_and_an_eleven_switch_made_on_the_board(live_server: Any, 
 
 
 def test_the_second_part_of_a_split_offers_only_legal_completions(live_server: Any, page: Any) -> None:
-    game = vs_computers(live_server.url, seed=11, players=2)  # a 7 to split at event 18
+    game = vs_computers(live_server, seed=11, players=2)  # a 7 to split at event 18
     open_game(page, game["seats"][0]["link"])
     for _ in range(300):  # reach a 7 that can be split, without playing it
         now = wait_my_turn(page)
@@ -208,7 +199,7 @@ def test_the_second_part_of_a_split_offers_only_legal_completions(live_server: A
 
 
 def test_two_players_online_each_see_the_others_moves(live_server: Any, browser: Any, artefacts: Path) -> None:
-    game = create_game(live_server.url, {"seed": 21, "seats": [{"kind": "human"}, {"kind": "human"}]})
+    game = create_game(live_server, {"seed": 21, "seats": [{"kind": "human"}, {"kind": "human"}]})
     contexts = [browser.new_context(viewport={"width": 1280, "height": 900}) for _ in range(2)]
     try:
         pages = [context.new_page() for context in contexts]
@@ -238,7 +229,7 @@ def test_two_players_online_each_see_the_others_moves(live_server: Any, browser:
 
 
 def test_a_reload_mid_game_resumes_and_play_continues(live_server: Any, page: Any) -> None:
-    game = vs_computers(live_server.url, seed=8, players=3)
+    game = vs_computers(live_server, seed=8, players=3)
     open_game(page, game["seats"][0]["link"], reduced_motion=False)
     for _ in range(4):
         now = wait_my_turn(page)
@@ -273,7 +264,7 @@ def press_until_played(page: Any, event: int) -> None:
 
 
 def test_keyboard_only_play_of_several_turns(live_server: Any, page: Any) -> None:
-    game = vs_computers(live_server.url, seed=3, players=2)
+    game = vs_computers(live_server, seed=3, players=2)
     open_game(page, game["seats"][0]["link"])
     for _ in range(6):
         now = wait_my_turn(page)
@@ -285,7 +276,7 @@ def test_keyboard_only_play_of_several_turns(live_server: Any, page: Any) -> Non
 
 
 def test_an_illegal_click_changes_nothing_and_says_why(live_server: Any, page: Any, artefacts: Path) -> None:
-    game = vs_computers(live_server.url, seed=4, players=2)
+    game = vs_computers(live_server, seed=4, players=2)
     open_game(page, game["seats"][0]["link"])
     for _ in range(100):  # a card that cannot bring a pawn out, with one waiting in Start
         now = wait_my_turn(page)

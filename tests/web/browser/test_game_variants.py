@@ -22,7 +22,7 @@ from tests.web.browser.test_game_page import (
 
 
 def test_fire_and_ice_board_and_turns(live_server: Any, page: Any, artefacts: Path) -> None:
-    game = vs_computers(live_server.url, seed=2, players=2, rules="modern")
+    game = vs_computers(live_server, seed=2, players=2, rules="modern")
     open_game(page, game["seats"][0]["link"])
     assert page.locator(".fire-space").count() == 4
     assert page.locator(".token").count() == 2
@@ -34,7 +34,7 @@ def test_fire_and_ice_board_and_turns(live_server: Any, page: Any, artefacts: Pa
 
 
 def test_a_hand_of_five_is_played_by_choosing_a_card(live_server: Any, page: Any) -> None:
-    game = vs_computers(live_server.url, seed=6, players=2, rules="adult")
+    game = vs_computers(live_server, seed=6, players=2, rules="adult")
     open_game(page, game["seats"][0]["link"])
     for _ in range(5):
         now = wait_my_turn(page)
@@ -48,7 +48,7 @@ def test_a_hand_of_five_is_played_by_choosing_a_card(live_server: Any, page: Any
 
 
 def test_hot_seat_screen_plays_both_seats_and_a_spectator_only_watches(live_server: Any, browser: Any) -> None:
-    game = create_game(live_server.url, {"seed": 9, "seats": [{"kind": "hotseat"}, {"kind": "hotseat"}]})
+    game = create_game(live_server, {"seed": 9, "seats": [{"kind": "hotseat"}, {"kind": "hotseat"}]})
     host = browser.new_context(viewport={"width": 1280, "height": 900})
     watcher = browser.new_context(viewport={"width": 390, "height": 844})
     try:

@@ -3,7 +3,6 @@ lobby, the rules, the replay viewer, and the address ``make play`` prints."""
 
 from __future__ import annotations
 
-import json
 import re
 import subprocess
 import sys
@@ -23,13 +22,6 @@ ROOT = Path(__file__).resolve().parents[3]
 PLAY_URL = re.compile(r"/play/(?P<id>[A-Za-z0-9_-]+)#token=(?P<token>[A-Za-z0-9_-]+)$")
 
 
-def rest(server: Any, path: str, body: dict[str, Any] | None = None) -> Any:
-    data = json.dumps(body).encode() if body is not None else None
-    request = urllib.request.Request(server.url + path, data=data, headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=10) as answer:
-        return json.loads(answer.read())
-
-
 def open_ready(page: Any, url: str) -> None:
     """Open a page and wait until its script has loaded what it needs from the API."""
     page.goto(url)
@@ -43,7 +35,7 @@ def game_id_of(url: str) -> str:
 
 
 def seats_of(server: Any, game_id: str) -> list[tuple[str, str, str | None, str]]:
-    summary = rest(server, f"/api/games/{game_id}")
+    summary = server.rest(f"/api/games/{game_id}")
     return [(seat["colour"], seat["kind"], seat["level"], seat["name"]) for seat in summary["seats"]]
 
 
@@ -63,13 +55,13 @@ def test_one_click_from_home_plays_the_computer(live_server: Any, page: Any, art
         ("yellow", "bot", "expectimax", "computer (expectimax)"),
         ("green", "bot", "expectimax", "computer (expectimax)"),
     ]
-    assert rest(live_server, f"/api/games/{game_id}")["rules"] == "classic"
+    assert live_server.rest(f"/api/games/{game_id}")["rules"] == "classic"
     if game_page_exists():
         page.wait_for_selector("svg")
         deadline = time.monotonic() + 10
-        while rest(live_server, f"/api/games/{game_id}")["status"] != "playing" and time.monotonic() < deadline:
+        while live_server.rest(f"/api/games/{game_id}")["status"] != "playing" and time.monotonic() < deadline:
             time.sleep(0.1)
-        assert rest(live_server, f"/api/games/{game_id}")["status"] == "playing"
+        assert live_server.rest(f"/api/games/{game_id}")["status"] == "playing"
 
 
 def test_home_options_choose_the_rules_players_level_and_colour(live_server: Any, page: Any) -> None:
@@ -87,7 +79,7 @@ def test_home_options_choose_the_rules_players_level_and_colour(live_server: Any
         ("blue", "human", None, "Blue"),
         ("green", "bot", "tactician", "computer (tactician)"),
     ]
-    assert rest(live_server, f"/api/games/{game_id}")["rules"] == "modern"
+    assert live_server.rest(f"/api/games/{game_id}")["rules"] == "modern"
 
 
 def test_hot_seat_names_players_and_refuses_a_screen_with_nobody(live_server: Any, page: Any) -> None:
@@ -174,8 +166,8 @@ def test_online_game_shows_invites_that_copy_and_seats_that_join(
 
 
 def test_public_lobby_lists_a_game_and_join_takes_the_seat(live_server: Any, page: Any, artefacts: Path) -> None:
-    created = rest(
-        live_server, "/api/games", {"public": True, "seats": [{"kind": "human", "name": "Dee"}, {"kind": "human"}]}
+    created = live_server.rest(
+        "/api/games", {"public": True, "seats": [{"kind": "human", "name": "Dee"}, {"kind": "human"}]}
     )
     game_id = created["id"]
     open_ready_lobby = live_server.url + "/lobby"
@@ -187,17 +179,17 @@ def test_public_lobby_lists_a_game_and_join_takes_the_seat(live_server: Any, pag
     card.get_by_role("button", name=re.compile("Join .* as Yellow")).click()
     page.wait_for_url(PLAY_URL)
     assert game_id_of(page.url) == game_id
-    summary = rest(live_server, f"/api/games/{game_id}")
+    summary = live_server.rest(f"/api/games/{game_id}")
     assert [(seat["colour"], seat["open"]) for seat in summary["seats"]] == [("red", True), ("yellow", False)]
 
 
 def test_lobby_says_why_a_seat_cannot_be_taken(live_server: Any, page: Any) -> None:
-    created = rest(live_server, "/api/games", {"public": True, "seats": [{"kind": "human"}, {"kind": "bot"}]})
+    created = live_server.rest("/api/games", {"public": True, "seats": [{"kind": "human"}, {"kind": "bot"}]})
     page.clock.install()  # the lobby refreshes only when the test says: the stale button stays
     page.goto(live_server.url + "/lobby")
     card = page.locator(f"[data-game='{created['id']}']")
     card.wait_for()
-    rest(live_server, f"/api/games/{created['id']}/join", {"seat": "red"})  # someone else was quicker
+    live_server.rest(f"/api/games/{created['id']}/join", {"seat": "red"})  # someone else was quicker
     card.get_by_role("button", name=re.compile("as Red")).click()
     alert = page.locator("#lobby-error")
     alert.wait_for()
@@ -256,8 +248,7 @@ def test_pardon_serve_says_when_the_port_is_taken(live_server: Any, tmp_path: Pa
 
 @pytest.mark.skipif(not (STATIC / "board.js").is_file(), reason="the board is drawn by board.js")
 def test_replay_viewer_steps_and_jumps(live_server: Any, page: Any, artefacts: Path) -> None:
-    created = rest(
-        live_server,
+    created = live_server.rest(
         "/api/games",
         {"seed": 3, "seats": [{"kind": "bot", "level": "greedy"}, {"kind": "bot", "level": "random"}]},
     )
@@ -265,10 +256,10 @@ def test_replay_viewer_steps_and_jumps(live_server: Any, page: Any, artefacts: P
     page.goto(live_server.url + "/lobby")
     say_hello(page, game_id, created["spectator_token"])  # someone watching: the computers begin
     deadline = time.monotonic() + 60
-    while rest(live_server, f"/api/games/{game_id}")["status"] != "finished":
+    while live_server.rest(f"/api/games/{game_id}")["status"] != "finished":
         assert time.monotonic() < deadline, "the computer players did not finish"
         time.sleep(0.2)
-    steps = rest(live_server, f"/api/games/{game_id}/replay")["steps"]
+    steps = live_server.rest(f"/api/games/{game_id}/replay")["steps"]
     open_ready(page, f"{live_server.url}/replay/{game_id}")
     counter, description, total = page.locator("#counter"), page.locator("#description"), len(steps)
     expect(counter).to_have_text(f"Move 0 of {total}")
@@ -298,6 +289,6 @@ def test_replay_viewer_steps_and_jumps(live_server: Any, page: Any, artefacts: P
 
 
 def test_replay_of_an_unfinished_game_says_why(live_server: Any, page: Any) -> None:
-    created = rest(live_server, "/api/games", {"seats": [{"kind": "human"}, {"kind": "bot"}]})
+    created = live_server.rest("/api/games", {"seats": [{"kind": "human"}, {"kind": "bot"}]})
     open_ready(page, f"{live_server.url}/replay/{created['id']}")
     expect(page.get_by_role("alert")).to_contain_text("once it is over")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -206,7 +205,7 @@ def test_the_game_form_scores_as_the_core_and_totals_toward_the_target(page: Any
     assert page.locator("#standing").inner_text() == f"Red wins the match with {totals[0]} points!"
 
 
-def finished_server_game(page: Any, url: str) -> dict[str, Any]:
+def finished_server_game(page: Any, server: Any) -> dict[str, Any]:
     """A game of two named computers, doubling allowed (seed 9: one double accepted, then the other
     player drops out of the next), watched from the page until it ends."""
     body = {
@@ -214,11 +213,8 @@ def finished_server_game(page: Any, url: str) -> dict[str, Any]:
         "seed": 9,
         "seats": [{"kind": "bot", "name": "Grandma"}, {"kind": "bot", "name": "Sam"}],
     }
-    request = urllib.request.Request(
-        f"{url}/api/games", data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}
-    )
-    with urllib.request.urlopen(request, timeout=10) as answer:
-        game: dict[str, Any] = json.load(answer)
+    game: dict[str, Any] = server.rest("/api/games", body)
+    url = server.url
     page.goto(f"{url}/scorekeeper")
     page.evaluate(
         """([address, token]) => new Promise((resolve, reject) => {
@@ -236,9 +232,8 @@ def finished_server_game(page: Any, url: str) -> dict[str, Any]:
 
 
 def test_a_server_game_is_added_to_the_match_with_one_click(page: Any, browser: Any, live_server: Any) -> None:
-    game = finished_server_game(page, live_server.url)
-    with urllib.request.urlopen(f"{live_server.url}/api/games/{game['id']}/result", timeout=10) as answer:
-        result = json.load(answer)
+    game = finished_server_game(page, live_server)
+    result = live_server.rest(f"/api/games/{game['id']}/result")
     points = {player["name"]: player["points"] for player in result["players"]}
     winner = next(side["name"] for side in result["sides"] if side["won"])
 
