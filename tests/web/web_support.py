@@ -120,21 +120,27 @@ def free_port() -> int:
         return port
 
 
+def wait_until_up(url: str, process: subprocess.Popen[bytes], seconds: float = 30.0) -> None:
+    """Wait until the ``pardon serve`` at ``url`` answers; fail at once if it exits."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"pardon serve exited with {process.returncode}")
+        try:
+            if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
+                return
+        except httpx.TransportError:
+            time.sleep(0.1)
+    raise RuntimeError(f"pardon serve did not answer at {url} within {seconds} s")
+
+
 @contextmanager
 def served(database: str, port: int, *options: str) -> Iterator[subprocess.Popen[bytes]]:
     """A real ``pardon serve`` process on loopback (computers at once), up until the block ends."""
     command = [sys.executable, "-m", "pardon", "serve", "--port", str(port), "--db", database, "--bot-pace", "0"]
     process = subprocess.Popen([*command, *options], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                time.sleep(0.1)
-        else:
-            raise AssertionError("the server did not start")
+        wait_until_up(f"http://127.0.0.1:{port}", process)
         yield process
     finally:
         if process.poll() is None:

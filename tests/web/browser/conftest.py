@@ -9,10 +9,8 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
-import time
 import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -22,26 +20,7 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-def wait_until_up(url: str, process: subprocess.Popen[bytes], seconds: float = 30.0) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"pardon serve exited with {process.returncode}")
-        try:
-            with urllib.request.urlopen(f"{url}/healthz", timeout=1) as answer:
-                if answer.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.1)
-    raise RuntimeError(f"pardon serve did not answer at {url} within {seconds} s")
+from web_support import free_port, wait_until_up
 
 
 class Server:
