@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 import time
 
-from pardon.sim.progress import Progress, duration
+from pardon.sim.progress import Progress, duration, games_per_second
 
 
 def test_a_resumed_run_counts_only_the_games_it_plays() -> None:
@@ -16,7 +16,7 @@ def test_a_resumed_run_counts_only_the_games_it_plays() -> None:
     bar.last = 0.0
     bar.update(950)  # ... 50 more games: 5 games/s, so 10 s are left
     line = stream.getvalue().rsplit("\r", 1)[-1]
-    assert "950/1000 games, 5 games/s" in line
+    assert "950/1000 games, 5.0 games/s" in line
     assert "ETA 10s" in line
 
 
@@ -32,3 +32,7 @@ def test_the_bar_ends_its_line_when_done_and_is_silent_without_a_stream() -> Non
 
 def test_durations_read_as_a_person_says_them() -> None:
     assert [duration(s) for s in (42, 187, 7500)] == ["42s", "3m07s", "2h05m"]
+
+
+def test_a_slow_run_still_shows_its_rate() -> None:
+    assert [games_per_second(r) for r in (1250.4, 14.2, 3.25, 0.347)] == ["1,250", "14", "3.2", "0.35"]

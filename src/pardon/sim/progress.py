@@ -46,12 +46,19 @@ class Progress:
         eta = (self.total - done) / rate if not math.isnan(rate) else math.nan
         filled = self.width * done // max(1, self.total)
         bar = "#" * filled + "." * (self.width - filled)
-        speed = "" if math.isnan(rate) else f", {rate:,.0f} games/s"
+        speed = "" if math.isnan(rate) else f", {games_per_second(rate)} games/s"
         left = "?" if math.isnan(eta) else duration(eta)
         self.stream.write(f"\r[{bar}] {done}/{self.total} games{speed}, {duration(elapsed)} elapsed, ETA {left} ")
         if done >= self.total:
             self.stream.write("\n")
         self.stream.flush()
+
+
+def games_per_second(rate: float) -> str:
+    """``1,250``, ``14``, ``0.35``: slow players (a few games a minute) still show a rate."""
+    if rate >= 10:
+        return f"{rate:,.0f}"
+    return f"{rate:.1f}" if rate >= 1 else f"{rate:.2f}"
 
 
 def duration(seconds: float) -> str:
