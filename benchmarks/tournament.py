@@ -6,7 +6,9 @@ plays one duplicate tournament per player count (every pairing of the levels, ``
 games each), prints each report, and writes ``tournament-<rules>-<players>p.json`` and a
 markdown table ``tournament.md`` (head-to-head win rates with 95% intervals, Elo, decision
 times) into ``--out``.  Figures only: nothing is asserted.  ``--bots`` picks the levels
-and their budgets, ``--players 2,4`` the table's player counts.
+and their budgets, ``--players 2,4`` the table's player counts, ``--rules`` the preset;
+``--ladder`` plays only each level against the next (the steps of the strength ladder),
+which is where a long run is worth its time.
 """
 
 from __future__ import annotations
@@ -60,6 +62,7 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=400, help="games per pairing")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--ladder", action="store_true", help="only each level against the next (weakest first)")
     parser.add_argument("--out", default="benchmarks/results", help="folder for the JSON and markdown files")
     arguments = parser.parse_args()
     out = Path(arguments.out)
@@ -72,7 +75,14 @@ def main() -> int:
     reports = []
     for players in (int(text) for text in arguments.players.split(",")):
         report = run_tournament(
-            bots, arguments.rules, players, arguments.games, arguments.jobs, arguments.seed, sys.stderr
+            bots,
+            arguments.rules,
+            players,
+            arguments.games,
+            arguments.jobs,
+            arguments.seed,
+            sys.stderr,
+            ladder=arguments.ladder,
         )
         reports.append(report)
         print(format_report(report), end="\n\n", flush=True)

@@ -204,6 +204,7 @@ def command_tournament(arguments: argparse.Namespace) -> int:
         jobs=arguments.jobs,
         seed=arguments.seed,
         progress=None if arguments.quiet else sys.stderr,
+        ladder=arguments.ladder,
     )
     print(json.dumps(report.to_json()) if arguments.json else format_report(report))
     return 0
@@ -409,6 +410,9 @@ def _parser() -> argparse.ArgumentParser:
     tournament.add_argument("--games", type=int, default=100, help="games per pairing (whole deals, every seating)")
     tournament.add_argument("--jobs", type=int, default=1, help="processes to play in (results do not depend on it)")
     tournament.add_argument("--seed", type=int, default=0)
+    tournament.add_argument(
+        "--ladder", action="store_true", help="only each level against the next in --bots (list them weakest first)"
+    )
     tournament.add_argument("--json", action="store_true", help="the report as JSON")
     tournament.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
     tournament.set_defaults(run=command_tournament)

@@ -56,6 +56,23 @@ def test_three_players_give_each_player_every_seat_equally_often() -> None:
         assert Counter(pattern[seat] for pattern in patterns) == {"A": 3, "B": 3}
 
 
+def test_a_ladder_plays_each_level_against_the_next_on_the_same_games_as_a_full_tournament() -> None:
+    bots = ("random", "greedy", "tactician", "expectimax")
+    ladder = schedule(bots, players=2, games=4, seed=3, ladder=True)
+    assert sorted({game.pairing for game in ladder}) == [(0, 1), (1, 2), (2, 3)]
+    full = schedule(bots, players=2, games=4, seed=3)
+    assert ladder == [game for game in full if game.pairing in {(0, 1), (1, 2), (2, 3)}]
+
+
+def test_a_ladder_tournament_rates_every_level_through_its_steps() -> None:
+    report = run_tournament(["random", "greedy", "tactician"], games=4, seed=2, ladder=True)
+    assert [(pairing.first, pairing.second) for pairing in report.pairings] == [
+        ("random", "greedy"),
+        ("greedy", "tactician"),
+    ]
+    assert len(report.ratings) == 3 and report.ratings[2].estimate > report.ratings[0].estimate
+
+
 def test_a_game_count_is_rounded_up_to_whole_deals() -> None:
     assert len(schedule(("greedy", "random"), players=2, games=5)) == 6
     assert len(schedule(("greedy", "random"), players=3, games=5)) == 6

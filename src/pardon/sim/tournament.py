@@ -77,15 +77,30 @@ def deal_seed(tournament_seed: int, deal: int) -> int:
     return random.Random(f"pardon-deal:{tournament_seed}:{deal}").getrandbits(48)
 
 
-def schedule(bots: Sequence[str], players: int, games: int, rules: str = "classic", seed: int = 0) -> list[GameSpec]:
+def pairings_of(count: int, ladder: bool = False) -> list[tuple[int, int]]:
+    """The pairings of ``count`` players: every one against every other or, as a *ladder*,
+    each against the next in the list (the steps a list of levels, weakest first, climbs).
+
+    >>> pairings_of(4, ladder=True)
+    [(0, 1), (1, 2), (2, 3)]
+    """
+    if ladder:
+        return [(index, index + 1) for index in range(count - 1)]
+    return list(itertools.combinations(range(count), 2))
+
+
+def schedule(
+    bots: Sequence[str], players: int, games: int, rules: str = "classic", seed: int = 0, ladder: bool = False
+) -> list[GameSpec]:
     """Every game of the tournament: each pairing plays ``games`` games (rounded up to
-    whole deals), deal by deal, each deal in every seating.
+    whole deals), deal by deal, each deal in every seating.  A pairing's games are the
+    same whether the tournament is a ladder or plays every pairing.
     """
     patterns = seatings(players)
     deals = max(1, math.ceil(games / len(patterns)))
     specs = []
     for deal in range(deals):
-        for first, second in itertools.combinations(range(len(bots)), 2):
+        for first, second in pairings_of(len(bots), ladder):
             for pattern in patterns:
                 seating = tuple(bots[first] if letter == "A" else bots[second] for letter in pattern)
                 specs.append(
@@ -265,8 +280,10 @@ def run_tournament(
     seed: int = 0,
     progress: TextIO | None = None,
     on_result: Callable[[GameResult], None] | None = None,
+    ladder: bool = False,
 ) -> TournamentReport:
-    """Play a duplicate tournament between ``bots`` (player specs) and summarise it."""
+    """Play a duplicate tournament between ``bots`` (player specs) and summarise it; with
+    ``ladder``, only each player against the next in the list."""
     if len(bots) < 2:
         raise ValueError("a tournament needs at least two computer players")
     if len(set(bots)) != len(bots):
@@ -276,7 +293,7 @@ def run_tournament(
         raise ValueError(f"rules {rules} are played by {' or '.join(map(str, allowed))} players, not {players}")
     for spec in bots:
         make_bot(spec)  # a bad spec is refused before any game is played
-    specs = schedule(bots, players, games, rules, seed)
+    specs = schedule(bots, players, games, rules, seed, ladder)
     bar = Progress(len(specs), progress)
     started = time.monotonic()
     results = []
