@@ -218,7 +218,7 @@ def test_an_unknown_backup_is_refused() -> None:
 def test_the_default_search_looks_three_decisions_ahead_with_two_players_and_two_with_more() -> None:
     bot = make_bot("expectimax")
     assert isinstance(bot, ExpectimaxBot)
-    assert (bot.width, bot.roots, bot.backup) == (1, 10, "value")
+    assert (bot.width, bot.roots, bot.backup) == (1, 10, None)
     two = parse_position("R:20,start,start,start Y:40,start,start,start turn:R")
     four = parse_position(
         "R:20,start,start,start B:5,start,start,start Y:40,start,start,start G:9,start,start,start turn:R"
@@ -226,6 +226,10 @@ def test_the_default_search_looks_three_decisions_ahead_with_two_players_and_two
     assert bot.depth_for(observe(CLASSIC, two, 0, 5, (5,))) == 3
     assert bot.depth_for(observe(CLASSIC, four, 0, 5, (5,))) == 2
     assert ExpectimaxBot(depth=3).depth_for(observe(CLASSIC, four, 0, 5, (5,))) == 3
+    # two players average values; more average the calibrated win chances
+    assert bot.backup_for(observe(CLASSIC, two, 0, 5, (5,))) == "value"
+    assert bot.backup_for(observe(CLASSIC, four, 0, 5, (5,))) == "chance"
+    assert ExpectimaxBot(backup="value").backup_for(observe(CLASSIC, four, 0, 5, (5,))) == "value"
 
 
 def test_a_decision_with_many_moves_searches_only_the_best_few_one_ply_ahead() -> None:
@@ -265,6 +269,16 @@ def test_mcts_spends_its_iterations_on_the_best_few_moves_of_its_expectimax_sear
     assert all(root.visits[index] == bot.root_prior for index in range(len(moves)) if index not in root.active)
     assert all(0.0 <= chance <= 1.0 for chance in bot.win_chances(root))  # every move has a chance, for hints
     assert bot.choose(seen, moves, random.Random(0)) in [moves[index] for index in root.active]
+
+
+def test_mcts_tries_every_candidate_on_the_same_deals_so_luck_does_not_decide_between_them() -> None:
+    position = parse_position("R:20,30,40,50 Y:10,25,45,start turn:R")
+    moves = __import__("pardon.core", fromlist=["legal_moves"]).legal_moves(CLASSIC, position, 7)
+    seen = observe(CLASSIC, position, 0, 7, (7,))
+    root = MctsBot(iterations=30, candidates=3).search(seen, moves, random.Random(2))
+    assert len({root.visits[index] for index in root.active}) == 1  # each candidate 10 deals, the same 10
+    unpaired = MctsBot(iterations=30, candidates=3, paired=False).search(seen, moves, random.Random(2))
+    assert sum(unpaired.visits[index] for index in unpaired.active) == sum(root.visits[index] for index in root.active)
 
 
 def test_an_mcts_rollout_judges_the_position_just_after_the_searching_players_own_move() -> None:

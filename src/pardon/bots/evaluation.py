@@ -19,7 +19,8 @@ A colour's *raw score* counts, in squares of progress:
 
 A colour's *value* is its raw score less its opponents' (the mean and the best of them,
 mixed by ``leader``); partners add their raws.  ``win_chances`` turns raws into a
-probability per colour (a softmax with temperature ``scale``), which ``mcts`` backs up.
+probability per colour (a softmax with temperature ``scale``, calibrated on who actually
+wins by ``scripts/calibrate.py``), which ``mcts`` backs up and the hints show.
 
 The weights are one dataclass of floats, :class:`Weights`, tuned by
 ``scripts/tune.py``; :data:`TUNED` holds the result.
@@ -58,7 +59,7 @@ class Weights:
     reach: float = 2.0
     threat: float = 0.65
     leader: float = 0.5
-    scale: float = 40.0
+    scale: float = 0.0  # 0: the calibrated scale of the game (``CALIBRATED_SCALES``)
     later: float = 1.0
 
     def to_list(self) -> list[float]:
@@ -78,6 +79,18 @@ class Weights:
 
 #: The weights found by ``scripts/tune.py`` (see docs/bots.md).
 TUNED: Final = Weights()
+
+#: The win-chance ``scale`` by (hands?, players), fitted by ``scripts/calibrate.py``: the
+#: maximum-likelihood temperature for the winners of ``tactician`` self-play games.  The
+#: more luck a game holds, the more squares of lead one more point of chance needs.
+CALIBRATED_SCALES: Final = {
+    (False, 2): 163.0,
+    (False, 3): 139.0,
+    (False, 4): 113.0,
+    (True, 2): 85.0,
+    (True, 3): 83.0,
+    (True, 4): 81.0,
+}
 
 
 def _bit(card: int) -> int:
@@ -308,6 +321,13 @@ class Evaluator:
         winners = {winner, partner(winner)} if self.rules.partners else {winner}
         return [WIN if colour in winners else -WIN for colour in COLOURS]
 
+    def scale(self, players: int) -> float:
+        """The win chances' temperature: ``weights.scale`` if set, else the calibrated one
+        (partners are scored by side, with the 4-player scale)."""
+        if self.weights.scale > 0:
+            return self.weights.scale
+        return CALIBRATED_SCALES.get((self.rules.hand > 0, players), CALIBRATED_SCALES[(False, 2)])
+
     def win_chances(self, position: Position, chances: list[float]) -> list[float]:
         """Each colour's estimated chance to win (its side's, with partners), by colour."""
         winner = position.winner
@@ -317,7 +337,7 @@ class Evaluator:
         sides = self._sides(seats, self.raws(position, chances))
         if len(seats) == 1:
             return [1.0 if colour in seats else 0.0 for colour in COLOURS]
-        scale = self.weights.scale
+        scale = self.scale(len(seats))
         top = max(sides[colour] for colour in seats)
         weights = {colour: math.exp((sides[colour] - top) / scale) for colour in seats}
         if self.rules.partners:  # a side's chance, counted once per side

@@ -5,8 +5,8 @@ estimate comes from the chosen computer player:
 
 - ``mcts`` (default): the search's mean result of each move at the root;
 - ``expectimax``: each move's searched value turned into a chance with the evaluation's
-  logistic scale (``1 / (1 + exp(-value / scale))``), or its searched win chance as it is
-  with ``backup=chance``;
+  calibrated logistic scale (``1 / (1 + exp(-value / scale))``), or its searched win chance as it is
+  where it backs up win chances (``backup=chance``, the default with 3 or 4 players);
 - any other level: the evaluation's win chances of the position each move leads to.
 
 Without a discard pile the pack is taken to be full, less the card being played.
@@ -67,9 +67,9 @@ def _chances(seen: Observation, moves: list[Move], bot: str, rng: random.Random)
         return player.win_chances(player.search(seen, moves, rng))
     if isinstance(player, ExpectimaxBot):
         searched = player.move_values(seen, moves, rng)
-        if player.backup == "chance":  # already win chances
+        if player.backup_for(seen) == "chance":  # already win chances
             return [vector[seat] for vector in searched]
-        scale = player.weights.scale
+        scale = Evaluator(seen.rules, player.weights).scale(len(seen.position.seats))
         return [_logistic(vector[seat] / scale) for vector in searched]
     weights = getattr(player, "weights", TUNED)
     evaluator = Evaluator(seen.rules, weights)

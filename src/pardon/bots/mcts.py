@@ -45,6 +45,9 @@ Vector = list[float]
 ROLLOUTS = ("eval", "random")
 #: The default budget: iterations per decision (docs/bots.md gives the decision times).
 ITERATIONS = 400
+#: The temperature of the win chances ``mcts`` backs up: sharper than the calibrated one the
+#: hints show (with the calibrated 150 it lost to ``expectimax`` 46.0%, docs/bots.md).
+SCALE = 40.0
 
 
 class _Node:
@@ -95,6 +98,7 @@ class MctsBot:
         root_depth: int | None = None,
         root_prior: float = 16.0,
         candidates: int = 3,
+        paired: bool = True,
         weights: Weights = TUNED,
         **changes: float,
     ) -> None:
@@ -111,7 +115,10 @@ class MctsBot:
         self.root_depth = root_depth
         self.root_prior = max(root_prior, 1e-6)
         self.candidates = candidates
-        self.weights = weights.with_changes(**changes)  # e.g. make_bot('tactician(threat=0.5)')
+        self.paired = paired
+        if not weights.scale:
+            changes.setdefault("scale", SCALE)
+        self.weights = weights.with_changes(**changes)  # e.g. make_bot('mcts(threat=0.5)')
         self._evaluators: dict[object, Evaluator] = {}
 
     def choose(self, observation: Observation, moves: list[Move], rng: random.Random) -> Move:
@@ -136,8 +143,15 @@ class MctsBot:
                     break
             elif iteration >= self.iterations:
                 break
-            self._iterate(root, sample_game(observation, rng), evaluator, rng, observation.seat)
-            iteration += 1
+            if self.paired:  # every candidate on the same deal: their differences are not luck
+                deal = rng.getrandbits(64)
+                for index in root.active:
+                    game = sample_game(observation, random.Random(deal))
+                    self._iterate(root, game, evaluator, rng, observation.seat, index)
+                iteration += len(root.active)
+            else:
+                self._iterate(root, sample_game(observation, rng), evaluator, rng, observation.seat)
+                iteration += 1
         return root
 
     def win_chances(self, root: _Node) -> list[float]:
@@ -163,9 +177,9 @@ class MctsBot:
         if self.root_depth is not None and self.root_depth <= 1:
             root = self._node(evaluator, observation.seat, moves, chances)
         else:
-            searcher = ExpectimaxBot(self.root_depth, self.weights)
+            searcher = ExpectimaxBot(self.root_depth, self.weights, backup="value")
             searched = searcher.move_values(observation, moves, rng, searcher.roots)
-            scale = self.weights.scale
+            scale = evaluator.scale(len(observation.position.seats))
             priors = [
                 [_logistic(value / scale) for value in vector]
                 if vector[observation.seat] > -math.inf  # a move searched; the rest keep their one-ply chance
@@ -182,11 +196,14 @@ class MctsBot:
         priors = [evaluator.win_chances(move.result, chances) for move in moves]
         return _Node(decider, moves, priors, self.prior)
 
-    def _iterate(self, root: _Node, game: Game, evaluator: Evaluator, rng: random.Random, seat: int) -> None:
+    def _iterate(
+        self, root: _Node, game: Game, evaluator: Evaluator, rng: random.Random, seat: int, first: int | None = None
+    ) -> None:
+        """One descent from the root (through its move ``first`` if given), a rollout, and the backup."""
         path: list[tuple[_Node, int]] = []
         node = root
         while True:
-            index = node.select(self.exploration)
+            index = node.select(self.exploration) if first is None or node is not root else first
             path.append((node, index))
             game.play_trusted(node.moves[index])
             if game.is_over:
