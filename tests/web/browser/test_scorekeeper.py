@@ -240,12 +240,13 @@ def test_a_server_game_is_added_to_the_match_with_one_click(page: Any, browser: 
     # a match with no players yet takes the game's players and its Point Scoring
     page.goto(f"{live_server.url}/scorekeeper?add={game['id']}")
     page.get_by_role("button", name="Add this game to the match").click()
+    page.wait_for_function("() => !location.search.includes('add=')")  # the game was added
     assert sheet(page)[0] == ["Game", "Grandma", "Sam"]
     assert sheet(page)[-1] == ["Points", str(points["Grandma"]), str(points["Sam"])]
     assert page.get_by_label("Scoring").input_value() == "1939"
     assert "?add=" not in page.url
     page.goto(f"{live_server.url}/scorekeeper?add={game['id']}")
-    assert "already in this match, as game 1" in page.locator("#offer-text").inner_text()
+    expect(page.locator("#offer-text")).to_contain_text("already in this match, as game 1")
     assert page.get_by_role("button", name="Add this game to the match").is_hidden()
 
     # a match counting wins, with the same people named in other case: matched by name; doubled counts 2
