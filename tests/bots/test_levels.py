@@ -271,13 +271,13 @@ def test_mcts_spends_its_iterations_on_the_best_few_moves_of_its_expectimax_sear
     assert bot.choose(seen, moves, random.Random(0)) in [moves[index] for index in root.active]
 
 
-def test_mcts_tries_every_candidate_on_the_same_deals_so_luck_does_not_decide_between_them() -> None:
+def test_paired_mcts_tries_every_candidate_on_the_same_deals() -> None:
     position = parse_position("R:20,30,40,50 Y:10,25,45,start turn:R")
     moves = __import__("pardon.core", fromlist=["legal_moves"]).legal_moves(CLASSIC, position, 7)
     seen = observe(CLASSIC, position, 0, 7, (7,))
-    root = MctsBot(iterations=30, candidates=3).search(seen, moves, random.Random(2))
+    root = MctsBot(iterations=30, candidates=3, paired=True).search(seen, moves, random.Random(2))
     assert len({root.visits[index] for index in root.active}) == 1  # each candidate 10 deals, the same 10
-    unpaired = MctsBot(iterations=30, candidates=3, paired=False).search(seen, moves, random.Random(2))
+    unpaired = MctsBot(iterations=30, candidates=3).search(seen, moves, random.Random(2))
     assert sum(unpaired.visits[index] for index in unpaired.active) == sum(root.visits[index] for index in root.active)
 
 

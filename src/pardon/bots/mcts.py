@@ -98,7 +98,7 @@ class MctsBot:
         root_depth: int | None = None,
         root_prior: float = 16.0,
         candidates: int = 3,
-        paired: bool = True,
+        paired: bool = False,
         weights: Weights = TUNED,
         **changes: float,
     ) -> None:
