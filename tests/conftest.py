@@ -8,6 +8,7 @@ page per test, closed after it).  Screenshots worth keeping go to ``artefacts`` 
 from __future__ import annotations
 
 import shutil
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,7 @@ from typing import Any
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # tests are not a package: module_loader beside this file
 CHROMIUM_FLAGS = [
     "--no-sandbox",
     "--disable-gpu",

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import math
 import random
 from pathlib import Path
@@ -10,6 +9,7 @@ from types import ModuleType
 
 import pytest
 
+from module_loader import load_module
 from pardon.bots.evaluation import CALIBRATED_SCALES, Evaluator, Weights
 from pardon.core import parse_rules
 
@@ -17,11 +17,7 @@ SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "calibrate.py"
 
 
 def calibrate() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("calibrate", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_module(SCRIPT)
 
 
 def test_the_fit_recovers_the_scale_that_made_the_winners() -> None:

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
+from module_loader import load_module
 from pardon.core import format_move, legal_moves, parse_card, parse_position, parse_record, parse_rules, replay
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
@@ -17,11 +17,7 @@ SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "make_fixtures.py"
 
 def make_fixtures() -> ModuleType:
     """The script that made the fixtures, so the test plays the games the same way."""
-    spec = importlib.util.spec_from_file_location("make_fixtures", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_module(SCRIPT)
 
 
 TABLES = sorted(FIXTURES.glob("moves-*.json"))

@@ -14,16 +14,14 @@ against the loop it replaces.
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import random
-import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 
+from module_loader import load_module
 from pardon.core.board import SQUARE
 from pardon.core.cards import CARDS, Pack
 from pardon.core.moves import Move, legal_moves
@@ -31,19 +29,7 @@ from pardon.core.playout import play_random_game, random_playout
 from pardon.core.rules import Rules, parse_rules
 from pardon.core.state import Position, check_position, initial_position, seats_for
 
-
-def _load_reference() -> ModuleType:
-    """``reference_moves.py`` beside this file (tests are not a package)."""
-    path = Path(__file__).resolve().parent / "reference_moves.py"
-    spec = importlib.util.spec_from_file_location("reference_moves", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("reference_moves", module)  # its dataclass needs the module
-    spec.loader.exec_module(module)
-    return module
-
-
-reference = _load_reference()
+reference = load_module(Path(__file__).resolve().parent / "reference_moves.py")  # tests are not a package
 
 CLASSIC = Rules()
 OWN_RIDERS = Rules(slide_riders="own")
