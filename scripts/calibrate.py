@@ -64,14 +64,17 @@ def play(rules_name: str, players: int, bot_spec: str, explore: float, seed: int
     return [(scores, winner, mover) for scores, mover in recorded]
 
 
+def softmax(scores: Sequence[float], scale: float) -> list[float]:
+    """Each seat's chance under a softmax of its score with temperature ``scale``."""
+    top = max(scores)
+    weights = [math.exp((score - top) / scale) for score in scores]
+    total = sum(weights)
+    return [weight / total for weight in weights]
+
+
 def log_loss(samples: Sequence[Sample], scale: float) -> float:
     """Mean negative log-likelihood of the winners under a softmax with ``scale``."""
-    total = 0.0
-    for scores, winner, _ in samples:
-        top = max(scores)
-        norm = sum(math.exp((score - top) / scale) for score in scores)
-        total += math.log(norm) - (scores[winner] - top) / scale
-    return total / len(samples)
+    return -sum(math.log(softmax(scores, scale)[winner]) for scores, winner, _ in samples) / len(samples)
 
 
 def fit_scale(samples: Sequence[Sample], low: float = 5.0, high: float = 2000.0) -> float:
@@ -91,9 +94,7 @@ def reliability(samples: Sequence[Sample], scale: float, bins: int = 10) -> list
     """Per bin of the mover's predicted chance: mean prediction, share won, positions."""
     sums = [[0.0, 0.0, 0] for _ in range(bins)]
     for scores, winner, mover in samples:
-        top = max(scores)
-        weights = [math.exp((score - top) / scale) for score in scores]
-        chance = weights[mover] / sum(weights)
+        chance = softmax(scores, scale)[mover]
         row = sums[min(bins - 1, int(chance * bins))]
         row[0] += chance
         row[1] += 1.0 if winner == mover else 0.0
