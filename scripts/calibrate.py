@@ -6,12 +6,15 @@ hints show them to players, so they should mean what they say: of the positions 
 a 30% chance, about 30% should be won.  This script plays self-play games (``--bot``
 for every seat, with a share ``--explore`` of uniformly random moves so the positions
 vary), records each position just after a move (where the evaluation is used), and
-finds by maximum likelihood the ``scale`` that best predicts the winners.
+finds by maximum likelihood the ``scale`` that best predicts the winners, together with
+its ``phase``: the scale is ``scale * remaining ** phase``, where ``remaining`` is the share
+of the squares to Home the pawns still have to go (1 at the start), since the same lead is
+worth more near the end of a game.
 
     python scripts/calibrate.py --rules classic --players 2 --games 2000
 
-prints the fitted scale, the log loss at the fitted and the stored scale (a coin flip
-scores ln 2 = 0.693 with 2 players), and a reliability table.  Games are seeded from
+prints the fitted pair, the log loss at the fitted pair, at the best constant scale and at
+the stored pair (a coin flip scores ln 2 = 0.693 with 2 players), and a reliability table.  Games are seeded from
 ``--seed``, so a run is reproducible.  Partnership games are not supported (a side's
 chance is counted once per side, not per colour).
 """
@@ -25,15 +28,17 @@ import sys
 from collections.abc import Sequence
 
 from pardon.bots import make_bot
-from pardon.bots.evaluation import TUNED, Evaluator, card_chances
+from pardon.bots.evaluation import CALIBRATED_SCALES, MIN_REMAINING, TUNED, Evaluator, card_chances, remaining
 from pardon.core.game import Game
 from pardon.core.rules import parse_rules
 from pardon.core.state import seats_for
 from pardon.sim.progress import Progress
 
 #: One recorded position: each seat's evaluated score, the winner's index among the seats,
-#: and the index of the seat that has just moved.
-Sample = tuple[list[float], int, int]
+#: the index of the seat that has just moved, and the share of the way still to go.
+Sample = tuple[list[float], int, int, float]
+#: The phase exponents tried by ``fit``.
+PHASES = tuple(step / 20 for step in range(0, 31))
 
 
 def play(rules_name: str, players: int, bot_spec: str, explore: float, seed: int) -> list[Sample]:
@@ -44,7 +49,7 @@ def play(rules_name: str, players: int, bot_spec: str, explore: float, seed: int
     rng = random.Random(f"pardon-calibrate:{seed}")
     bot = make_bot(bot_spec)
     evaluator = Evaluator(rules, TUNED)
-    recorded: list[tuple[list[float], int]] = []
+    recorded: list[tuple[list[float], int, float]] = []
     while not game.is_over:
         if game.awaiting_draw:
             game.draw()
@@ -58,10 +63,11 @@ def play(rules_name: str, players: int, bot_spec: str, explore: float, seed: int
         if not game.is_over:  # the mover counts the cards it has not seen, as in play
             chances = card_chances(game.observe(mover).remaining(), rules)
             raws = evaluator.raws(game.position, chances)
-            recorded.append(([raws[colour] for colour in seats], seats.index(mover)))
+            scores = [raws[colour] for colour in seats]
+            recorded.append((scores, seats.index(mover), remaining(game.position)))
     assert game.winner is not None
     winner = seats.index(game.winner)
-    return [(scores, winner, mover) for scores, mover in recorded]
+    return [(scores, winner, mover, left) for scores, mover, left in recorded]
 
 
 def softmax(scores: Sequence[float], scale: float) -> list[float]:
@@ -72,29 +78,53 @@ def softmax(scores: Sequence[float], scale: float) -> list[float]:
     return [weight / total for weight in weights]
 
 
-def log_loss(samples: Sequence[Sample], scale: float) -> float:
-    """Mean negative log-likelihood of the winners under a softmax with ``scale``."""
-    return -sum(math.log(softmax(scores, scale)[winner]) for scores, winner, _ in samples) / len(samples)
+def scale_at(scale: float, phase: float, left: float) -> float:
+    """The temperature of a position with ``left`` of the way to go (as ``Evaluator.scale_at``)."""
+    return scale * math.pow(max(left, MIN_REMAINING), phase) if phase else scale
 
 
-def fit_scale(samples: Sequence[Sample], low: float = 5.0, high: float = 2000.0) -> float:
-    """The maximum-likelihood scale: golden-section search on its logarithm."""
+def log_loss(samples: Sequence[Sample], scale: float, phase: float = 0.0) -> float:
+    """Mean negative log-likelihood of the winners under a softmax with ``scale`` and ``phase``."""
+    total = 0.0
+    for scores, winner, _, left in samples:
+        total -= math.log(softmax(scores, scale_at(scale, phase, left))[winner])
+    return total / len(samples)
+
+
+def fit_scale(samples: Sequence[Sample], phase: float = 0.0, low: float = 5.0, high: float = 5000.0) -> float:
+    """The maximum-likelihood scale for ``phase``: golden-section search on its logarithm."""
     ratio = (math.sqrt(5) - 1) / 2
     a, b = math.log(low), math.log(high)
-    for _ in range(40):
+    for _ in range(32):
         c, d = b - ratio * (b - a), a + ratio * (b - a)
-        if log_loss(samples, math.exp(c)) < log_loss(samples, math.exp(d)):
+        if log_loss(samples, math.exp(c), phase) < log_loss(samples, math.exp(d), phase):
             b = d
         else:
             a = c
     return math.exp((a + b) / 2)
 
 
-def reliability(samples: Sequence[Sample], scale: float, bins: int = 10) -> list[tuple[float, float, int]]:
+def fit(samples: Sequence[Sample], phases: Sequence[float] = PHASES) -> tuple[float, float]:
+    """The maximum-likelihood ``(scale, phase)``, the phase from ``phases`` (a log loss in
+    the phase has one minimum, so the scan stops once the loss rises)."""
+    best: tuple[float, float, float] | None = None
+    for phase in phases:
+        scale = fit_scale(samples, phase)
+        loss = log_loss(samples, scale, phase)
+        if best is not None and loss > best[0]:
+            break
+        best = (loss, scale, phase)
+    assert best is not None
+    return best[1], best[2]
+
+
+def reliability(
+    samples: Sequence[Sample], scale: float, phase: float = 0.0, bins: int = 10
+) -> list[tuple[float, float, int]]:
     """Per bin of the mover's predicted chance: mean prediction, share won, positions."""
     sums = [[0.0, 0.0, 0] for _ in range(bins)]
-    for scores, winner, mover in samples:
-        chance = softmax(scores, scale)[mover]
+    for scores, winner, mover, left in samples:
+        chance = softmax(scores, scale_at(scale, phase, left))[mover]
         row = sums[min(bins - 1, int(chance * bins))]
         row[0] += chance
         row[1] += 1.0 if winner == mover else 0.0
@@ -122,13 +152,18 @@ def main() -> int:
     for game in range(arguments.games):
         samples += play(arguments.rules, arguments.players, arguments.bot, arguments.explore, arguments.seed + game)
         bar.update(game + 1)
-    scale = fit_scale(samples)
     print(f"{arguments.rules}, {arguments.players} players, {arguments.games} games, {len(samples):,} positions")
-    print(f"fitted scale {scale:.1f}: log loss {log_loss(samples, scale):.4f}")
-    print(f"stored scale {TUNED.scale:g}: log loss {log_loss(samples, TUNED.scale):.4f}")
+    print("fitting ...", file=sys.stderr)
+    scale, phase = fit(samples)
+    print(f"fitted scale {scale:.1f}, phase {phase:g}: log loss {log_loss(samples, scale, phase):.4f}")
+    constant = fit_scale(samples)
+    print(f"best constant scale {constant:.1f} (phase 0): log loss {log_loss(samples, constant):.4f}")
+    stored = CALIBRATED_SCALES.get((rules.hand > 0, arguments.players))
+    if stored is not None:
+        print(f"stored scale {stored[0]:g}, phase {stored[1]:g}: log loss {log_loss(samples, *stored):.4f}")
     print(f"no information (every seat alike): {math.log(arguments.players):.4f}")
-    print("\nmover's predicted chance (fitted scale) | won | positions")
-    for predicted, won, count in reliability(samples, scale):
+    print("\nmover's predicted chance (fitted) | won | positions")
+    for predicted, won, count in reliability(samples, scale, phase):
         print(f"{predicted:6.1%} | {won:6.1%} | {count:,}")
     return 0
 

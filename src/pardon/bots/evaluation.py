@@ -19,8 +19,10 @@ A colour's *raw score* counts, in squares of progress:
 
 A colour's *value* is its raw score less its opponents' (the mean and the best of them,
 mixed by ``leader``); partners add their raws.  ``win_chances`` turns raws into a
-probability per colour (a softmax with temperature ``scale``, calibrated on who actually
-wins by ``scripts/calibrate.py``), which ``mcts`` backs up and the hints show.
+probability per colour (a softmax with temperature ``scale``, which shrinks with the share
+of the way still to go to the power ``phase``: the same lead is worth more near the end;
+both calibrated on who actually wins by ``scripts/calibrate.py``), which ``mcts`` backs up
+and the hints show.
 
 The weights are one dataclass of floats, :class:`Weights`, tuned by
 ``scripts/tune.py``; :data:`TUNED` holds the result.
@@ -45,6 +47,7 @@ FORWARD_CARDS: Final = (1, 2, 3, 5, 7, 8, 10, 11, 12)
 #: Distances from which one card can carry a pawn into its Safety Zone or Home.
 REACH_LIMIT: Final = 17
 _HITS_CACHE_SIZE: Final = 50_000
+MIN_REMAINING: Final = 0.02  # a floor for ``remaining`` in ``scale_at``: the scale stays positive
 WIN: Final = 1000.0  # the value of a won game, beyond any raw score
 
 
@@ -59,8 +62,9 @@ class Weights:
     reach: float = 2.0
     threat: float = 0.65
     leader: float = 0.5
-    scale: float = 0.0  # 0: the calibrated scale of the game (``CALIBRATED_SCALES``)
+    scale: float = 0.0  # 0: the calibrated scale and phase of the game (``CALIBRATED_SCALES``)
     later: float = 1.0
+    phase: float = 0.0  # the scale shrinks as (squares left / squares at the start) ** phase
 
     def to_list(self) -> list[float]:
         return list(astuple(self))
@@ -80,16 +84,17 @@ class Weights:
 #: The weights found by ``scripts/tune.py`` (see docs/bots.md).
 TUNED: Final = Weights()
 
-#: The win-chance ``scale`` by (hands?, players), fitted by ``scripts/calibrate.py``: the
-#: maximum-likelihood temperature for the winners of ``tactician`` self-play games.  The
-#: more luck a game holds, the more squares of lead one more point of chance needs.
-CALIBRATED_SCALES: Final = {
-    (False, 2): 163.0,
-    (False, 3): 139.0,
-    (False, 4): 113.0,
-    (True, 2): 85.0,
-    (True, 3): 83.0,
-    (True, 4): 81.0,
+#: The win chances' ``(scale, phase)`` by (hands?, players), fitted by ``scripts/calibrate.py``:
+#: the maximum-likelihood temperature for the winners of ``tactician`` self-play games, at
+#: the start and as the pawns near Home (``Evaluator.scale_at``).  The more luck a game
+#: holds, the more squares of lead one more point of chance needs.
+CALIBRATED_SCALES: Final[dict[tuple[bool, int], tuple[float, float]]] = {
+    (False, 2): (301.0, 0.75),
+    (False, 3): (266.0, 0.8),
+    (False, 4): (214.0, 0.8),
+    (True, 2): (122.0, 0.45),
+    (True, 3): (144.0, 0.6),
+    (True, 4): (137.0, 0.7),
 }
 
 
@@ -159,6 +164,13 @@ def _reaches(rules: Rules) -> tuple[_Reach, ...]:
     if found is None:
         found = _REACHES[rules] = tuple(_Reach(rules, colour) for colour in COLOURS)
     return found
+
+
+def remaining(position: Position) -> float:
+    """The share of their way Home the seated pawns still have to go: 1 at the start, 0 at the end."""
+    pawns = position.pawns
+    seats = position.seats
+    return sum(sum(pawns[colour]) for colour in seats) / (START * len(pawns[seats[0]]) * len(seats))
 
 
 def card_chances(remaining: Counter[int] | dict[int, int], rules: Rules) -> list[float]:
@@ -321,12 +333,25 @@ class Evaluator:
         winners = {winner, partner(winner)} if self.rules.partners else {winner}
         return [WIN if colour in winners else -WIN for colour in COLOURS]
 
-    def scale(self, players: int) -> float:
-        """The win chances' temperature: ``weights.scale`` if set, else the calibrated one
-        (partners are scored by side, with the 4-player scale)."""
+    def scale_at(self, position: Position) -> float:
+        """The temperature of ``position``'s win chances: the scale times the share of the
+        way its pawns still have to go, to the power ``phase`` (a lead is worth more near
+        the end of a game)."""
+        scale, phase = self.temperature(len(position.seats))
+        if not phase:
+            return scale
+        return scale * math.pow(max(remaining(position), MIN_REMAINING), phase)
+
+    def temperature(self, players: int) -> tuple[float, float]:
+        """The win chances' ``(scale, phase)``: the weights' if ``scale`` is set, else the
+        calibrated pair (partners are scored by side, with the 4-player pair)."""
         if self.weights.scale > 0:
-            return self.weights.scale
+            return self.weights.scale, self.weights.phase
         return CALIBRATED_SCALES.get((self.rules.hand > 0, players), CALIBRATED_SCALES[(False, 2)])
+
+    def scale(self, players: int) -> float:
+        """The win chances' temperature at the start of a game."""
+        return self.temperature(players)[0]
 
     def win_chances(self, position: Position, chances: list[float]) -> list[float]:
         """Each colour's estimated chance to win (its side's, with partners), by colour."""
@@ -337,7 +362,7 @@ class Evaluator:
         sides = self._sides(seats, self.raws(position, chances))
         if len(seats) == 1:
             return [1.0 if colour in seats else 0.0 for colour in COLOURS]
-        scale = self.scale(len(seats))
+        scale = self.scale_at(position)
         top = max(sides[colour] for colour in seats)
         weights = {colour: math.exp((sides[colour] - top) / scale) for colour in seats}
         if self.rules.partners:  # a side's chance, counted once per side

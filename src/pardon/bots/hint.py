@@ -69,8 +69,11 @@ def _chances(seen: Observation, moves: list[Move], bot: str, rng: random.Random)
         searched = player.move_values(seen, moves, rng)
         if player.backup_for(seen) == "chance":  # already win chances
             return [vector[seat] for vector in searched]
-        scale = Evaluator(seen.rules, player.weights).scale(len(seen.position.seats))
-        return [_logistic(vector[seat] / scale) for vector in searched]
+        evaluator = Evaluator(seen.rules, player.weights)
+        return [
+            _logistic(vector[seat] / evaluator.scale_at(move.result))
+            for move, vector in zip(moves, searched, strict=True)
+        ]
     weights = getattr(player, "weights", TUNED)
     evaluator = Evaluator(seen.rules, weights)
     pack = card_chances(seen.remaining(), seen.rules)

@@ -179,9 +179,8 @@ class MctsBot:
         else:
             searcher = ExpectimaxBot(self.root_depth, self.weights, backup="value")
             searched = searcher.move_values(observation, moves, rng, searcher.roots)
-            scale = evaluator.scale(len(observation.position.seats))
             priors = [
-                [_logistic(value / scale) for value in vector]
+                [_logistic(value / evaluator.scale_at(move.result)) for value in vector]
                 if vector[observation.seat] > -math.inf  # a move searched; the rest keep their one-ply chance
                 else evaluator.win_chances(move.result, chances)
                 for move, vector in zip(moves, searched, strict=True)
