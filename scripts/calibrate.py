@@ -28,7 +28,7 @@ import sys
 from collections.abc import Sequence
 
 from pardon.bots import make_bot
-from pardon.bots.evaluation import CALIBRATED_SCALES, MIN_REMAINING, TUNED, Evaluator, card_chances, remaining
+from pardon.bots.evaluation import CALIBRATED_SCALES, TUNED, Evaluator, card_chances, remaining, temperature_at
 from pardon.core.game import Game
 from pardon.core.rules import parse_rules
 from pardon.core.state import seats_for
@@ -78,16 +78,11 @@ def softmax(scores: Sequence[float], scale: float) -> list[float]:
     return [weight / total for weight in weights]
 
 
-def scale_at(scale: float, phase: float, left: float) -> float:
-    """The temperature of a position with ``left`` of the way to go (as ``Evaluator.scale_at``)."""
-    return scale * math.pow(max(left, MIN_REMAINING), phase) if phase else scale
-
-
 def log_loss(samples: Sequence[Sample], scale: float, phase: float = 0.0) -> float:
     """Mean negative log-likelihood of the winners under a softmax with ``scale`` and ``phase``."""
     total = 0.0
     for scores, winner, _, left in samples:
-        total -= math.log(softmax(scores, scale_at(scale, phase, left))[winner])
+        total -= math.log(softmax(scores, temperature_at(scale, phase, left))[winner])
     return total / len(samples)
 
 
@@ -124,7 +119,7 @@ def reliability(
     """Per bin of the mover's predicted chance: mean prediction, share won, positions."""
     sums = [[0.0, 0.0, 0] for _ in range(bins)]
     for scores, winner, mover, left in samples:
-        chance = softmax(scores, scale_at(scale, phase, left))[mover]
+        chance = softmax(scores, temperature_at(scale, phase, left))[mover]
         row = sums[min(bins - 1, int(chance * bins))]
         row[0] += chance
         row[1] += 1.0 if winner == mover else 0.0

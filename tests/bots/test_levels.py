@@ -13,7 +13,7 @@ from pardon.bots.expectimax import ExpectimaxBot
 from pardon.bots.hint import rank_moves
 from pardon.bots.mcts import MctsBot
 from pardon.bots.model import advance, draw_chances, draw_given, sample_game, take_back, undraw_given
-from pardon.core import Game, Pack, parse_position, parse_rules
+from pardon.core import Game, Pack, legal_moves, parse_position, parse_rules
 from pardon.core.board import partner
 from pardon.core.cards import SORRY
 from pardon.core.notation import format_move
@@ -151,7 +151,7 @@ def test_an_empty_pack_is_counted_as_a_full_reshuffle() -> None:
 
 def choice(spec: str, text: str, card: int, discards: tuple[int, ...] = ()) -> str:
     position = parse_position(text)
-    game_moves = __import__("pardon.core", fromlist=["legal_moves"]).legal_moves(CLASSIC, position, card)
+    game_moves = legal_moves(CLASSIC, position, card)
     seen = observe(CLASSIC, position, position.turn, card, (*discards, card))
     move = make_bot(spec).choose(seen, game_moves, random.Random(0))
     return format_move(position, move)
@@ -234,7 +234,7 @@ def test_the_default_search_looks_three_decisions_ahead_with_two_players_and_two
 
 def test_a_decision_with_many_moves_searches_only_the_best_few_one_ply_ahead() -> None:
     position = parse_position("R:20,30,40,50 Y:10,25,45,start turn:R")
-    moves = __import__("pardon.core", fromlist=["legal_moves"]).legal_moves(CLASSIC, position, 7)
+    moves = legal_moves(CLASSIC, position, 7)
     assert len(moves) > 10  # every split of the 7 among four pawns
     seen = observe(CLASSIC, position, 0, 7, (7,))
     bot = ExpectimaxBot(depth=2)
@@ -258,7 +258,7 @@ def test_a_hint_from_a_search_that_backs_up_win_chances_uses_them_as_they_are() 
 
 def test_mcts_spends_its_iterations_on_the_best_few_moves_of_its_expectimax_search() -> None:
     position = parse_position("R:20,30,40,50 Y:10,25,45,start turn:R")
-    moves = __import__("pardon.core", fromlist=["legal_moves"]).legal_moves(CLASSIC, position, 7)
+    moves = legal_moves(CLASSIC, position, 7)
     seen = observe(CLASSIC, position, 0, 7, (7,))
     bot = MctsBot(iterations=30, candidates=2)
     root = bot.search(seen, moves, random.Random(0))
@@ -273,7 +273,7 @@ def test_mcts_spends_its_iterations_on_the_best_few_moves_of_its_expectimax_sear
 
 def test_paired_mcts_tries_every_candidate_on_the_same_deals() -> None:
     position = parse_position("R:20,30,40,50 Y:10,25,45,start turn:R")
-    moves = __import__("pardon.core", fromlist=["legal_moves"]).legal_moves(CLASSIC, position, 7)
+    moves = legal_moves(CLASSIC, position, 7)
     seen = observe(CLASSIC, position, 0, 7, (7,))
     root = MctsBot(iterations=30, candidates=3, paired=True).search(seen, moves, random.Random(2))
     assert len({root.visits[index] for index in root.active}) == 1  # each candidate 10 deals, the same 10

@@ -47,7 +47,7 @@ FORWARD_CARDS: Final = (1, 2, 3, 5, 7, 8, 10, 11, 12)
 #: Distances from which one card can carry a pawn into its Safety Zone or Home.
 REACH_LIMIT: Final = 17
 _HITS_CACHE_SIZE: Final = 50_000
-MIN_REMAINING: Final = 0.02  # a floor for ``remaining`` in ``scale_at``: the scale stays positive
+MIN_REMAINING: Final = 0.02  # a floor for ``remaining`` in ``temperature_at``: the scale stays positive
 WIN: Final = 1000.0  # the value of a won game, beyond any raw score
 
 
@@ -171,6 +171,12 @@ def remaining(position: Position) -> float:
     pawns = position.pawns
     seats = position.seats
     return sum(sum(pawns[colour]) for colour in seats) / (START * len(pawns[seats[0]]) * len(seats))
+
+
+def temperature_at(scale: float, phase: float, left: float) -> float:
+    """The win chances' temperature with ``left`` of the way still to go: ``scale`` times
+    ``left`` to the power ``phase`` (a lead is worth more near the end of a game)."""
+    return scale * math.pow(max(left, MIN_REMAINING), phase)
 
 
 def card_chances(remaining: Counter[int] | dict[int, int], rules: Rules) -> list[float]:
@@ -334,13 +340,17 @@ class Evaluator:
         return [WIN if colour in winners else -WIN for colour in COLOURS]
 
     def scale_at(self, position: Position) -> float:
-        """The temperature of ``position``'s win chances: the scale times the share of the
-        way its pawns still have to go, to the power ``phase`` (a lead is worth more near
-        the end of a game)."""
+        """The temperature of ``position``'s win chances (see :func:`temperature_at`)."""
         scale, phase = self.temperature(len(position.seats))
-        if not phase:
-            return scale
-        return scale * math.pow(max(remaining(position), MIN_REMAINING), phase)
+        return temperature_at(scale, phase, remaining(position)) if phase else scale
+
+    def margin_chance(self, margin: float, position: Position) -> float:
+        """The win chance of leading by ``margin`` (a searched value) in ``position``: the
+        2-player softmax, a logistic at the position's temperature."""
+        value = margin / self.scale_at(position)
+        if value < -50:
+            return 0.0  # hopeless (and exp would overflow)
+        return 1 / (1 + math.exp(-value))
 
     def temperature(self, players: int) -> tuple[float, float]:
         """The win chances' ``(scale, phase)``: the weights' if ``scale`` is set, else the
@@ -348,10 +358,6 @@ class Evaluator:
         if self.weights.scale > 0:
             return self.weights.scale, self.weights.phase
         return CALIBRATED_SCALES.get((self.rules.hand > 0, players), CALIBRATED_SCALES[(False, 2)])
-
-    def scale(self, players: int) -> float:
-        """The win chances' temperature at the start of a game."""
-        return self.temperature(players)[0]
 
     def win_chances(self, position: Position, chances: list[float]) -> list[float]:
         """Each colour's estimated chance to win (its side's, with partners), by colour."""

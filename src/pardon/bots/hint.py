@@ -21,7 +21,6 @@ Without a discard pile the pack is taken to be full, less the card being played.
 
 from __future__ import annotations
 
-import math
 import random
 
 from pardon.bots import make_bot
@@ -71,16 +70,9 @@ def _chances(seen: Observation, moves: list[Move], bot: str, rng: random.Random)
             return [vector[seat] for vector in searched]
         evaluator = Evaluator(seen.rules, player.weights)
         return [
-            _logistic(vector[seat] / evaluator.scale_at(move.result))
-            for move, vector in zip(moves, searched, strict=True)
+            evaluator.margin_chance(vector[seat], move.result) for move, vector in zip(moves, searched, strict=True)
         ]
     weights = getattr(player, "weights", TUNED)
     evaluator = Evaluator(seen.rules, weights)
     pack = card_chances(seen.remaining(), seen.rules)
     return [evaluator.win_chances(move.result, pack)[seat] for move in moves]
-
-
-def _logistic(value: float) -> float:
-    if value < -50:
-        return 0.0
-    return 1 / (1 + math.exp(-value))

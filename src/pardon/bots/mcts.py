@@ -180,7 +180,7 @@ class MctsBot:
             searcher = ExpectimaxBot(self.root_depth, self.weights, backup="value")
             searched = searcher.move_values(observation, moves, rng, searcher.roots)
             priors = [
-                [_logistic(value / evaluator.scale_at(move.result)) for value in vector]
+                [evaluator.margin_chance(value, move.result) for value in vector]
                 if vector[observation.seat] > -math.inf  # a move searched; the rest keep their one-ply chance
                 else evaluator.win_chances(move.result, chances)
                 for move, vector in zip(moves, searched, strict=True)
@@ -258,7 +258,3 @@ def _random_rollout(game: Game, rng: random.Random) -> Vector:
         moves = game.legal_moves()
         game.play_trusted(moves[rng.randrange(len(moves))])
     return outcome(game)
-
-
-def _logistic(value: float) -> float:
-    return 1 / (1 + math.exp(-max(-50.0, min(50.0, value))))
