@@ -8,7 +8,9 @@ markdown table ``tournament.md`` (head-to-head win rates with 95% intervals, Elo
 times) into ``--out``.  Figures only: nothing is asserted.  ``--bots`` picks the levels
 and their budgets, ``--players 2,4`` the table's player counts, ``--rules`` the preset;
 ``--ladder`` plays only each level against the next (the steps of the strength ladder),
-which is where a long run is worth its time.
+which is where a long run is worth its time.  Every game is kept in
+``<out>/games-<rules>-<players>p/`` as it finishes: run the same command again to resume
+an interrupted run, or with a larger ``--games`` to add deals to it.
 """
 
 from __future__ import annotations
@@ -83,6 +85,7 @@ def main() -> int:
             arguments.seed,
             sys.stderr,
             ladder=arguments.ladder,
+            directory=out / f"games-{arguments.rules}-{players}p",
         )
         reports.append(report)
         print(format_report(report), end="\n\n", flush=True)

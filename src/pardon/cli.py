@@ -205,6 +205,7 @@ def command_tournament(arguments: argparse.Namespace) -> int:
         seed=arguments.seed,
         progress=None if arguments.quiet else sys.stderr,
         ladder=arguments.ladder,
+        directory=None if arguments.out is None else Path(arguments.out),
     )
     print(json.dumps(report.to_json()) if arguments.json else format_report(report))
     return 0
@@ -412,6 +413,11 @@ def _parser() -> argparse.ArgumentParser:
     tournament.add_argument("--seed", type=int, default=0)
     tournament.add_argument(
         "--ladder", action="store_true", help="only each level against the next in --bots (list them weakest first)"
+    )
+    tournament.add_argument(
+        "--out",
+        metavar="DIR",
+        help="keep every game in DIR/games.jsonl; run again to resume, or with more --games to extend",
     )
     tournament.add_argument("--json", action="store_true", help="the report as JSON")
     tournament.add_argument("--quiet", action="store_true", help="no progress bar on stderr")

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from pardon.core.errors import InvalidError
 from pardon.sim.stats import (
     bootstrap_ratings,
     bradley_terry,
@@ -130,6 +131,66 @@ def test_the_same_seed_gives_the_same_results_whatever_the_number_of_processes()
         del report["seconds"], report["think_seconds"]
     assert alone == shared
     assert alone["pairings"] != other["pairings"]
+
+
+def _comparable(report: dict[str, object]) -> dict[str, object]:
+    return {name: value for name, value in report.items() if name not in ("seconds", "think_seconds")}
+
+
+def test_a_kept_tournament_resumes_and_extends_without_playing_a_game_twice(tmp_path: Path) -> None:
+    bots = ["random", "greedy", "tactician"]
+    played: list[object] = []
+    first = run_tournament(bots, games=4, seed=3, directory=tmp_path, on_result=played.append)
+    assert len(played) == 12 and len((tmp_path / "games.jsonl").read_text().splitlines()) == 12
+    assert _comparable(first.to_json()) == _comparable(run_tournament(bots, games=4, seed=3).to_json())
+    played.clear()
+    again = run_tournament(bots, games=4, seed=3, directory=tmp_path, on_result=played.append)
+    assert played == [] and _comparable(again.to_json()) == _comparable(first.to_json())
+    longer = run_tournament(bots, games=8, seed=3, directory=tmp_path, jobs=2, on_result=played.append)
+    assert len(played) == 12  # only the new deals
+    assert _comparable(longer.to_json()) == _comparable(run_tournament(bots, games=8, seed=3).to_json())
+    ladder = run_tournament(bots, games=8, seed=3, directory=tmp_path, ladder=True, on_result=played.append)
+    assert len(played) == 12 and [pairing["games"] for pairing in ladder.to_json()["pairings"]] == [8, 8]
+    shorter = run_tournament(bots, games=4, seed=3, directory=tmp_path)
+    assert _comparable(shorter.to_json()) == _comparable(first.to_json())  # the first deals
+
+
+def test_a_kept_tournament_cut_off_mid_line_loses_only_that_line(tmp_path: Path) -> None:
+    bots = ["random", "greedy"]
+    whole = run_tournament(bots, games=6, seed=4, directory=tmp_path)
+    results = tmp_path / "games.jsonl"
+    lines = results.read_text().splitlines(keepends=True)
+    results.write_text("".join(lines[:4]) + lines[4][:20])  # killed while writing the fifth game
+    played: list[object] = []
+    resumed = run_tournament(bots, games=6, seed=4, directory=tmp_path, on_result=played.append)
+    assert len(played) == 2
+    assert _comparable(resumed.to_json()) == _comparable(whole.to_json())
+    assert all(json.loads(line) for line in results.read_text().splitlines())
+
+
+def test_a_kept_tournament_refuses_other_settings_and_changes_nothing(tmp_path: Path) -> None:
+    run_tournament(["random", "greedy"], games=2, seed=1, directory=tmp_path)
+    before = {path.name: path.read_bytes() for path in tmp_path.iterdir()}
+    for changes in ({"seed": 2}, {"players": 4}, {"bots": ["greedy", "random"]}, {"rules": "adult"}):
+        options = {"bots": ["random", "greedy"], "games": 2, "seed": 1, **changes}
+        with pytest.raises(InvalidError, match="holds a tournament with"):
+            run_tournament(directory=tmp_path, **options)  # type: ignore[arg-type]
+    assert {path.name: path.read_bytes() for path in tmp_path.iterdir()} == before
+
+
+def test_the_tournament_command_resumes_a_kept_run(tmp_path: Path) -> None:
+    out = str(tmp_path / "run")
+    first = pardon("tournament", "--bots", "random,greedy", "--games", "2", "--seed", "2", "--out", out, "--json")
+    assert first.returncode == 0, first.stderr
+    second = pardon("tournament", "--bots", "random,greedy", "--games", "4", "--seed", "2", "--out", out, "--json")
+    assert second.returncode == 0, second.stderr
+    assert "4/4 games" in second.stderr and json.loads(second.stdout)["pairings"][0]["games"] == 4
+    clash = pardon("tournament", "--bots", "random,greedy", "--games", "4", "--seed", "3", "--out", out)
+    assert clash.returncode == 2
+    assert (
+        clash.stderr.strip()
+        == f"pardon tournament: {out} holds a tournament with seed 2, not 3: use another directory to start a new one"
+    )
 
 
 def test_a_tournament_refuses_what_cannot_be_played() -> None:

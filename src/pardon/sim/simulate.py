@@ -42,6 +42,7 @@ from pardon.core.moves import BUMP_FROM_START, Move, legal_moves
 from pardon.core.rules import Rules, parse_rules, to_text
 from pardon.core.scoring import points_of
 from pardon.core.state import Position, seats_for
+from pardon.sim.jsonlines import complete_rows, read_jsonlines, row_line
 from pardon.sim.progress import Progress
 
 RESULTS: Final = "games.jsonl"
@@ -257,19 +258,7 @@ def resume_point(directory: Path, simulation: Simulation) -> int:
                 f"{directory} holds a run with {key} {recorded.get(key)!r}, not {wanted[key]!r}: "
                 "use another --out directory to start a new run"
             )
-    return _complete_rows(directory / RESULTS)
-
-
-def _complete_rows(path: Path) -> int:
-    """Count the complete rows of a results file, cutting off a partial last line."""
-    if not path.exists():
-        return 0
-    with path.open("rb+") as stream:
-        data = stream.read()
-        cut = data.rfind(b"\n") + 1
-        if cut < len(data):
-            stream.truncate(cut)
-    return data[:cut].count(b"\n")
+    return complete_rows(directory / RESULTS)
 
 
 def run_simulation(
@@ -300,7 +289,7 @@ def run_simulation(
     played = done
     with (directory / RESULTS).open("a", encoding="utf-8") as out:
         for rows in _play(tasks, jobs, scheduler):
-            out.write("".join(json.dumps(row, separators=(",", ":")) + "\n" for row in rows))
+            out.write("".join(row_line(row) for row in rows))
             out.flush()
             played += len(rows)
             bar.update(played)
@@ -338,10 +327,7 @@ def read_rows(directory: Path) -> Iterator[dict[str, Any]]:
     path = directory / RESULTS
     if not path.exists():
         raise InvalidError(f"{directory} holds no simulation results ({RESULTS} is missing)")
-    with path.open(encoding="utf-8") as stream:
-        for line in stream:
-            if line.endswith("\n"):
-                yield json.loads(line)
+    yield from read_jsonlines(path)
 
 
 def read_settings(directory: Path) -> Simulation:

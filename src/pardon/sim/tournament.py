@@ -13,13 +13,20 @@ seating, so a tournament gives the same results whatever the number of processes
 Players with a time budget (``seconds=``) play as fast as the machine lets them, so only
 iteration budgets are exactly reproducible.
 
+A tournament given a directory streams one JSON line per game to ``DIR/games.jsonl`` and
+records its settings in ``DIR/tournament.json``.  Run again with the same settings, it
+plays only the games not yet there: an interrupted run resumes, and a larger ``games``
+extends it with new deals (the deals of a smaller count are the first ones of a larger).
+
 >>> [game.seating for game in schedule(("greedy", "random"), players=2, games=4)]
 [('greedy', 'random'), ('random', 'greedy'), ('greedy', 'random'), ('random', 'greedy')]
 """
 
 from __future__ import annotations
 
+import contextlib
 import itertools
+import json
 import math
 import multiprocessing
 import random
@@ -28,15 +35,24 @@ import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple, TextIO
+from pathlib import Path
+from typing import Any, Final, NamedTuple, TextIO
 
 from pardon.bots import Bot, make_bot
 from pardon.core.board import partner
+from pardon.core.errors import InvalidError
 from pardon.core.game import Game
 from pardon.core.rules import parse_rules
 from pardon.core.state import seats_for
+from pardon.sim.jsonlines import complete_rows, read_jsonlines, row_line
 from pardon.sim.progress import Progress
 from pardon.sim.stats import Interval, Results, bootstrap_ratings, duplicate_interval, elo_interval, wilson
+
+RESULTS: Final = "games.jsonl"
+SETTINGS: Final = "tournament.json"
+#: The settings a resumed tournament must share with the games already in its directory;
+#: the number of games may grow, and a ladder's games are those of the full tournament.
+SAME_SETTINGS: Final = ("rules", "players", "bots", "seed")
 
 
 class Seating(NamedTuple):
@@ -281,9 +297,11 @@ def run_tournament(
     progress: TextIO | None = None,
     on_result: Callable[[GameResult], None] | None = None,
     ladder: bool = False,
+    directory: Path | None = None,
 ) -> TournamentReport:
     """Play a duplicate tournament between ``bots`` (player specs) and summarise it; with
-    ``ladder``, only each player against the next in the list."""
+    ``ladder``, only each player against the next in the list.  With a ``directory``, every
+    game is kept there as it finishes and the games already there are not played again."""
     if len(bots) < 2:
         raise ValueError("a tournament needs at least two computer players")
     if len(set(bots)) != len(bots):
@@ -294,16 +312,86 @@ def run_tournament(
     for spec in bots:
         make_bot(spec)  # a bad spec is refused before any game is played
     specs = schedule(bots, players, games, rules, seed, ladder)
+    settings = {"rules": rules, "players": players, "bots": list(bots), "seed": seed}
+    kept = {} if directory is None else load_results(directory, settings, specs)
     bar = Progress(len(specs), progress)
+    bar.update(len(kept))
     started = time.monotonic()
-    results = []
-    chunk = max(1, min(8, len(specs) // (4 * max(1, jobs))))
-    for done, result in enumerate(_play_all(specs, jobs, chunk), start=1):
-        results.append(result)
-        if on_result is not None:
-            on_result(result)
-        bar.update(done)
+    left = [spec for spec in specs if _key(spec) not in kept]
+    chunk = max(1, min(8, len(left) // (4 * max(1, jobs))))
+    with _results_file(directory, settings) as out:
+        for done, result in enumerate(_play_all(left, jobs, chunk), start=len(kept) + 1):
+            kept[_key(result.spec)] = result
+            if out is not None:
+                out.write(row_line(_row(result)))
+                out.flush()
+            if on_result is not None:
+                on_result(result)
+            bar.update(done)
+    results = [kept[_key(spec)] for spec in specs]  # schedule order, however the games were played
     return summarise(bots, rules, players, seed, games, results, time.monotonic() - started)
+
+
+GameKey = tuple[int, int, int, str]  # pairing (two indexes), deal, seating pattern
+
+
+def _key(spec: GameSpec) -> GameKey:
+    return (*spec.pairing, spec.deal, spec.pattern)
+
+
+def _row(result: GameResult) -> dict[str, Any]:
+    spec = result.spec
+    return {
+        "pairing": list(spec.pairing),
+        "deal": spec.deal,
+        "pattern": spec.pattern,
+        "seed": spec.seed,
+        "winner": result.winner_letter,
+        "cards": result.cards,
+        "think": {name: [round(seconds, 6) for seconds in times] for name, times in result.think.items()},
+    }
+
+
+def load_results(directory: Path, settings: dict[str, Any], specs: Sequence[GameSpec]) -> dict[GameKey, GameResult]:
+    """The games of ``specs`` already played in ``directory`` (none for a new one).
+
+    A directory holding another tournament is refused, naming the setting that differs; a
+    half-written last line, left by a run killed while writing, is cut off.
+    """
+    recorded_path = directory / SETTINGS
+    if not recorded_path.exists():
+        if (directory / RESULTS).exists():
+            raise InvalidError(f"{directory} holds {RESULTS} but no {SETTINGS}: use another directory")
+        return {}
+    try:
+        recorded = json.loads(recorded_path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as error:
+        raise InvalidError(f"{recorded_path} cannot be read ({error}): use another directory") from None
+    for name in SAME_SETTINGS:
+        if recorded.get(name) != settings[name]:
+            raise InvalidError(
+                f"{directory} holds a tournament with {name} {recorded.get(name)!r}, not {settings[name]!r}: "
+                "use another directory to start a new one"
+            )
+    complete_rows(directory / RESULTS)
+    by_key = {_key(spec): spec for spec in specs}
+    kept = {}
+    for row in read_jsonlines(directory / RESULTS) if (directory / RESULTS).exists() else ():
+        spec = by_key.get((*row["pairing"], row["deal"], row["pattern"]))
+        if spec is not None:  # a game of this schedule (a smaller count reports on the first deals)
+            kept[_key(spec)] = GameResult(spec, row["winner"], row["cards"], row["think"])
+    return kept
+
+
+@contextlib.contextmanager
+def _results_file(directory: Path | None, settings: dict[str, Any]) -> Iterator[TextIO | None]:
+    if directory is None:
+        yield None
+        return
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / SETTINGS).write_text(json.dumps(settings, indent=2) + "\n", encoding="utf-8")
+    with (directory / RESULTS).open("a", encoding="utf-8") as out:
+        yield out
 
 
 def format_report(report: TournamentReport) -> str:
