@@ -188,8 +188,8 @@ def _play_all(specs: list[GameSpec], jobs: int, chunk: int) -> Iterator[GameResu
         yield from map(play_game, specs)
         return
     context = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
-    with context.Pool(jobs) as pool:
-        yield from pool.imap(play_game, specs, chunksize=chunk)
+    with context.Pool(jobs) as pool:  # as they finish: each is kept at once; reports sort them
+        yield from pool.imap_unordered(play_game, specs, chunksize=chunk)
 
 
 @dataclass
