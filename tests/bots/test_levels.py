@@ -271,6 +271,24 @@ def test_mcts_spends_its_iterations_on_the_best_few_moves_of_its_expectimax_sear
     assert bot.choose(seen, moves, random.Random(0)) in [moves[index] for index in root.active]
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "R:20,30,40,50 Y:10,25,45,start turn:R",
+        "R:20,30,40,start B:12,start,start,start Y:10,45,start,start G:3,start,start,start turn:R",
+    ],
+)
+def test_the_mcts_root_starts_on_the_footing_of_its_rollouts_win_shares(text: str) -> None:
+    # Priors and rollouts are averaged together, so both must be shares of the win: four
+    # 2-player logistics of margins (about 0.5 each) would outweigh 4-player shares.
+    position = parse_position(text)
+    moves = legal_moves(CLASSIC, position, 7)
+    seen = observe(CLASSIC, position, 0, 7, (7,))
+    root = MctsBot(iterations=1).search(seen, moves, random.Random(0))
+    for totals, visits in zip(root.totals, root.visits, strict=True):
+        assert sum(totals) / visits == pytest.approx(1.0)
+
+
 def test_paired_mcts_tries_every_candidate_on_the_same_deals() -> None:
     position = parse_position("R:20,30,40,50 Y:10,25,45,start turn:R")
     moves = legal_moves(CLASSIC, position, 7)

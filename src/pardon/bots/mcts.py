@@ -24,6 +24,13 @@ like ``expectimax``.  Only its ``candidates`` best moves are searched further (0
 so the iterations go where the search's ranking is in doubt; inner moves start with
 ``prior`` virtual visits at their evaluated win chance.  The budget is ``iterations`` or,
 if given, ``seconds`` per decision.  The candidate with the best mean result is played.
+
+Every value backed up is a win chance, the evaluation's softmax at :data:`SCALE`.  The
+root's search backs up the same: with three or four players it averages those chances
+(``expectimax``'s own backup there); with two it backs up margins, whose logistic is the
+2-player softmax.  Priors and rollouts on one footing matter: a root seeded with 2-player
+logistics of margins (about 0.5 each) among 4-player shares (about 0.25) drags the mean of
+the most visited move down, and the least searched move wins.
 """
 
 from __future__ import annotations
@@ -177,19 +184,40 @@ class MctsBot:
         if self.root_depth is not None and self.root_depth <= 1:
             root = self._node(evaluator, observation.seat, moves, chances)
         else:
-            searcher = ExpectimaxBot(self.root_depth, self.weights, backup="value")
-            searched = searcher.move_values(observation, moves, rng, searcher.roots)
-            priors = [
-                [evaluator.margin_chance(value, move.result) for value in vector]
-                if vector[observation.seat] > -math.inf  # a move searched; the rest keep their one-ply chance
-                else evaluator.win_chances(move.result, chances)
-                for move, vector in zip(moves, searched, strict=True)
-            ]
+            priors = self._root_priors(observation, moves, rng, evaluator, chances)
             root = _Node(observation.seat, moves, priors, self.root_prior)
         if self.candidates and len(moves) > self.candidates:
             ranked = sorted(root.active, key=lambda index: -root.mean(index))
             root.active = sorted(ranked[: self.candidates])
         return root
+
+    def _root_priors(
+        self,
+        observation: Observation,
+        moves: list[Move],
+        rng: random.Random,
+        evaluator: Evaluator,
+        chances: list[float],
+    ) -> list[Vector]:
+        """Each root move's win shares by the ``expectimax`` search, on the rollouts' footing."""
+        searcher = ExpectimaxBot(self.root_depth, self.weights)
+        searched = searcher.move_values(observation, moves, rng, searcher.roots)
+        margins = searcher.backup_for(observation) == "value"
+        seats = observation.position.seats
+        priors = []
+        for move, vector in zip(moves, searched, strict=True):
+            if vector[observation.seat] == -math.inf:  # not searched: its one-ply chance
+                priors.append(evaluator.win_chances(move.result, chances))
+            elif margins:  # 2 players: the logistic of the margin is the 2-player softmax
+                priors.append(
+                    [
+                        evaluator.margin_chance(value, move.result) if colour in seats else 0.0
+                        for colour, value in enumerate(vector)
+                    ]
+                )
+            else:  # 3-4 players: the search averaged the same shares
+                priors.append(vector)
+        return priors
 
     def _node(self, evaluator: Evaluator, decider: int, moves: list[Move], chances: list[float]) -> _Node:
         priors = [evaluator.win_chances(move.result, chances) for move in moves]
