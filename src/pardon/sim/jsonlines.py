@@ -7,9 +7,11 @@ cuts it off (:func:`complete_rows`), so every row on disk is a whole game.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
+
+from pardon.core.errors import InvalidError
 
 
 def complete_rows(path: Path) -> int:
@@ -35,3 +37,21 @@ def read_jsonlines(path: Path) -> Iterator[dict[str, Any]]:
 def row_line(row: dict[str, Any]) -> str:
     """One row as a compact line."""
     return json.dumps(row, separators=(",", ":")) + "\n"
+
+
+def check_settings(path: Path, wanted: Mapping[str, Any], names: Iterable[str], kind: str, advice: str) -> bool:
+    """Whether a run's settings file ``path`` exists (False: a new run).  Settings that
+    cannot be read, or differ from ``wanted`` in one of ``names``, are refused: the error
+    names the setting and ends with ``advice``."""
+    if not path.exists():
+        return False
+    try:
+        recorded = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as error:
+        raise InvalidError(f"{path} cannot be read ({error}): {advice}") from None
+    for name in names:
+        if recorded.get(name) != wanted[name]:
+            raise InvalidError(
+                f"{path.parent} holds a {kind} with {name} {recorded.get(name)!r}, not {wanted[name]!r}: {advice}"
+            )
+    return True

@@ -42,7 +42,7 @@ from pardon.core.moves import BUMP_FROM_START, Move, legal_moves
 from pardon.core.rules import Rules, parse_rules, to_text
 from pardon.core.scoring import points_of
 from pardon.core.state import Position, seats_for
-from pardon.sim.jsonlines import complete_rows, read_jsonlines, row_line
+from pardon.sim.jsonlines import check_settings, complete_rows, read_jsonlines, row_line
 from pardon.sim.progress import Progress
 
 RESULTS: Final = "games.jsonl"
@@ -244,20 +244,10 @@ def resume_point(directory: Path, simulation: Simulation) -> int:
     A half-written last line, left by a run killed while writing, is cut off.  A directory
     holding another run is refused, naming the setting that differs.
     """
-    settings = directory / SETTINGS
-    if not settings.exists():
-        return 0
-    try:
-        recorded = json.loads(settings.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as error:
-        raise InvalidError(f"{settings} cannot be read ({error}): use another --out directory") from None
     wanted = simulation.to_json()
-    for key in ("rules", "players", "bots", "seed"):
-        if recorded.get(key) != wanted[key]:
-            raise InvalidError(
-                f"{directory} holds a run with {key} {recorded.get(key)!r}, not {wanted[key]!r}: "
-                "use another --out directory to start a new run"
-            )
+    advice = "use another --out directory to start a new run"
+    if not check_settings(directory / SETTINGS, wanted, ("rules", "players", "bots", "seed"), "run", advice):
+        return 0
     return complete_rows(directory / RESULTS)
 
 

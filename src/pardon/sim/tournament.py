@@ -44,7 +44,7 @@ from pardon.core.errors import InvalidError
 from pardon.core.game import Game
 from pardon.core.rules import parse_rules
 from pardon.core.state import seats_for
-from pardon.sim.jsonlines import complete_rows, read_jsonlines, row_line
+from pardon.sim.jsonlines import check_settings, complete_rows, read_jsonlines, row_line
 from pardon.sim.progress import Progress
 from pardon.sim.stats import Interval, Results, bootstrap_ratings, duplicate_interval, elo_interval, wilson
 
@@ -358,21 +358,11 @@ def load_results(directory: Path, settings: dict[str, Any], specs: Sequence[Game
     A directory holding another tournament is refused, naming the setting that differs; a
     half-written last line, left by a run killed while writing, is cut off.
     """
-    recorded_path = directory / SETTINGS
-    if not recorded_path.exists():
+    advice = "use another directory to start a new one"
+    if not check_settings(directory / SETTINGS, settings, SAME_SETTINGS, "tournament", advice):
         if (directory / RESULTS).exists():
             raise InvalidError(f"{directory} holds {RESULTS} but no {SETTINGS}: use another directory")
         return {}
-    try:
-        recorded = json.loads(recorded_path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as error:
-        raise InvalidError(f"{recorded_path} cannot be read ({error}): use another directory") from None
-    for name in SAME_SETTINGS:
-        if recorded.get(name) != settings[name]:
-            raise InvalidError(
-                f"{directory} holds a tournament with {name} {recorded.get(name)!r}, not {settings[name]!r}: "
-                "use another directory to start a new one"
-            )
     complete_rows(directory / RESULTS)
     by_key = {_key(spec): spec for spec in specs}
     kept = {}
