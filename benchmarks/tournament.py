@@ -34,7 +34,8 @@ def markdown(reports: list[TournamentReport], command: str) -> str:
     for report in reports:
         lines += [
             f"**{report.rules}, {report.players} players** — {report.games_per_pairing} games per pairing "
-            f"(duplicate), seed {report.seed}, {report.seconds / 60:.0f} min",
+            f"(duplicate), seed {report.seed}, {report.seconds / 60:.0f} min"
+            + (f" (and {report.kept:,} games kept from earlier sittings)" if report.kept else ""),
             "",
             "| pairing | games | first wins | 95% interval | Elo difference |",
             "|---|---:|---:|---|---|",

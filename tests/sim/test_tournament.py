@@ -134,7 +134,7 @@ def test_the_same_seed_gives_the_same_results_whatever_the_number_of_processes()
 
 
 def _comparable(report: dict[str, object]) -> dict[str, object]:
-    return {name: value for name, value in report.items() if name not in ("seconds", "think_seconds")}
+    return {name: value for name, value in report.items() if name not in ("seconds", "think_seconds", "games_kept")}
 
 
 def test_a_kept_tournament_resumes_and_extends_without_playing_a_game_twice(tmp_path: Path) -> None:
@@ -146,8 +146,9 @@ def test_a_kept_tournament_resumes_and_extends_without_playing_a_game_twice(tmp_
     played.clear()
     again = run_tournament(bots, games=4, seed=3, directory=tmp_path, on_result=played.append)
     assert played == [] and _comparable(again.to_json()) == _comparable(first.to_json())
+    assert (first.kept, again.kept) == (0, 12) and again.to_json()["games_kept"] == 12
     longer = run_tournament(bots, games=8, seed=3, directory=tmp_path, jobs=2, on_result=played.append)
-    assert len(played) == 12  # only the new deals
+    assert len(played) == 12 and longer.kept == 12  # only the new deals
     assert _comparable(longer.to_json()) == _comparable(run_tournament(bots, games=8, seed=3).to_json())
     ladder = run_tournament(bots, games=8, seed=3, directory=tmp_path, ladder=True, on_result=played.append)
     assert len(played) == 12 and [pairing["games"] for pairing in ladder.to_json()["pairings"]] == [8, 8]
@@ -185,6 +186,9 @@ def test_the_tournament_command_resumes_a_kept_run(tmp_path: Path) -> None:
     second = pardon("tournament", "--bots", "random,greedy", "--games", "4", "--seed", "2", "--out", out, "--json")
     assert second.returncode == 0, second.stderr
     assert "4/4 games" in second.stderr and json.loads(second.stdout)["pairings"][0]["games"] == 4
+    assert json.loads(second.stdout)["games_kept"] == 2
+    again = pardon("tournament", "--bots", "random,greedy", "--games", "4", "--seed", "2", "--out", out)
+    assert "4 games played earlier)" in again.stdout.splitlines()[0]
     clash = pardon("tournament", "--bots", "random,greedy", "--games", "4", "--seed", "3", "--out", out)
     assert clash.returncode == 2
     assert (

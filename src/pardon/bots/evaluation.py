@@ -364,8 +364,20 @@ class Evaluator:
         winner = position.winner
         if winner is not None:
             return [1.0 if value > 0 else 0.0 for value in self._decided(position, winner)]
+        return self._chances_from_raws(position, self.raws(position, chances))
+
+    def values_and_chances(self, position: Position, chances: list[float]) -> tuple[list[float], list[float]]:
+        """:meth:`values` and :meth:`win_chances` together, from one evaluation of ``position``."""
+        winner = position.winner
+        if winner is not None:
+            values = self._decided(position, winner)
+            return values, [1.0 if value > 0 else 0.0 for value in values]
+        raws = self.raws(position, chances)
+        return self.values_from_raws(position.seats, raws), self._chances_from_raws(position, raws)
+
+    def _chances_from_raws(self, position: Position, raws: list[float]) -> list[float]:
         seats = position.seats
-        sides = self._sides(seats, self.raws(position, chances))
+        sides = self._sides(seats, raws)
         if len(seats) == 1:
             return [1.0 if colour in seats else 0.0 for colour in COLOURS]
         scale = self.scale_at(position)

@@ -220,8 +220,21 @@ class MctsBot:
         return priors
 
     def _node(self, evaluator: Evaluator, decider: int, moves: list[Move], chances: list[float]) -> _Node:
-        priors = [evaluator.win_chances(move.result, chances) for move in moves]
-        return _Node(decider, moves, priors, self.prior)
+        return self._expand(evaluator, decider, moves, chances)[0]
+
+    def _expand(
+        self, evaluator: Evaluator, decider: int, moves: list[Move], chances: list[float]
+    ) -> tuple[_Node, Move]:
+        """A new node for ``decider``'s ``moves``, their win chances its priors, and the move
+        the evaluation ranks best there (a rollout's first): one evaluation of each move serves both."""
+        priors = []
+        best, best_value = moves[0], -math.inf
+        for move in moves:
+            values, shares = evaluator.values_and_chances(move.result, chances)
+            priors.append(shares)
+            if values[decider] > best_value:  # the first of equals, as ``max`` picks
+                best, best_value = move, values[decider]
+        return _Node(decider, moves, priors, self.prior), best
 
     def _iterate(
         self, root: _Node, game: Game, evaluator: Evaluator, rng: random.Random, seat: int, first: int | None = None
@@ -240,8 +253,9 @@ class MctsBot:
             child = node.children[index].get(key)
             if child is None:
                 chances = card_chances(Counter(game.pack.draw_pile), game.rules)
-                node.children[index][key] = self._node(evaluator, game.decider, game.legal_moves(), chances)
-                value = self._rollout(game, evaluator, rng, seat)
+                child, first_move = self._expand(evaluator, game.decider, game.legal_moves(), chances)
+                node.children[index][key] = child
+                value = self._rollout(game, evaluator, rng, seat, first_move)
                 break
             node = child
         for visited, index in path:
@@ -250,18 +264,24 @@ class MctsBot:
             for colour in range(4):
                 totals[colour] += value[colour]
 
-    def _rollout(self, game: Game, evaluator: Evaluator, rng: random.Random, seat: int) -> Vector:
+    def _rollout(
+        self, game: Game, evaluator: Evaluator, rng: random.Random, seat: int, first: Move | None = None
+    ) -> Vector:
         """The value of the decision the game stands at: the evaluation's best moves until
-        ``seat`` (the searching player) has moved, judged just after its move."""
+        ``seat`` (the searching player) has moved, judged just after its move.  ``first``,
+        if given, is the best move at the decision now (already found by :meth:`_expand`)."""
         if self.rollout == "random":
             return _random_rollout(game, rng)
         played = 0
         limit = self.horizon + 2 * len(game.position.seats)  # a bound; ``seat`` moves well before
         while True:
-            moves = game.legal_moves()
-            chances = card_chances(Counter(game.pack.draw_pile), game.rules)
             decider = game.decider
-            best = max(moves, key=lambda move: evaluator.values(move.result, chances)[decider])
+            if first is not None:
+                best, first = first, None
+            else:
+                moves = game.legal_moves()
+                chances = card_chances(Counter(game.pack.draw_pile), game.rules)
+                best = max(moves, key=lambda move: evaluator.values(move.result, chances)[decider])
             game.play_trusted(best)
             played += 1
             if game.is_over:

@@ -141,7 +141,7 @@ class GameResult:
     spec: GameSpec
     winner_letter: str  # "A" or "B"
     cards: int
-    think: dict[str, list[float]] = field(default_factory=dict)  # seconds per decision, by player spec
+    think: dict[str, list[float]] = field(default_factory=dict)  # CPU seconds per decision, by player spec
 
 
 _BOT_CACHE: dict[str, Bot] = {}
@@ -163,7 +163,7 @@ def play_game(spec: GameSpec) -> GameResult:
     letters = {colour: spec.pattern[index] for index, colour in enumerate(seats)}
     rng = random.Random(spec.bot_seed)
     think: dict[str, list[float]] = {}
-    clock = time.perf_counter
+    clock = time.process_time  # the player's own CPU time: other work on the machine does not count
     while not game.is_over:
         if game.awaiting_draw:
             game.draw()
@@ -213,8 +213,9 @@ class TournamentReport:
     games_per_pairing: int
     pairings: list[PairingReport]
     ratings: list[Interval]  # Bradley-Terry Elo, the first player at 0, bootstrap intervals
-    think: dict[str, dict[str, float]]  # per player: decisions, median and p99 seconds
-    seconds: float
+    think: dict[str, dict[str, float]]  # per player: decisions, median and p99 CPU seconds
+    seconds: float  # of this sitting
+    kept: int = 0  # games read from the directory, played in earlier sittings
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -240,6 +241,7 @@ class TournamentReport:
             "elo": {bot: _interval_json(rating) for bot, rating in zip(self.bots, self.ratings, strict=True)},
             "think_seconds": self.think,
             "seconds": round(self.seconds, 2),
+            "games_kept": self.kept,
         }
 
 
@@ -248,7 +250,14 @@ def _interval_json(interval: Interval) -> dict[str, float]:
 
 
 def summarise(
-    bots: Sequence[str], rules: str, players: int, seed: int, games: int, results: Iterable[GameResult], seconds: float
+    bots: Sequence[str],
+    rules: str,
+    players: int,
+    seed: int,
+    games: int,
+    results: Iterable[GameResult],
+    seconds: float,
+    kept: int = 0,
 ) -> TournamentReport:
     """Win rates, intervals and ratings from the games played."""
     per_deal: dict[tuple[int, int], dict[int, list[float]]] = {}
@@ -272,7 +281,9 @@ def summarise(
             )
         )
     ratings = bootstrap_ratings(len(bots), scores, seed=seed)
-    return TournamentReport(rules, players, list(bots), seed, games, pairings, ratings, _think_summary(think), seconds)
+    return TournamentReport(
+        rules, players, list(bots), seed, games, pairings, ratings, _think_summary(think), seconds, kept
+    )
 
 
 def _think_summary(think: dict[str, list[float]]) -> dict[str, dict[str, float]]:
@@ -314,6 +325,7 @@ def run_tournament(
     specs = schedule(bots, players, games, rules, seed, ladder)
     settings = {"rules": rules, "players": players, "bots": list(bots), "seed": seed}
     kept = {} if directory is None else load_results(directory, settings, specs)
+    earlier = len(kept)
     bar = Progress(len(specs), progress)
     bar.update(len(kept))
     started = time.monotonic()
@@ -329,7 +341,7 @@ def run_tournament(
                 on_result(result)
             bar.update(done)
     results = [kept[_key(spec)] for spec in specs]  # schedule order, however the games were played
-    return summarise(bots, rules, players, seed, games, results, time.monotonic() - started)
+    return summarise(bots, rules, players, seed, games, results, time.monotonic() - started, earlier)
 
 
 GameKey = tuple[int, int, int, str]  # pairing (two indexes), deal, seating pattern
@@ -388,7 +400,7 @@ def format_report(report: TournamentReport) -> str:
     """The report as plain-text tables."""
     lines = [
         f"Duplicate tournament: rules {report.rules}, {report.players} players, "
-        f"{report.games_per_pairing} games per pairing, seed {report.seed} ({report.seconds:.0f} s)",
+        f"{report.games_per_pairing} games per pairing, seed {report.seed} ({_sitting(report)})",
         "",
         f"{'pairing':34s} {'games':>6s} {'first wins':>10s} {'95% interval':>15s} {'Elo diff (95%)':>22s}",
     ]
@@ -407,6 +419,12 @@ def format_report(report: TournamentReport) -> str:
         )
     lines += ["", "Intervals count each deal (all its seatings together) as one observation; see docs/bots.md."]
     return "\n".join(lines)
+
+
+def _sitting(report: TournamentReport) -> str:
+    """How long this run took, and how many games earlier runs had already played."""
+    took = f"{report.seconds:.0f} s"
+    return f"{took}; {report.kept:,} games played earlier" if report.kept else took
 
 
 def _percent_range(interval: Interval) -> str:
