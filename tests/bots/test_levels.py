@@ -315,3 +315,34 @@ def test_an_mcts_rollout_judges_the_position_just_after_the_searching_players_ow
     deciders = [turn.colour for turn in game._history[before:]]
     assert deciders[0] == 2 and deciders[-1] == 0 and 0 not in deciders[:-1]
     assert sum(value) == pytest.approx(1.0)
+
+
+def test_stratified_mcts_draws_each_card_after_a_move_in_proportion_to_its_chance() -> None:
+    position = parse_position("R:20,30,40,50 Y:10,25,45,start turn:R")
+    moves = legal_moves(CLASSIC, position, 7)
+    seen = observe(CLASSIC, position, 0, 7, (7,))
+    left = seen.remaining()  # the cards the next draw can turn up (card counting)
+    chances = {card: count / sum(left.values()) for card, count in left.items() if count}
+    root = MctsBot(iterations=120, candidates=2, stratified=True).search(seen, moves, random.Random(3))
+    for index in root.active:
+        drawn = root.drawn[index]
+        draws = sum(drawn.values())
+        assert draws > 40 and set(drawn) <= set(chances)
+        for card, chance in chances.items():  # never a whole draw away from its exact share
+            assert abs(drawn.get(card, 0) - chance * draws) <= 1.0 + 1e-9
+    plain = MctsBot(iterations=120, candidates=2).search(seen, moves, random.Random(3))
+    assert all(not drawn for drawn in plain.drawn)  # the deal's own order, uncounted
+
+
+def test_values_and_chances_are_one_evaluation_of_both() -> None:
+    evaluator = Evaluator(CLASSIC)
+    position = parse_position("R:20,30,40,start B:12,start,start,start Y:10,45,start,start G:3,home,start,start turn:R")
+    chances = card_chances(observe(CLASSIC, position, 0, 7, (7,)).remaining(), CLASSIC)
+    values, shares = evaluator.values_and_chances(position, chances)
+    assert values == evaluator.values(position, chances)
+    assert shares == evaluator.win_chances(position, chances)
+    won = position._replace(winner=0)
+    assert evaluator.values_and_chances(won, chances) == (
+        evaluator.values(won, chances),
+        evaluator.win_chances(won, chances),
+    )

@@ -17,6 +17,9 @@ Rollouts (``rollout=``):
 - ``"random"``: play to the end with the engine's fast random-playout kernel and score
   the winner.
 
+With ``stratified`` (open games only), the card drawn after a move in the tree is not the
+deal's next but the one whose share of that move's draws lags its chance most.
+
 The root is seeded by an ``expectimax`` search of ``root_depth`` decisions (by default
 expectimax's own: 3 with two players, 2 with more): each move starts with ``root_prior``
 virtual visits at the win chance that search gives it, so a small budget already plays
@@ -42,7 +45,7 @@ from collections import Counter
 
 from pardon.bots.evaluation import TUNED, Evaluator, Weights, card_chances
 from pardon.bots.expectimax import ExpectimaxBot
-from pardon.bots.model import matches, next_key, outcome, sample_game
+from pardon.bots.model import draw_chances, draw_given, matches, next_key, outcome, sample_game
 from pardon.core.game import Game
 from pardon.core.moves import Move
 from pardon.core.observation import Observation
@@ -60,7 +63,7 @@ SCALE = 40.0
 class _Node:
     """A decision: its moves, their statistics, and per move the children by next card."""
 
-    __slots__ = ("active", "children", "decider", "moves", "totals", "visits")
+    __slots__ = ("active", "children", "decider", "drawn", "moves", "totals", "visits")
 
     def __init__(self, decider: int, moves: list[Move], priors: list[Vector], weight: float) -> None:
         self.decider = decider
@@ -68,6 +71,7 @@ class _Node:
         self.visits = [weight] * len(moves)
         self.totals = [[weight * value for value in prior] for prior in priors]
         self.children: list[dict[object, _Node]] = [{} for _ in moves]
+        self.drawn: list[dict[int, int]] = [{} for _ in moves]  # cards drawn after each move (stratified)
         self.active = list(range(len(moves)))  # the moves UCT may pick
 
     def select(self, exploration: float) -> int:
@@ -106,6 +110,7 @@ class MctsBot:
         root_prior: float = 16.0,
         candidates: int = 3,
         paired: bool = False,
+        stratified: bool = False,
         weights: Weights = TUNED,
         **changes: float,
     ) -> None:
@@ -123,6 +128,7 @@ class MctsBot:
         self.root_prior = max(root_prior, 1e-6)
         self.candidates = candidates
         self.paired = paired
+        self.stratified = stratified
         if not weights.scale:
             changes.setdefault("scale", SCALE)
         self.weights = weights.with_changes(**changes)  # e.g. make_bot('mcts(threat=0.5)')
@@ -249,7 +255,7 @@ class MctsBot:
             if game.is_over:
                 value = outcome(game)
                 break
-            key = next_key(game)
+            key = self._next(game, node, index)
             child = node.children[index].get(key)
             if child is None:
                 chances = card_chances(Counter(game.pack.draw_pile), game.rules)
@@ -263,6 +269,22 @@ class MctsBot:
             totals = visited.totals[index]
             for colour in range(4):
                 totals[colour] += value[colour]
+
+    def _next(self, game: Game, node: _Node, index: int) -> object:
+        """Step to the next decision after ``node``'s move ``index``; name the step reached.
+
+        ``stratified``: in an open game the card drawn is not the deal's next but the one whose
+        share of this move's draws lags its chance most, so every card turns up in proportion
+        to its chance and the move's mean is not swayed by which cards happened to come.
+        """
+        if not (self.stratified and game.awaiting_draw and not game.rules.hand):
+            return next_key(game)
+        drawn = node.drawn[index]
+        total = sum(drawn.values()) + 1
+        card = max(draw_chances(game), key=lambda pair: pair[1] * total - drawn.get(pair[0], 0))[0]
+        drawn[card] = drawn.get(card, 0) + 1
+        draw_given(game, card)
+        return card
 
     def _rollout(
         self, game: Game, evaluator: Evaluator, rng: random.Random, seat: int, first: Move | None = None
