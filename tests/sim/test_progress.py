@@ -30,6 +30,21 @@ def test_the_bar_ends_its_line_when_done_and_is_silent_without_a_stream() -> Non
     Progress(3, None).update(3)  # nothing to write to: nothing happens
 
 
+def test_a_slow_run_shows_every_game_of_a_burst_and_a_fast_one_is_throttled() -> None:
+    slow = io.StringIO()
+    bar = Progress(100, slow)
+    bar.update(0)
+    bar.started -= 60.0  # a minute in: a chunk of three games arrives at once
+    for done in (1, 2, 3):
+        bar.update(done)
+    assert slow.getvalue().rsplit("\r", 1)[-1].startswith("[" + "." * 30 + "] 3/100 games")
+    fast = io.StringIO()
+    bar = Progress(10_000, fast)
+    for done in range(5_000):  # thousands of games a second
+        bar.update(done)
+    assert fast.getvalue().count("\r") < 10
+
+
 def test_durations_read_as_a_person_says_them() -> None:
     assert [duration(s) for s in (42, 187, 7500)] == ["42s", "3m07s", "2h05m"]
 

@@ -15,9 +15,16 @@ import math
 import time
 from typing import TextIO
 
+#: Games per second above which the bar is redrawn at most five times a second.
+FAST = 5.0
+
 
 class Progress:
-    """A progress bar on a terminal stream (None: silent), redrawn at most five times a second.
+    """A progress bar on a terminal stream (None: silent).
+
+    A fast run is redrawn at most five times a second; a slow one (under :data:`FAST`
+    games a second) at every game, so that a chunk of games finishing at once never leaves
+    a stale count on screen until the next chunk, minutes later.
 
     The rate and the time left count only the games played since the first update, so a
     resumed run does not credit itself with the games an earlier run played.
@@ -37,12 +44,12 @@ class Progress:
         if self.first is None:
             self.first = done
         now = time.monotonic()
-        if done < self.total and now - self.last < 0.2:
-            return
-        self.last = now
         elapsed = now - self.started
         played = done - self.first
         rate = played / elapsed if played and elapsed > 0 else math.nan
+        if done < self.total and now - self.last < 0.2 and not rate < FAST:
+            return
+        self.last = now
         eta = (self.total - done) / rate if not math.isnan(rate) else math.nan
         filled = self.width * done // max(1, self.total)
         bar = "#" * filled + "." * (self.width - filled)
