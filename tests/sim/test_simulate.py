@@ -80,6 +80,20 @@ def test_resuming_with_other_settings_is_refused_and_changes_nothing(tmp_path: P
     assert run_simulation(more, tmp_path) == 10
 
 
+def test_resuming_after_a_players_options_changed_is_refused(tmp_path: Path) -> None:
+    run = Simulation("classic", 2, ("greedy", "random"), 4, seed=2)
+    run_simulation(run, tmp_path)
+    settings = tmp_path / "run.json"
+    recorded = json.loads(settings.read_text())
+    assert set(recorded["levels"]) == {"greedy", "random"}
+    recorded["levels"]["greedy"]["level"] = "tactician"
+    settings.write_text(json.dumps(recorded))
+    before = results(tmp_path)
+    with pytest.raises(InvalidError, match="'greedy' played with level 'tactician', now 'greedy'"):
+        run_simulation(Simulation("classic", 2, ("greedy", "random"), 8, seed=2), tmp_path)
+    assert results(tmp_path) == before
+
+
 def test_a_dask_cluster_gives_the_rows_of_a_local_run(tmp_path: Path) -> None:
     from distributed import LocalCluster
 

@@ -179,6 +179,26 @@ def test_a_kept_tournament_refuses_other_settings_and_changes_nothing(tmp_path: 
     assert {path.name: path.read_bytes() for path in tmp_path.iterdir()} == before
 
 
+def test_a_kept_tournament_refuses_a_player_whose_options_changed_since(tmp_path: Path) -> None:
+    # A level's defaults may change between versions: its old games are another player's.
+    run_tournament(["random", "tactician"], games=2, seed=1, directory=tmp_path)
+    settings = tmp_path / "tournament.json"
+    recorded = json.loads(settings.read_text())
+    assert recorded["levels"]["random"] == {"level": "random"}
+    threat = recorded["levels"]["tactician"]["weights"]["threat"]
+    recorded["levels"]["tactician"]["weights"]["threat"] = threat + 1
+    settings.write_text(json.dumps(recorded))
+    before = {path.name: path.read_bytes() for path in tmp_path.iterdir()}
+    with pytest.raises(InvalidError, match=rf"'tactician' played with weights.threat {threat + 1}, now {threat}:"):
+        run_tournament(["random", "tactician"], games=4, seed=1, directory=tmp_path)
+    assert {path.name: path.read_bytes() for path in tmp_path.iterdir()} == before
+    del recorded["levels"]  # a run kept before players were recorded is taken on trust
+    settings.write_text(json.dumps(recorded))
+    played: list[object] = []
+    run_tournament(["random", "tactician"], games=4, seed=1, directory=tmp_path, on_result=played.append)
+    assert len(played) == 2 and "levels" in json.loads(settings.read_text())
+
+
 def test_the_tournament_command_resumes_a_kept_run(tmp_path: Path) -> None:
     out = str(tmp_path / "run")
     first = pardon("tournament", "--bots", "random,greedy", "--games", "2", "--seed", "2", "--out", out, "--json")

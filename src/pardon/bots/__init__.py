@@ -7,6 +7,8 @@ with its budget: ``"mcts(iterations=200)"``, ``"expectimax(depth=2)"``.
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import random
 import re
 from collections.abc import Callable
@@ -94,6 +96,23 @@ def make_bot(spec: str) -> Bot:
         return factories[name](**options)
     except TypeError:
         raise ValueError(f"computer player {name!r} does not take the options {spec!r} gives") from None
+
+
+def describe_bot(spec: str) -> dict[str, Any]:
+    """What the player ``spec`` names plays with: its level and every option, defaults
+    included, as JSON.  Kept with a run's games, so that a run resumed after a level's
+    defaults changed is refused instead of mixing the games of two different players.
+
+    >>> describe_bot("mcts(iterations=50)")["iterations"], describe_bot("random")
+    (50, {'level': 'random'})
+    """
+    bot = make_bot(spec)
+    options: dict[str, Any] = {"level": bot.name}
+    for name, value in sorted(vars(bot).items()):
+        if not name.startswith("_"):
+            options[name] = dataclasses.asdict(value) if dataclasses.is_dataclass(value) else value  # type: ignore[arg-type]
+    loaded: dict[str, Any] = json.loads(json.dumps(options))  # tuples as lists, as a settings file reads back
+    return loaded
 
 
 def split_bot_specs(text: str) -> list[str]:

@@ -54,4 +54,35 @@ def check_settings(path: Path, wanted: Mapping[str, Any], names: Iterable[str], 
             raise InvalidError(
                 f"{path.parent} holds a {kind} with {name} {recorded.get(name)!r}, not {wanted[name]!r}: {advice}"
             )
+    change = level_change(recorded.get(LEVELS) or {}, wanted.get(LEVELS) or {})
+    if change:  # files written before levels were recorded are taken on trust
+        raise InvalidError(f"{path.parent} holds a {kind} whose players have changed since: {change}: {advice}")
     return True
+
+
+#: The settings entry with what each player plays with (:func:`pardon.bots.describe_bot`).
+LEVELS = "levels"
+
+
+def level_change(recorded: Mapping[str, Any], wanted: Mapping[str, Any]) -> str:
+    """The first difference between the recorded and the wanted players' options, in words
+    ("" if none): ``'expectimax' played with width 1, now 0``."""
+    for spec, now in wanted.items():
+        then = recorded.get(spec)
+        if then is None or then == now:
+            continue
+        flat_then, flat_now = _flatten(then), _flatten(now)
+        changed = [name for name in sorted(set(flat_then) | set(flat_now)) if flat_then.get(name) != flat_now.get(name)]
+        parts = ", ".join(f"{name} {flat_then.get(name)!r}, now {flat_now.get(name)!r}" for name in changed)
+        return f"{spec!r} played with {parts}"
+    return ""
+
+
+def _flatten(options: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
+    flat: dict[str, Any] = {}
+    for name, value in options.items():
+        if isinstance(value, Mapping):
+            flat.update(_flatten(value, f"{prefix}{name}."))
+        else:
+            flat[f"{prefix}{name}"] = value
+    return flat

@@ -33,7 +33,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Final, TextIO
 
-from pardon.bots import Bot, RandomBot, make_bot, split_bot_specs
+from pardon.bots import Bot, RandomBot, describe_bot, make_bot, split_bot_specs
 from pardon.core.board import COLOUR_NAMES, START
 from pardon.core.cards import CARD_NAMES, NO_CARD
 from pardon.core.errors import InvalidError
@@ -42,7 +42,7 @@ from pardon.core.moves import BUMP_FROM_START, Move, legal_moves
 from pardon.core.rules import Rules, parse_rules, to_text
 from pardon.core.scoring import points_of
 from pardon.core.state import Position, seats_for
-from pardon.sim.jsonlines import check_settings, complete_rows, read_jsonlines, row_line
+from pardon.sim.jsonlines import LEVELS, check_settings, complete_rows, read_jsonlines, row_line
 from pardon.sim.progress import Progress
 
 RESULTS: Final = "games.jsonl"
@@ -244,11 +244,16 @@ def resume_point(directory: Path, simulation: Simulation) -> int:
     A half-written last line, left by a run killed while writing, is cut off.  A directory
     holding another run is refused, naming the setting that differs.
     """
-    wanted = simulation.to_json()
+    wanted = settings_of(simulation)
     advice = "use another --out directory to start a new run"
     if not check_settings(directory / SETTINGS, wanted, ("rules", "players", "bots", "seed"), "run", advice):
         return 0
     return complete_rows(directory / RESULTS)
+
+
+def settings_of(simulation: Simulation) -> dict[str, Any]:
+    """What ``DIR/run.json`` records: the run, and what each of its players plays with."""
+    return {**simulation.to_json(), LEVELS: {spec: describe_bot(spec) for spec in dict.fromkeys(simulation.bots)}}
 
 
 def run_simulation(
@@ -270,7 +275,7 @@ def run_simulation(
     simulation = check_simulation(simulation)
     directory.mkdir(parents=True, exist_ok=True)
     done = resume_point(directory, simulation)
-    (directory / SETTINGS).write_text(json.dumps(simulation.to_json(), indent=2) + "\n", encoding="utf-8")
+    (directory / SETTINGS).write_text(json.dumps(settings_of(simulation), indent=2) + "\n", encoding="utf-8")
     bar = Progress(simulation.games, progress)
     bar.update(done)
     if done >= simulation.games:

@@ -38,13 +38,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, NamedTuple, TextIO
 
-from pardon.bots import Bot, make_bot
+from pardon.bots import Bot, describe_bot, make_bot
 from pardon.core.board import partner
 from pardon.core.errors import InvalidError
 from pardon.core.game import Game
 from pardon.core.rules import parse_rules
 from pardon.core.state import seats_for
-from pardon.sim.jsonlines import check_settings, complete_rows, read_jsonlines, row_line
+from pardon.sim.jsonlines import LEVELS, check_settings, complete_rows, read_jsonlines, row_line
 from pardon.sim.progress import Progress
 from pardon.sim.stats import Interval, Results, bootstrap_ratings, duplicate_interval, elo_interval, wilson
 
@@ -323,7 +323,13 @@ def run_tournament(
     for spec in bots:
         make_bot(spec)  # a bad spec is refused before any game is played
     specs = schedule(bots, players, games, rules, seed, ladder)
-    settings = {"rules": rules, "players": players, "bots": list(bots), "seed": seed}
+    settings = {
+        "rules": rules,
+        "players": players,
+        "bots": list(bots),
+        "seed": seed,
+        LEVELS: {spec: describe_bot(spec) for spec in bots},
+    }
     kept = {} if directory is None else load_results(directory, settings, specs)
     earlier = len(kept)
     bar = Progress(len(specs), progress)
