@@ -21,10 +21,7 @@ from pardon.bots import make_bot, split_bot_specs
 from pardon.core import Game, parse_rules
 from pardon.core.state import seats_for
 from pardon.sim.progress import Progress
-
-
-def percentile(ordered: list[float], share: float) -> float:
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+from pardon.sim.stats import percentile
 
 
 def main() -> int:

@@ -71,7 +71,7 @@ class _Node:
         self.visits = [weight] * len(moves)
         self.totals = [[weight * value for value in prior] for prior in priors]
         self.children: list[dict[object, _Node]] = [{} for _ in moves]
-        self.drawn: list[dict[int, int]] = [{} for _ in moves]  # cards drawn after each move (stratified)
+        self.drawn: dict[int, dict[int, int]] = {}  # by move: the cards drawn after it (``stratified`` only)
         self.active = list(range(len(moves)))  # the moves UCT may pick
 
     def select(self, exploration: float) -> int:
@@ -279,7 +279,7 @@ class MctsBot:
         """
         if not (self.stratified and game.awaiting_draw and not game.rules.hand):
             return next_key(game)
-        drawn = node.drawn[index]
+        drawn = node.drawn.setdefault(index, {})
         total = sum(drawn.values()) + 1
         card = max(draw_chances(game), key=lambda pair: pair[1] * total - drawn.get(pair[0], 0))[0]
         drawn[card] = drawn.get(card, 0) + 1

@@ -35,6 +35,16 @@ class Interval(NamedTuple):
     high: float
 
 
+def percentile(ordered: Sequence[float], share: float) -> float:
+    """The value at ``share`` (0.99: the 99th percentile) of ``ordered``, sorted values: the
+    nearest rank at or below, never past the largest.
+
+    >>> percentile([0.1, 0.2, 0.3, 0.4], 0.99), percentile([5.0], 0.5)
+    (0.4, 5.0)
+    """
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
 def wilson(wins: float, games: int, z: float = Z95) -> Interval:
     """The Wilson score interval of a proportion.
 

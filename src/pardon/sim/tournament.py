@@ -46,7 +46,15 @@ from pardon.core.rules import parse_rules
 from pardon.core.state import seats_for
 from pardon.sim.jsonlines import LEVELS, check_settings, complete_rows, read_jsonlines, row_line
 from pardon.sim.progress import Progress
-from pardon.sim.stats import Interval, Results, bootstrap_ratings, duplicate_interval, elo_interval, wilson
+from pardon.sim.stats import (
+    Interval,
+    Results,
+    bootstrap_ratings,
+    duplicate_interval,
+    elo_interval,
+    percentile,
+    wilson,
+)
 
 RESULTS: Final = "games.jsonl"
 SETTINGS: Final = "tournament.json"
@@ -293,7 +301,7 @@ def _think_summary(think: dict[str, list[float]]) -> dict[str, dict[str, float]]
         summary[name] = {
             "decisions": len(ordered),
             "median": round(statistics.median(ordered), 5),
-            "p99": round(ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))], 5),
+            "p99": round(percentile(ordered, 0.99), 5),
         }
     return summary
 
@@ -320,20 +328,13 @@ def run_tournament(
     allowed = parse_rules(rules).players
     if players not in allowed:
         raise ValueError(f"rules {rules} are played by {' or '.join(map(str, allowed))} players, not {players}")
-    for spec in bots:
-        make_bot(spec)  # a bad spec is refused before any game is played
+    levels = {spec: describe_bot(spec) for spec in bots}  # a bad spec is refused before any game is played
     specs = schedule(bots, players, games, rules, seed, ladder)
-    settings = {
-        "rules": rules,
-        "players": players,
-        "bots": list(bots),
-        "seed": seed,
-        LEVELS: {spec: describe_bot(spec) for spec in bots},
-    }
+    settings = {"rules": rules, "players": players, "bots": list(bots), "seed": seed, LEVELS: levels}
     kept = {} if directory is None else load_results(directory, settings, specs)
     earlier = len(kept)
     bar = Progress(len(specs), progress)
-    bar.update(len(kept))
+    bar.update(earlier)
     started = time.monotonic()
     left = [spec for spec in specs if _key(spec) not in kept]
     chunk = max(1, min(8, len(left) // (4 * max(1, jobs))))
