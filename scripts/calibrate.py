@@ -28,7 +28,8 @@ import sys
 from collections.abc import Sequence
 
 from pardon.bots import make_bot
-from pardon.bots.evaluation import CALIBRATED_SCALES, TUNED, Evaluator, card_chances, remaining, temperature_at
+from pardon.bots.evaluation import CALIBRATED_SCALES, TUNED, Evaluator, remaining, temperature_at
+from pardon.bots.selfplay import after_each_move
 from pardon.core.game import Game
 from pardon.core.rules import parse_rules
 from pardon.core.state import seats_for
@@ -50,21 +51,10 @@ def play(rules_name: str, players: int, bot_spec: str, explore: float, seed: int
     bot = make_bot(bot_spec)
     evaluator = Evaluator(rules, TUNED)
     recorded: list[tuple[list[float], int, float]] = []
-    while not game.is_over:
-        if game.awaiting_draw:
-            game.draw()
-        moves = game.legal_moves()
-        mover = game.decider
-        if rng.random() < explore:
-            move = moves[rng.randrange(len(moves))]
-        else:
-            move = bot.choose(game.observe(mover), moves, rng)
-        game.play(move)
-        if not game.is_over:  # the mover counts the cards it has not seen, as in play
-            chances = card_chances(game.observe(mover).remaining(), rules)
-            raws = evaluator.raws(game.position, chances)
-            scores = [raws[colour] for colour in seats]
-            recorded.append((scores, seats.index(mover), remaining(game.position)))
+    for mover, chances in after_each_move(game, bot, explore, rng):
+        raws = evaluator.raws(game.position, chances)
+        scores = [raws[colour] for colour in seats]
+        recorded.append((scores, seats.index(mover), remaining(game.position)))
     assert game.winner is not None
     winner = seats.index(game.winner)
     return [(scores, winner, mover, left) for scores, mover, left in recorded]

@@ -249,7 +249,7 @@ def test_a_decision_with_many_moves_searches_only_the_best_few_one_ply_ahead() -
 
 def test_a_hint_from_a_search_that_backs_up_win_chances_uses_them_as_they_are() -> None:
     position = parse_position("R:20,40,start,start Y:45,start,start,start turn:R")
-    ranked = rank_moves(CLASSIC, position, 5, "expectimax(depth=2,backup=chance)", random.Random(1))
+    ranked = rank_moves(CLASSIC, position, 5, "expectimax(depth=2,backup=chance,learned=0)", random.Random(1))
     assert format_move(position, ranked[0][0]) == "5 40-45"
     assert all(0.0 <= chance <= 1.0 for _, chance in ranked)
     # a win chance of 0.6 would read about 0.50 after a second logistic: the spread shows it was not applied

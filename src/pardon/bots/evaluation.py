@@ -25,7 +25,11 @@ both calibrated on who actually wins by ``scripts/calibrate.py``), which ``mcts`
 and the hints show.
 
 The weights are one dataclass of floats, :class:`Weights`, tuned by
-``scripts/tune.py``; :data:`TUNED` holds the result.
+``scripts/tune.py``; :data:`TUNED` holds the result (``tactician``'s).  With ``learned=1``
+(:data:`SEARCHED`, the searches' default) the progress and bonuses are replaced by one value
+per square learned from who wins self-play games (:mod:`pardon.bots.learned`), with its own
+``threat``, ``later`` and temperature; a game without learned values keeps the hand-written
+ones.  Either way a colour's raw score is the sum of its pawns' values less the danger.
 """
 
 from __future__ import annotations
@@ -34,8 +38,9 @@ import math
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import astuple, dataclass, fields, replace
-from typing import Final
+from typing import Final, NamedTuple
 
+from pardon.bots.learned import LEARNED
 from pardon.core.board import COLOURS, FIRST_TRACK, HOME, SQUARE, START, START_EXIT, TRACK_LENGTH, partner
 from pardon.core.cards import DECKS, SORRY
 from pardon.core.moves import tables
@@ -65,6 +70,9 @@ class Weights:
     scale: float = 0.0  # 0: the calibrated scale and phase of the game (``CALIBRATED_SCALES``)
     later: float = 1.0
     phase: float = 0.0  # the scale shrinks as (squares left / squares at the start) ** phase
+    # 1: the game's learned pawn values, threat, later and temperature (``LEARNED``), in place of
+    # out, safety, home, reach, threat and later
+    learned: float = 0.0
 
     def to_list(self) -> list[float]:
         return list(astuple(self))
@@ -81,8 +89,11 @@ class Weights:
         return tuple(field.name for field in fields(cls))
 
 
-#: The weights found by ``scripts/tune.py`` (see docs/bots.md).
+#: The weights found by ``scripts/tune.py`` (see docs/bots.md): ``tactician``'s.
 TUNED: Final = Weights()
+#: The searches' weights: the learned evaluation (:mod:`pardon.bots.learned`) where the
+#: game has one, else the tuned weights.
+SEARCHED: Final = TUNED.with_changes(learned=1.0)
 
 #: The win chances' ``(scale, phase)`` by (hands?, players), fitted by ``scripts/calibrate.py``:
 #: the maximum-likelihood temperature for the winners of ``tactician`` self-play games, at
@@ -193,10 +204,37 @@ def card_chances(remaining: Counter[int] | dict[int, int], rules: Rules) -> list
     return chances
 
 
+def hand_pawn_values(weights: Weights) -> tuple[float, ...]:
+    """What a pawn at each distance from Home is worth by the hand-written terms: its
+    progress, ``out``, and ``home``, ``safety`` or ``reach`` where it stands (Start 0)."""
+    values = []
+    for pawn in range(START + 1):
+        value = 0.0 if pawn == START else START - pawn + weights.out
+        if pawn == HOME:
+            value += weights.home
+        elif pawn < FIRST_TRACK:
+            value += weights.safety
+        elif pawn <= REACH_LIMIT:
+            value += weights.reach
+        values.append(value)
+    return tuple(values)
+
+
+class Terms(NamedTuple):
+    """What a game's raw scores are made of: a value per pawn by its distance from Home,
+    the danger's weights, and the win chances' temperature."""
+
+    pawns: tuple[float, ...]
+    threat: float
+    later: float
+    scale: float
+    phase: float
+
+
 class Evaluator:
     """Raw scores, values and win chances of positions under one set of rules."""
 
-    __slots__ = ("_cached_chances", "_hits_cache", "_mask_cache", "reaches", "rules", "weights")
+    __slots__ = ("_cached_chances", "_hits_cache", "_mask_cache", "_terms", "reaches", "rules", "weights")
 
     def __init__(self, rules: Rules, weights: Weights = TUNED) -> None:
         self.rules = rules
@@ -205,46 +243,58 @@ class Evaluator:
         self._mask_cache: dict[int, float] = {}  # chance of a set of cards, for ``_cached_chances``
         self._cached_chances: list[float] | None = None
         self._hits_cache: dict[tuple[int, tuple[int, ...]], tuple[dict[int, int], int]] = {}
+        self._terms: dict[int, Terms] = {}
+
+    def terms(self, players: int) -> Terms:
+        """The terms of a game of ``players``: learned ones if the weights ask for them and
+        the game has them (partners: the 4-player ones), else the hand-written weights;
+        a ``scale`` in the weights overrides the temperature."""
+        found = self._terms.get(players)
+        if found is None:
+            found = self._terms[players] = self._make_terms(players)
+        return found
+
+    def _make_terms(self, players: int) -> Terms:
+        weights = self.weights
+        key = (self.rules.hand > 0, 4 if self.rules.partners else players)
+        learned = LEARNED.get(key) if weights.learned else None
+        if learned is not None:
+            terms = Terms(learned.pawns, learned.threat, learned.later, learned.scale, learned.phase)
+        else:
+            scale, phase = CALIBRATED_SCALES.get(key, CALIBRATED_SCALES[(False, 2)])
+            terms = Terms(hand_pawn_values(weights), weights.threat, weights.later, scale, phase)
+        if weights.scale > 0:
+            terms = terms._replace(scale=weights.scale, phase=weights.phase)
+        return terms
 
     def raws(self, position: Position, chances: list[float]) -> list[float]:
         """Each colour's raw score (0 for colours not in play), indexed by colour."""
-        weights = self.weights
         pawns = position.pawns
         seats = position.seats
+        terms = self.terms(len(seats))
+        values = terms.pawns
+        spread = self.weights.spread
         raws = [0.0] * len(COLOURS)
         for colour in seats:
-            raws[colour] = self._raw(colour, pawns[colour], weights) - weights.threat * self.danger(
-                colour, position, chances
-            )
+            row = pawns[colour]
+            raw = sum([values[pawn] for pawn in row])
+            if spread:
+                raw += spread * max(0, sum(1 for pawn in row if HOME < pawn < START) - 1)
+            if terms.threat:
+                raw -= terms.threat * self.danger(colour, position, chances, terms.later)
+            raws[colour] = raw
         return raws
 
-    @staticmethod
-    def _raw(colour: int, row: tuple[int, ...], weights: Weights) -> float:
-        score = 0.0
-        in_play = 0
-        for pawn in row:
-            if pawn == START:
-                continue
-            score += START - pawn + weights.out
-            if pawn == HOME:
-                score += weights.home
-                continue
-            in_play += 1
-            if pawn < FIRST_TRACK:
-                score += weights.safety
-            elif pawn <= REACH_LIMIT:
-                score += weights.reach
-        if in_play > 1:
-            score += weights.spread * (in_play - 1)
-        return score
-
-    def danger(self, colour: int, position: Position, chances: list[float]) -> float:
-        """Expected squares lost by ``colour``'s track pawns to its opponents' next cards."""
+    def danger(self, colour: int, position: Position, chances: list[float], later: float | None = None) -> float:
+        """Expected squares lost by ``colour``'s track pawns to its opponents' next cards;
+        the danger from opponents who draw only after ``colour`` is weighed by ``later``
+        (the weights' if not given)."""
         row = position.pawns[colour]
         targets = [pawn for pawn in row if FIRST_TRACK <= pawn <= LAST_TRACK]
         if not targets:
             return 0.0
         squares = SQUARE[colour]
+        later = self.weights.later if later is None else later
         danger = 0.0
         team = (colour, partner(colour)) if self.rules.partners else (colour,)
         seats = position.seats
@@ -257,7 +307,7 @@ class Evaluator:
             if not hits and not anywhere:
                 continue
             # an attacker who draws only after ``colour`` has had its turn is a lesser danger
-            weight = 1.0 if (seats.index(attacker) - first) % len(seats) < place else self.weights.later
+            weight = 1.0 if (seats.index(attacker) - first) % len(seats) < place else later
             for pawn in targets:
                 mask = hits.get(squares[pawn], 0) | anywhere
                 if mask:
@@ -354,10 +404,9 @@ class Evaluator:
 
     def temperature(self, players: int) -> tuple[float, float]:
         """The win chances' ``(scale, phase)``: the weights' if ``scale`` is set, else the
-        calibrated pair (partners are scored by side, with the 4-player pair)."""
-        if self.weights.scale > 0:
-            return self.weights.scale, self.weights.phase
-        return CALIBRATED_SCALES.get((self.rules.hand > 0, players), CALIBRATED_SCALES[(False, 2)])
+        learned or calibrated pair (partners are scored by side, with the 4-player pair)."""
+        terms = self.terms(players)
+        return terms.scale, terms.phase
 
     def win_chances(self, position: Position, chances: list[float]) -> list[float]:
         """Each colour's estimated chance to win (its side's, with partners), by colour."""

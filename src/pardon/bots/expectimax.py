@@ -3,7 +3,8 @@
 For each of its moves it considers every card the next player can draw, with that card's
 true chance given the cards already seen (the discard pile: card counting), the reply
 that player would choose, and so on for ``depth`` decisions; positions at the horizon are
-judged by the tuned evaluation (:mod:`pardon.bots.evaluation`).  Every player is assumed
+judged by the evaluation (:mod:`pardon.bots.evaluation`) with the pawn values learned from
+who wins (:mod:`pardon.bots.learned`; ``learned=0`` for the hand-written ones).  Every player is assumed
 to pick the move best for itself by that evaluation (a max^n tree with chance nodes), so
 it works for any number of players and for partners.  A classic 2 that draws again is
 simply a second decision of the same player.
@@ -35,7 +36,7 @@ import math
 import random
 from collections import Counter
 
-from pardon.bots.evaluation import TUNED, Evaluator, Weights, card_chances
+from pardon.bots.evaluation import SEARCHED, Evaluator, Weights, card_chances
 from pardon.bots.model import advance, draw_chances, draw_given, matches, sample_game, take_back, undraw_given
 from pardon.core.game import Game
 from pardon.core.moves import Move
@@ -57,7 +58,7 @@ class ExpectimaxBot:
     def __init__(
         self,
         depth: int | None = None,
-        weights: Weights = TUNED,
+        weights: Weights = SEARCHED,
         width: int = 1,
         roots: int = 10,
         backup: str | None = None,

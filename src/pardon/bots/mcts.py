@@ -43,7 +43,7 @@ import random
 import time
 from collections import Counter
 
-from pardon.bots.evaluation import TUNED, Evaluator, Weights, card_chances
+from pardon.bots.evaluation import SEARCHED, Evaluator, Weights, card_chances
 from pardon.bots.expectimax import ExpectimaxBot
 from pardon.bots.model import draw_chances, draw_given, matches, next_key, outcome, sample_game
 from pardon.core.game import Game
@@ -111,7 +111,7 @@ class MctsBot:
         candidates: int = 3,
         paired: bool = False,
         stratified: bool = False,
-        weights: Weights = TUNED,
+        weights: Weights = SEARCHED,
         **changes: float,
     ) -> None:
         if rollout not in ROLLOUTS:
