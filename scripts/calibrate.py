@@ -29,15 +29,12 @@ from collections.abc import Sequence
 
 from pardon.bots import make_bot
 from pardon.bots.evaluation import CALIBRATED_SCALES, TUNED, Evaluator, remaining, temperature_at
-from pardon.bots.selfplay import after_each_move
+from pardon.bots.selfplay import Sample, after_each_move, log_loss, softmax
 from pardon.core.game import Game
 from pardon.core.rules import parse_rules
 from pardon.core.state import seats_for
 from pardon.sim.progress import Progress
 
-#: One recorded position: each seat's evaluated score, the winner's index among the seats,
-#: the index of the seat that has just moved, and the share of the way still to go.
-Sample = tuple[list[float], int, int, float]
 #: The phase exponents tried by ``fit``.
 PHASES = tuple(step / 20 for step in range(0, 31))
 
@@ -58,22 +55,6 @@ def play(rules_name: str, players: int, bot_spec: str, explore: float, seed: int
     assert game.winner is not None
     winner = seats.index(game.winner)
     return [(scores, winner, mover, left) for scores, mover, left in recorded]
-
-
-def softmax(scores: Sequence[float], scale: float) -> list[float]:
-    """Each seat's chance under a softmax of its score with temperature ``scale``."""
-    top = max(scores)
-    weights = [math.exp((score - top) / scale) for score in scores]
-    total = sum(weights)
-    return [weight / total for weight in weights]
-
-
-def log_loss(samples: Sequence[Sample], scale: float, phase: float = 0.0) -> float:
-    """Mean negative log-likelihood of the winners under a softmax with ``scale`` and ``phase``."""
-    total = 0.0
-    for scores, winner, _, left in samples:
-        total -= math.log(softmax(scores, temperature_at(scale, phase, left))[winner])
-    return total / len(samples)
 
 
 def fit_scale(samples: Sequence[Sample], phase: float = 0.0, low: float = 5.0, high: float = 5000.0) -> float:

@@ -30,10 +30,9 @@ from typing import Any
 
 import numpy as np
 
-from pardon.bots import make_bot
-from pardon.bots.evaluation import TUNED, Evaluator, Weights, remaining, temperature_at
-from pardon.bots.learned import LearnedValues
-from pardon.bots.selfplay import after_each_move
+from pardon.bots import make_bot, selfplay
+from pardon.bots.evaluation import TUNED, Evaluator, Weights, remaining
+from pardon.bots.learned import Terms
 from pardon.core.board import FIRST_TRACK, START
 from pardon.core.game import Game
 from pardon.core.rules import parse_rules
@@ -71,7 +70,7 @@ def play(rules_name: str, players: int, explore: float, seed: int) -> list[Sampl
     bot = make_bot("tactician")
     evaluator = Evaluator(rules, TUNED)
     recorded: list[tuple[list[Seat], list[float], float]] = []
-    for mover, chances in after_each_move(game, bot, explore, rng):
+    for mover, chances in selfplay.after_each_move(game, bot, explore, rng):
         position = game.position
         raws = evaluator.raws(position, chances)
         seated = [seat_of(evaluator, position, chances, colour, mover) for colour in seats]
@@ -142,14 +141,14 @@ def fit(features: Any, winners: Any, smooth: float, steps: int = 5) -> Any:
     return weights
 
 
-def learned_values(weights: Any) -> LearnedValues:
+def learned_values(weights: Any) -> Terms:
     """The fitted weights in squares: scaled so that a square of progress on the track is
     worth 1 on average (the slope of the values from the start exit to the Safety Zone)."""
-    track = np.arange(6, START)
-    slope = -np.polyfit(track, weights[6:START], 1)[0]
+    track = np.arange(FIRST_TRACK, START)
+    slope = -np.polyfit(track, weights[FIRST_TRACK:START], 1)[0]
     pawns = (*(round(float(value / slope), 2) for value in weights[:DISTANCES]), 0.0)
     threat = float(-weights[DISTANCES] / slope)
-    return LearnedValues(
+    return Terms(
         pawns=pawns,
         threat=round(threat, 4),
         later=round(float(-weights[DISTANCES + 1] / slope) / threat, 4),
@@ -158,16 +157,7 @@ def learned_values(weights: Any) -> LearnedValues:
     )
 
 
-def hand_log_loss(samples: list[Sample], scale: float, phase: float) -> float:
-    total = 0.0
-    for _, raws, winner, left in samples:
-        temperature = temperature_at(scale, phase, left)
-        top = max(raws)
-        total -= (raws[winner] - top) / temperature - math.log(sum(math.exp((raw - top) / temperature) for raw in raws))
-    return total / len(samples)
-
-
-def write(key: tuple[bool, int], values: LearnedValues) -> None:
+def write(key: tuple[bool, int], values: Terms) -> None:
     """Store ``values`` under ``key`` in the module, keeping the other games' values (as
     the file holds them now: another run may have written since this one started)."""
     table = dict(runpy.run_path(str(MODULE))["LEARNED"])
@@ -177,15 +167,14 @@ def write(key: tuple[bool, int], values: LearnedValues) -> None:
         found = table[(hands, players)]
         numbers = textwrap.fill(", ".join(f"{value:g}" for value in found.pawns), width=100)
         entries.append(
-            f"    ({hands}, {players}): LearnedValues(\n        pawns=(\n"
+            f"    ({hands}, {players}): Terms(\n        pawns=(\n"
             + textwrap.indent(numbers, " " * 12)
             + f",\n        ),\n        threat={found.threat!r},\n        later={found.later!r},\n"
             + f"        scale={found.scale!r},\n        phase={found.phase!r},\n    ),"
         )
     head = MODULE.read_text().split("# fmt: off", 1)[0]
-    table_text = "LEARNED: Final[dict[tuple[bool, int], LearnedValues]] = {\n" + "\n".join(entries) + "\n}\n"
-    table_text = "# fmt: off\n" + table_text + "# fmt: on\n"
-    MODULE.write_text(head + table_text)
+    text = "LEARNED: Final[dict[tuple[bool, int], Terms]] = {\n" + "\n".join(entries) + "\n}\n"
+    MODULE.write_text(head + "# fmt: off\n" + text + "# fmt: on\n")
 
 
 def main() -> int:
@@ -229,9 +218,10 @@ def main() -> int:
         fitted.append((loss, smooth, weights))
     loss, smooth, weights = min(fitted, key=lambda item: item[0])
     values = learned_values(weights)
-    hand = Evaluator(rules, Weights()).temperature(arguments.players)
+    temperature = Evaluator(rules, Weights()).temperature(arguments.players)
     print(f"held-out log loss: learned {loss:.5f} (smooth {smooth:g}), ", end="")
-    print(f"hand-written {hand_log_loss(samples[split:], *hand):.5f}, no information {math.log(arguments.players):.4f}")
+    hand = selfplay.log_loss([(raws, winner, 0, left) for _, raws, winner, left in samples[split:]], *temperature)
+    print(f"hand-written {hand:.5f}, no information {math.log(arguments.players):.4f}")
     print(f"threat {values.threat}, later {values.later}, scale {values.scale}, phase {values.phase}")
     print("pawn values by distance from Home (Start 0):", ", ".join(f"{value:g}" for value in values.pawns))
     if arguments.write:

@@ -38,9 +38,9 @@ import math
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import astuple, dataclass, fields, replace
-from typing import Final, NamedTuple
+from typing import Final
 
-from pardon.bots.learned import LEARNED
+from pardon.bots.learned import LEARNED, Terms
 from pardon.core.board import COLOURS, FIRST_TRACK, HOME, SQUARE, START, START_EXIT, TRACK_LENGTH, partner
 from pardon.core.cards import DECKS, SORRY
 from pardon.core.moves import tables
@@ -220,17 +220,6 @@ def hand_pawn_values(weights: Weights) -> tuple[float, ...]:
     return tuple(values)
 
 
-class Terms(NamedTuple):
-    """What a game's raw scores are made of: a value per pawn by its distance from Home,
-    the danger's weights, and the win chances' temperature."""
-
-    pawns: tuple[float, ...]
-    threat: float
-    later: float
-    scale: float
-    phase: float
-
-
 class Evaluator:
     """Raw scores, values and win chances of positions under one set of rules."""
 
@@ -257,10 +246,8 @@ class Evaluator:
     def _make_terms(self, players: int) -> Terms:
         weights = self.weights
         key = (self.rules.hand > 0, 4 if self.rules.partners else players)
-        learned = LEARNED.get(key) if weights.learned else None
-        if learned is not None:
-            terms = Terms(learned.pawns, learned.threat, learned.later, learned.scale, learned.phase)
-        else:
+        terms = LEARNED.get(key) if weights.learned else None
+        if terms is None:
             scale, phase = CALIBRATED_SCALES.get(key, CALIBRATED_SCALES[(False, 2)])
             terms = Terms(hand_pawn_values(weights), weights.threat, weights.later, scale, phase)
         if weights.scale > 0:

@@ -15,8 +15,10 @@ from __future__ import annotations
 from typing import Final, NamedTuple
 
 
-class LearnedValues(NamedTuple):
-    """One game's learned evaluation."""
+class Terms(NamedTuple):
+    """What a game's raw scores are made of: a value per pawn by its distance from Home,
+    the danger's weights, and the win chances' temperature.  Learned here; the evaluation
+    builds the same from the hand-written weights."""
 
     pawns: tuple[float, ...]  # by distance from Home: 0 Home, 1-5 the Safety Zone, 66 Start
     threat: float
@@ -26,8 +28,8 @@ class LearnedValues(NamedTuple):
 
 
 # fmt: off
-LEARNED: Final[dict[tuple[bool, int], LearnedValues]] = {
-    (False, 2): LearnedValues(
+LEARNED: Final[dict[tuple[bool, int], Terms]] = {
+    (False, 2): Terms(
         pawns=(
             68.93, 60.78, 58.63, 58.39, 54.79, 57.19, 54.03, 56.32, 56.58, 53.45, 56.43, 55.61, 54.74, 52.72,
             50.95, 49.18, 49.16, 48.43, 47.21, 46.88, 46.52, 45.16, 44.3, 43.44, 41.9, 39.95, 39.23, 38.87,
@@ -40,7 +42,7 @@ LEARNED: Final[dict[tuple[bool, int], LearnedValues]] = {
         scale=243.8,
         phase=0.75,
     ),
-    (False, 3): LearnedValues(
+    (False, 3): Terms(
         pawns=(
             75.33, 64.95, 62.57, 61.76, 56.55, 59.15, 52.89, 54.67, 55.8, 54.71, 56.61, 57, 56.03, 54.68, 53.05,
             51.41, 49.63, 49, 46.52, 44.39, 42.72, 41.21, 39.36, 37.51, 36.34, 35.73, 34.38, 33.69, 32.6, 31.35,
@@ -53,7 +55,7 @@ LEARNED: Final[dict[tuple[bool, int], LearnedValues]] = {
         scale=219.7,
         phase=0.75,
     ),
-    (False, 4): LearnedValues(
+    (False, 4): Terms(
         pawns=(
             80.62, 68.94, 66.02, 64.47, 59.38, 63.45, 57.55, 57.31, 57.64, 54.18, 57.31, 58, 56.32, 53.4, 51.42,
             49.45, 47.56, 46.31, 44.14, 42.55, 41.14, 39.28, 37.86, 36.44, 35.39, 34.31, 32.03, 29.99, 29.28,
@@ -66,7 +68,7 @@ LEARNED: Final[dict[tuple[bool, int], LearnedValues]] = {
         scale=193.4,
         phase=0.75,
     ),
-    (True, 2): LearnedValues(
+    (True, 2): Terms(
         pawns=(
             77.94, 65.03, 63.56, 63.81, 62.44, 64.47, 61.64, 63.57, 65.85, 63.85, 63.93, 63.38, 62.41, 60.99,
             59.65, 58.31, 56.97, 55.82, 54.7, 54.02, 52.93, 52.16, 51.22, 50.28, 49.16, 47.91, 47.23, 46.34,
@@ -79,7 +81,7 @@ LEARNED: Final[dict[tuple[bool, int], LearnedValues]] = {
         scale=147.7,
         phase=0.75,
     ),
-    (True, 3): LearnedValues(
+    (True, 3): Terms(
         pawns=(
             75.1, 58.46, 57.23, 58.63, 56.6, 58.17, 54.25, 56.3, 57.91, 55.67, 55.48, 55.14, 53.93, 52.21,
             50.31, 48.42, 46.12, 44.23, 42.82, 41.38, 39.98, 38.27, 36.43, 34.6, 33.2, 31.95, 30.85, 29.39,
@@ -92,7 +94,7 @@ LEARNED: Final[dict[tuple[bool, int], LearnedValues]] = {
         scale=134.1,
         phase=0.75,
     ),
-    (True, 4): LearnedValues(
+    (True, 4): Terms(
         pawns=(
             79.46, 62.09, 61.3, 61, 58.3, 60.55, 54.19, 56.8, 57.94, 55.65, 56.04, 55.25, 54.42, 52.75, 51.08,
             49.42, 47.36, 44.93, 42.32, 39.56, 36.87, 34.13, 31.98, 29.84, 28.5, 28.06, 27.12, 26.11, 25.31,
