@@ -9,6 +9,12 @@ the end turns each board back into a position and drops duplicate results.
 
 Nothing here is fast or clever on purpose: each rule is written once, the way
 RULES.md states it, so that a disagreement with the engine is easy to judge.
+
+The partners game (RULES.md §5) is here too: the card moves any pawn of the team, a
+Sorry! or an 11 acts on the opposing team (a Sorry! on the partner only when no
+opposing pawn can be hit), a 7 is split over two or any number of team pawns, and the
+player's move never lands a pawn on a pawn of the player's own colour (a slide may
+still sweep it).
 """
 
 from __future__ import annotations
@@ -144,11 +150,12 @@ def ride_if_on_triangle(rules: Rules, board: Board, colour: int, index: int) -> 
         board[colour][index] = ("track", slide.end)
 
 
-def end_move(rules: Rules, board: Board, colour: int, index: int, landing: Place) -> bool:
+def end_move(rules: Rules, board: Board, colour: int, index: int, landing: Place, player: int = -1) -> bool:
     """Put pawn ``index`` on ``landing`` (RULES.md §3.3); False if the move is illegal.
 
-    Ending on an own pawn is illegal; ending on an opponent's bumps it; then a pawn
-    on a triangle it rides slides and sweeps.
+    Ending on an own pawn is illegal, and so, in the partners game, is ending on a pawn
+    of the ``player``'s colour (RULES.md §5); ending on any other pawn bumps it; then a
+    pawn on a triangle it rides slides and sweeps.
     """
     board[colour][index] = ("moving", 0)  # it has left its origin
     if landing != AT_HOME:
@@ -158,6 +165,8 @@ def end_move(rules: Rules, board: Board, colour: int, index: int, landing: Place
     if landing[0] == "track":
         found = occupant(board, landing[1])
         if found is not None:
+            if found[0] == player:
+                return False
             board[found[0]][found[1]] = IN_START
     board[colour][index] = landing
     ride_if_on_triangle(rules, board, colour, index)
@@ -197,17 +206,22 @@ def copy(board: Board) -> Board:
     return {c: list(places) for c, places in board.items()}
 
 
+def team_of(rules: Rules, colour: int) -> tuple[int, ...]:
+    """The colours whose pawns a player moves: its own, and its partner's (RULES.md §5)."""
+    return (colour, (colour + 2) % 4) if rules.partners else (colour,)
+
+
 def result_of(rules: Rules, position: Position, card: int, board: Board, before: Board) -> Position:
     """The position after a move that turned ``before`` into ``board``: the mover wins
-    if all its pawns are Home (the game then ends at once, so whose turn it is stays as
-    it was); else a classic 2 lets the same player draw again, and otherwise play
-    passes left."""
+    if all its pawns (its team's, with partners) are Home (the game then ends at once,
+    so whose turn it is stays as it was); else a classic 2 lets the same player draw
+    again, and otherwise play passes left."""
     pawns = tuple(
         position.pawns[c] if board.get(c) == before.get(c) else tuple(sorted(to_distance(c, p) for p in board[c]))
         for c in range(4)
     )
     mover = position.turn
-    if all(place == AT_HOME for place in board[mover]):
+    if all(place == AT_HOME for member in team_of(rules, mover) for place in board[member]):
         return Position(position.seats, pawns, position.turn, mover)
     seats = position.seats
     turn = mover if card == 2 and rules.draw_again_on_2 else seats[(seats.index(mover) + 1) % len(seats)]
@@ -217,7 +231,7 @@ def result_of(rules: Rules, position: Position, card: int, board: Board, before:
 # --- the cards -------------------------------------------------------------------------
 
 
-def moves_by_count(rules: Rules, board: Board, colour: int, count: int, ahead: bool) -> list[Board]:
+def moves_by_count(rules: Rules, board: Board, colour: int, count: int, ahead: bool, player: int = -1) -> list[Board]:
     """Every pawn moved ``count`` forward (``ahead``) or backward, one board per legal move."""
     boards = []
     for index, place in enumerate(board[colour]):
@@ -225,12 +239,12 @@ def moves_by_count(rules: Rules, board: Board, colour: int, count: int, ahead: b
         if landing is None:
             continue
         after = copy(board)
-        if end_move(rules, after, colour, index, landing):
+        if end_move(rules, after, colour, index, landing, player):
             boards.append(after)
     return boards
 
 
-def leave_start(rules: Rules, board: Board, colour: int, card: int) -> list[Board]:
+def leave_start(rules: Rules, board: Board, colour: int, card: int, player: int = -1) -> list[Board]:
     """Bring a pawn out of Start (RULES.md §3.2; 2013: any forward number card, §8)."""
     if rules.leave_start == "circle" and card not in (1, 2):
         return []
@@ -242,41 +256,42 @@ def leave_start(rules: Rules, board: Board, colour: int, card: int) -> list[Boar
         if place == IN_START:
             after = copy(board)
             landing = ("track", (start_exit(colour) + past_circle) % TRACK)
-            if end_move(rules, after, colour, index, landing):
+            if end_move(rules, after, colour, index, landing, player):
                 boards.append(after)
             break  # pawns in Start are alike: one is enough
     return boards
 
 
-def opponents_on_track(board: Board, colour: int) -> list[tuple[int, int]]:
+def opponents_on_track(board: Board, team: tuple[int, ...]) -> list[tuple[int, int]]:
     return [
         (other, index)
         for other, places in board.items()
-        if other != colour
+        if other not in team
         for index, place in enumerate(places)
         if place[0] == "track"
     ]
 
 
-def sorry(rules: Rules, board: Board, colour: int) -> list[Board]:
+def sorry(rules: Rules, board: Board, colour: int, targets: list[tuple[int, int]], player: int = -1) -> list[Board]:
+    """From ``colour``'s Start onto each pawn of ``targets``."""
     if IN_START not in board[colour]:
         return []
     index = board[colour].index(IN_START)  # pawns in Start are alike: take the first
     boards = []
-    for other, other_index in opponents_on_track(board, colour):
+    for other, other_index in targets:
         after = copy(board)
-        if end_move(rules, after, colour, index, board[other][other_index]):
+        if end_move(rules, after, colour, index, board[other][other_index], player):
             boards.append(after)
     return boards
 
 
-def switches(rules: Rules, board: Board, colour: int) -> list[Board]:
+def switches(rules: Rules, board: Board, colour: int, team: tuple[int, ...]) -> list[Board]:
     """11: exchange an own track pawn with an opponent's (RULES.md §3.5)."""
     boards = []
     for index, place in enumerate(board[colour]):
         if place[0] != "track":
             continue
-        for other, other_index in opponents_on_track(board, colour):
+        for other, other_index in opponents_on_track(board, team):
             after = copy(board)
             after[colour][index], after[other][other_index] = board[other][other_index], place
             ride_if_on_triangle(rules, after, colour, index)
@@ -310,34 +325,70 @@ def split_part(rules: Rules, board: Board, colour: int, index: int, count: int) 
     return landing is not None and end_move(rules, board, colour, index, landing)
 
 
+def team_splits(rules: Rules, board: Board, team: tuple[int, ...], player: int) -> list[Board]:
+    """Every split 7 of the partners game over team pawns, parts made in turn: two parts
+    (``partner_split=two``) or any number of them (``any``), each pawn moved once."""
+    most = 2 if rules.partner_split == "two" else 7
+    boards: list[Board] = []
+
+    def extend(board: Board, left: int, moved: set[tuple[int, int]]) -> None:
+        if left == 0:
+            boards.append(board)
+            return
+        if len(moved) == most:
+            return
+        for colour in team:
+            for index, place in enumerate(board[colour]):
+                if (colour, index) in moved or place[0] not in ("track", "safe"):
+                    continue
+                for count in range(1, left + 1):
+                    if count == 7:
+                        continue  # the whole 7 by one pawn is no split
+                    landing = forward(colour, place, count)
+                    after = copy(board)
+                    if landing is not None and end_move(rules, after, colour, index, landing, player):
+                        extend(after, left - count, moved | {(colour, index)})
+
+    extend(board, 7, set())
+    return boards
+
+
 def reference_results(rules: Rules, position: Position, card: int) -> set[tuple[Position, bool]]:
     """Each distinct ``(result, is_pass)`` of playing ``card`` in ``position``."""
     if position.winner is not None:
         return set()
     board = board_of(position)
-    colour = position.turn
+    player = position.turn
+    team = team_of(rules, player)
     boards: list[Board] = []
     passing = False
-    if card == SORRY:
-        boards = sorry(rules, board, colour)
-        if rules.sorry_forward_4:
-            boards += moves_by_count(rules, board, colour, 4, ahead=True)
-    elif card == 4:
-        boards = moves_by_count(rules, board, colour, 4, ahead=False)
-    elif card == 10:
-        boards = moves_by_count(rules, board, colour, 10, ahead=True)
-        boards += leave_start(rules, board, colour, 10)
-        boards += moves_by_count(rules, board, colour, 1, ahead=False)
-    elif card == 11:
-        boards = moves_by_count(rules, board, colour, 11, ahead=True)
-        boards += leave_start(rules, board, colour, 11)
+    for colour in team:
+        if card == SORRY:
+            boards += sorry(rules, board, colour, opponents_on_track(board, team), player)
+        elif card == 4:
+            boards += moves_by_count(rules, board, colour, 4, False, player)
+        elif card == 10:
+            boards += moves_by_count(rules, board, colour, 10, True, player)
+            boards += leave_start(rules, board, colour, 10, player)
+            boards += moves_by_count(rules, board, colour, 1, False, player)
+        else:
+            boards += moves_by_count(rules, board, colour, card, True, player)
+            boards += leave_start(rules, board, colour, card, player)
+    if card == SORRY and not boards and rules.partners:  # nobody else to pick on (P92)
+        partner_pawns = [(team[1], index) for index, place in enumerate(board[team[1]]) if place[0] == "track"]
+        boards += sorry(rules, board, player, partner_pawns, player)
+    if card == SORRY and rules.sorry_forward_4:
+        for colour in team:
+            boards += moves_by_count(rules, board, colour, 4, True, player)
+    if card == 11:
         passing = not boards  # the switch is never compulsory
-        boards += switches(rules, board, colour)
-    else:
-        boards = moves_by_count(rules, board, colour, card, ahead=True)
-        boards += leave_start(rules, board, colour, card)
-        if card == 7:
-            boards += splits(rules, board, colour)
+        for colour in team:
+            boards += switches(rules, board, colour, team)
+    if card == 7:
+        if rules.partners:
+            boards += team_splits(rules, board, team, player)
+        else:
+            boards += splits(rules, board, player)
     if not boards:
         passing = True  # must move: a pass only when the card cannot be used
     results = {(result_of(rules, position, card, after, board), False) for after in boards}

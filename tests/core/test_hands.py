@@ -10,7 +10,7 @@ from pardon.core import Game, IllegalError, parse_position, parse_rules, replay
 from pardon.core.cards import Pack
 from pardon.core.game import record_of
 from pardon.core.hands import hand_moves
-from pardon.core.notation import format_move, format_position
+from pardon.core.notation import format_move, format_position, parse_move
 
 ADULT = parse_rules("adult")
 
@@ -118,3 +118,33 @@ def test_adult_games_replay_from_their_records_and_score_1992_points(seed: int) 
     assert points[game.winner] >= 5 * 4 + 5 * sum(
         4 - game.position.pawns[c].count(0) for c in (0, 1, 2) if c != game.winner
     )
+
+
+def test_an_11_that_can_only_switch_may_be_declined_as_a_dead_hand() -> None:
+    # Red's only pawn out is on 59: forward 11 would pass Home, a Sorry! needs a pawn in
+    # Start.  The switch is never compulsory, so the hand may be treated as dead.
+    board = "R:home,home,home,59 Y:30,start,start,start"
+    assert plays(f"{board} turn:R hand:R:11,sorry,sorry,sorry,sorry") == {
+        "11 pass": f"{board} turn:Y hand:R:sorry,sorry,sorry,sorry",
+        "11 59x30": "R:home,home,home,30 Y:59,start,start,start turn:Y hand:R:sorry,sorry,sorry,sorry",
+        "sorry pass": f"{board} turn:Y hand:R:11,sorry,sorry,sorry",
+    }
+    position = parse_position(f"{board} turn:R hand:R:11,sorry,sorry,sorry,sorry")
+    declined = parse_move(ADULT, position, None, "11 pass")
+    assert declined.is_pass and declined.card == 11
+
+
+def test_an_11_that_can_only_switch_does_not_excuse_a_usable_card() -> None:
+    # The 5 can be used, so a card must be played: the 5, or the 11's switch.
+    text = "R:59,S1,home,home Y:30,start,start,start turn:R hand:R:5,11,sorry,sorry,sorry"
+    assert set(plays(text)) == {"5 59-S2", "5 S1-home", "11 59x30"}
+    position = parse_position(text)
+    with pytest.raises(IllegalError, match="discarded only when no card"):
+        parse_move(ADULT, position, None, "11 pass")
+
+
+def test_a_declined_11_is_discarded_and_the_hand_drawn_back_up() -> None:
+    game = game_at("R:59,home,home,home Y:30,start,start,start turn:R hand:R:11,sorry,sorry,sorry,sorry")
+    game.play(game.parse("11 pass"))
+    assert game.pack.discards[-1] == 11 and len(game.position.hands[0]) == 5
+    assert format_position(game.position).startswith("R:home,home,home,59 Y:30,start,start,start turn:Y")

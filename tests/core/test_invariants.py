@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import random
-from collections import Counter
+from pathlib import Path
 
 import pytest
 
-from pardon.core import Game, Move, Rules, parse_rules
-from pardon.core.board import DISTANCE, FIRST_TRACK, HOME, SQUARE, START
-from pardon.core.cards import DECKS, NO_CARD
-from pardon.core.state import Position, check_position, seats_for
+from module_loader import load_module
+from pardon.core import Game, parse_rules
+from pardon.core.board import HOME
+from pardon.core.state import check_position, seats_for
+
+invariants = load_module(Path(__file__).resolve().parent / "invariants.py")  # tests are not a package
 
 GAMES_PER_PLAYER_COUNT = 2000
 GAMES_PER_VARIANT = 500
@@ -36,42 +38,6 @@ RUNS = [
 TURN_LIMIT = 5000  # far beyond any real game: reaching it means a game never ends
 
 
-def check_invariants(before: Position, after: Position, pawns_each: int) -> None:
-    squares: set[int] = set()
-    for colour in after.seats:
-        row = after.pawns[colour]
-        assert len(row) == pawns_each, "pawn count changed"
-        assert list(row) == sorted(row)
-        track = [SQUARE[colour][pawn] for pawn in row if FIRST_TRACK <= pawn < START]
-        assert not squares & set(track), "two pawns on one track square"
-        squares.update(track)
-        assert len(set(track)) == len(track)
-        safety = [pawn for pawn in row if HOME < pawn < FIRST_TRACK]
-        assert len(set(safety)) == len(safety), "two pawns on one Safety Zone square"
-        # Home pawns never move: a colour's count at Home never falls.
-        assert row.count(HOME) >= before.pawns[colour].count(HOME)
-        for pawn in track:
-            assert DISTANCE[colour][pawn] >= FIRST_TRACK
-
-
-def check_variant_invariants(rules: Rules, game: Game, before: Position, move: Move) -> None:
-    """What hands, tokens and doubling add: five cards a hand, no card lost or made,
-    an iced pawn that stays put, tokens on pawns that are there."""
-    after = game.position
-    if rules.hand and not game.is_over:
-        assert all(len(after.hands[colour]) == rules.hand for colour in after.seats), "a hand is not full"
-        cards = Counter(game.pack.draw_pile) + Counter(game.pack.discards)
-        for hand in after.hands:
-            cards.update(hand)
-        assert cards == Counter(DECKS[rules.deck]), "cards were lost or made"
-    if before.ice is not None and move.card not in (NO_CARD, 1):
-        assert after.ice == before.ice, "only a 1 moves the Ice"
-        colour, pawn = before.ice
-        assert pawn in after.pawns[colour], "an iced pawn moved"
-    if rules.tokens or rules.hand or rules.doubling:
-        check_position(rules, after)  # tokens on pawns that are there, the stake a power of 2
-
-
 @pytest.mark.parametrize(("preset", "players", "games"), RUNS, ids=[f"{name}-{n}p" for name, n, _ in RUNS])
 def test_invariants_hold_after_every_move(preset: str, players: int, games: int) -> None:
     rules = parse_rules(preset)
@@ -88,9 +54,11 @@ def test_invariants_hold_after_every_move(preset: str, players: int, games: int)
             assert moves, "a turn always has a move, if only a pass"
             before = game.position
             move = moves[rng.randrange(len(moves))]
+            mover = game.decider
             game.play_trusted(move)
-            check_invariants(before, game.position, rules.pawns)
-            check_variant_invariants(rules, game, before, move)
+            invariants.check_invariants(before, game.position, rules.pawns)
+            invariants.check_variant_invariants(rules, game, before, move)
+            invariants.check_own_pawns_only_swept(mover, move)
         check_position(rules, game.position)
         assert game.winner is not None
         if rules.doubling and game.position.out:

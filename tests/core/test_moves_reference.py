@@ -38,8 +38,11 @@ VARIED = Rules(slide_riders="own", switched_opponent_slides=False, draw_again_on
 THREE_OUT = Rules(pawns=3, pawns_out=1, draw_again_on_2=False)
 MODERN = parse_rules("modern-no-tokens")
 MODERN_CIRCLE = parse_rules("modern-no-tokens(leave_start=forward-circle,slide_riders=others)")
+PARTNERS = parse_rules("partners")
+PARTNERS_ANY = parse_rules("partners(partner_split=any)")
+PARTNERS_MODERN = parse_rules("partners(slide_riders=own,leave_start=forward-count,sorry_forward_4=true)")
 
-#: (rules, players, games): 166 games, about 47 000 positions, each tried with all 11 cards.
+#: (rules, players, games): 231 games, about 62 000 positions, each tried with all 11 cards.
 GAMES = [
     (CLASSIC, 2, 50),
     (CLASSIC, 3, 20),
@@ -52,6 +55,9 @@ GAMES = [
     (MODERN, 2, 24),
     (MODERN, 4, 10),
     (MODERN_CIRCLE, 3, 12),
+    (PARTNERS, 4, 10),
+    (PARTNERS_ANY, 4, 3),  # the reference tries every order of up to 7 parts: slow
+    (PARTNERS_MODERN, 4, 6),
 ]
 
 
@@ -118,12 +124,16 @@ def crowded_position(rules: Rules, players: int, rng: random.Random) -> Position
 
 
 @pytest.mark.parametrize(
-    "rules", [CLASSIC, OWN_RIDERS, STILL_OPPONENT, VARIED, THREE_OUT, MODERN, MODERN_CIRCLE], ids=_name
+    "rules",
+    [CLASSIC, OWN_RIDERS, STILL_OPPONENT, VARIED, THREE_OUT, MODERN, MODERN_CIRCLE, PARTNERS, PARTNERS_MODERN],
+    ids=_name,
 )
 def test_legal_moves_match_the_reference_in_crowded_positions(rules: Rules) -> None:
+    # (Not partner_split=any: the reference tries every order of up to 7 parts, too many
+    # in a crowded position; the random games above check it.)
     rng = random.Random(f"crowded:{rules.name}")
     for index in range(300):
-        check_against_reference(rules, crowded_position(rules, 2 + index % 3, rng))
+        check_against_reference(rules, crowded_position(rules, 4 if rules.partners else 2 + index % 3, rng))
 
 
 def moves_digest(generate: Callable[[Rules, Position, int], list[Move]]) -> str:

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from pardon.core import Game, InvalidError, legal_moves, parse_card, parse_position, parse_rules
+from pardon.core import Game, IllegalError, InvalidError, legal_moves, parse_card, parse_position, parse_rules
 from pardon.core.board import HOME
 from pardon.core.notation import format_move, format_position, parse_move
 from pardon.core.state import seats_for
@@ -124,3 +124,67 @@ def test_every_partners_move_round_trips_through_its_text(split: str, seed: int)
         for move in moves[:40]:  # a split over many pawns can have hundreds of outcomes
             assert parse_move(rules, game.position, card, format_move(game.position, move)) == move
         game.play_trusted(moves[rng.randrange(len(moves))])
+
+
+RED_ALONE = "21,start,start,start"
+
+
+def test_a_sorry_whose_only_target_is_the_players_own_pawn_is_forfeited() -> None:
+    # Yellow's pawn from Yellow's Start would bump Red's own pawn: Red forfeits instead.
+    assert set(outcomes(board(RED_ALONE, EMPTY, EMPTY, EMPTY), "sorry")) == {"sorry pass"}
+    # From Red's own Start onto the partner's pawn, with nobody else to pick on: allowed.
+    assert set(outcomes(board("21,home,start,start", EMPTY, "40,start,start,start", EMPTY), "sorry")) == {
+        "sorry start-40"
+    }
+
+
+@pytest.mark.parametrize(
+    ("red", "yellow", "card", "offered", "refused"),
+    [
+        ("25,start,start,start", "20,start,start,start", "5", {"5 25-30"}, "5 20-25"),
+        ("34,start,start,start", EMPTY, "1", {"1 34-35", "1 start-4"}, "1 Y:start-34"),
+        ("34,home,home,home", "20,start,start,start", "2", {"2 34-36", "2 20-22"}, "2 Y:start-34"),
+        ("40,start,start,start", "44,start,start,start", "4", {"4 40-36"}, "4 44-40"),
+        ("50,start,start,start", "51,start,start,start", "10", {"10 50-0", "10 51-1", "10 50-49"}, "10 51-50"),
+        ("25,start,start,start", "14,start,start,start", "11", {"11 25-36"}, "11 14-25"),
+        ("25,start,start,start", "20,start,start,start", "12", {"12 25-37", "12 20-32"}, ""),
+    ],
+)
+def test_the_players_move_never_lands_the_partners_pawn_on_the_players(
+    red: str, yellow: str, card: str, offered: set[str], refused: str
+) -> None:
+    moves = outcomes(board(red, EMPTY, yellow, EMPTY), card)
+    assert set(moves) == offered and refused not in moves
+    # On Yellow's turn it is the other way round: Yellow's pawn may bump its partner Red's.
+    assert outcomes(board("25,start,start,start", EMPTY, "20,start,start,start", EMPTY, "Y"), "5")["5 20-25"]
+
+
+@pytest.mark.parametrize("split", ["two", "any"])
+def test_no_part_of_a_split_7_lands_the_partners_pawn_on_the_players(split: str) -> None:
+    position = board("25,home,home,home", EMPTY, "20,10,start,start", EMPTY)
+    moves = outcomes(position, "7", f"partners(partner_split={split})")
+    bumped = board("home,home,home,start", EMPTY, "25,12,start,start", EMPTY, "B")
+    assert bumped not in moves.values() and "7 20-25 10-12" not in moves and "7 10-12 20-25" not in moves
+    # Made the other way round, Red's part first, Yellow's pawn lands on the empty square.
+    assert moves["7 25-27 20-25"] == board("home,home,home,27", EMPTY, "25,10,start,start", EMPTY, "B")
+
+
+def test_a_slide_of_the_partners_pawn_may_still_sweep_the_players_pawn() -> None:
+    moves = outcomes(board("26,start,start,start", EMPTY, "19,start,start,start", EMPTY), "5")
+    assert moves["5 19-24"] == board(EMPTY, EMPTY, "28,start,start,start", EMPTY, "B")
+
+
+@pytest.mark.parametrize(
+    ("red", "yellow", "card", "text"),
+    [
+        ("25,start,start,start", "20,start,start,start", "5", "5 20-25"),
+        (RED_ALONE, EMPTY, "sorry", "sorry Y:start-21"),
+        ("34,start,start,start", EMPTY, "1", "1 Y:start-34"),
+    ],
+)
+def test_a_move_landing_the_partners_pawn_on_the_players_is_refused_with_the_reason(
+    red: str, yellow: str, card: str, text: str
+) -> None:
+    position = parse_position(board(red, EMPTY, yellow, EMPTY))
+    with pytest.raises(IllegalError, match="your partner's pawn may not land on your own pawn"):
+        parse_move(PARTNERS, position, parse_card(card), text)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Final, NamedTuple
 
-from pardon.core.board import COLOUR_NAMES, next_seat
+from pardon.core.board import COLOUR_NAMES
 from pardon.core.cards import NO_CARD, Pack, a_card
 from pardon.core.errors import IllegalError
 from pardon.core.hands import hand_moves, with_hand
@@ -24,7 +24,7 @@ from pardon.core.notation import Record, format_move, parse_move
 from pardon.core.observation import Observation, observe
 from pardon.core.rules import Rules, parse_rules, to_text
 from pardon.core.scoring import GameResult, points_of
-from pardon.core.state import Position, check_seats, initial_position
+from pardon.core.state import Position, check_seats, initial_position, passing_over_dropped
 from pardon.core.tokens import fire_moves
 
 __all__ = ["Game", "LeaderDraw", "record_of", "replay"]
@@ -95,6 +95,8 @@ class Game:
         self.position = position
         self.pack = pack
         self.leader_draw = leader_draw
+        #: Who was named to play first when the game was set up (None: the rules chose).
+        self.first: int | None = None
         #: The card drawn and not yet played, if any (never set in a hand game).
         self.card: int | None = None
         self.stage = CARD
@@ -117,6 +119,7 @@ class Game:
         seats = check_seats(seats, rules)
         if first is not None and first not in seats:
             raise IllegalError(f"{COLOUR_NAMES[first] if 0 <= first < 4 else first} is not playing")
+        named = first
         pack = Pack.new(rules.deck, seed)
         leader_draw = None
         if rules.leader == "named" and first is None:
@@ -127,7 +130,9 @@ class Game:
         position = initial_position(rules, seats, first)
         if rules.hand:
             position, pack = _deal(position, pack, seed, rules.hand)
-        return cls(rules, position, pack, seed, leader_draw)
+        game = cls(rules, position, pack, seed, leader_draw)
+        game.first = named
+        return game
 
     @property
     def turn(self) -> int:
@@ -138,7 +143,7 @@ class Game:
     def decider(self) -> int:
         """The colour whose decision :meth:`legal_moves` lists: the player to move, or
         the player to answer a double."""
-        return self._answering[0] if self.stage == ANSWERING else self.position.turn
+        return self._answering[0] if self.stage == ANSWERING and self._answering else self.position.turn
 
     @property
     def winner(self) -> int | None:
@@ -333,8 +338,9 @@ class Game:
             self._accepted = True
         if self._answering:
             return
-        if not self._accepted:  # everybody dropped out: the doubler wins
+        if not self._accepted:  # everybody dropped out: the game ends, the doubler wins
             self.position = self.position._replace(winner=self.position.turn)
+            self.stage = CARD
             return
         self.position = self.position.with_extras(stake=self.position.stake * 2)
         self.stage = BEFORE_DRAW if self._before_draw_moves() else CARD
@@ -345,7 +351,7 @@ class Game:
         if self.rules.hand:
             self.pack = self.pack.discard(move.card)
             position, self.pack = _refill(position, mover, self.pack, self.seed, self.rules.hand)
-        self.position = _skip_dropped(position)
+        self.position = passing_over_dropped(position)
         self.card = None
         if self.position.winner is None and self.position.turn != mover:
             self._begin_turn()
@@ -397,14 +403,6 @@ def _clockwise_after(position: Position, colour: int) -> tuple[int, ...]:
     return tuple(seat for seat in following if seat not in position.out)
 
 
-def _skip_dropped(position: Position) -> Position:
-    """The turn passes over players who dropped out of a double."""
-    turn = position.turn
-    while turn in position.out and position.winner is None:
-        turn = next_seat(position.seats, turn)
-    return position if turn == position.turn else position._replace(turn=turn)
-
-
 def _deal(position: Position, pack: Pack, seed: int, size: int) -> tuple[Position, Pack]:
     """Deal ``size`` cards to each player, one at a time, from the player to move."""
     seats = position.seats
@@ -430,14 +428,15 @@ def _refill(position: Position, colour: int, pack: Pack, seed: int, size: int) -
 
 
 def record_of(game: Game) -> Record:
-    """The record of ``game`` so far: rules, seats, seed and every decision (going on
-    to the card without a decision before the draw is left out: it is implied)."""
+    """The record of ``game`` so far: rules, seats, seed, who was named to play first (if
+    anyone was) and every decision (going on to the card without a decision before the
+    draw is left out: it is implied)."""
     moves = tuple(
         (turn.colour, format_move(turn.before.position, turn.move))
         for turn in game._history
         if turn.move.card != NO_CARD or turn.move.actions
     )
-    return Record(to_text(game.rules), game.position.seats, game.seed, moves, game.winner)
+    return Record(to_text(game.rules), game.position.seats, game.seed, moves, game.winner, game.first)
 
 
 def replay(record: Record) -> Game:

@@ -3,10 +3,11 @@
 With ``Rules.hand`` set, a player holds cards instead of drawing one a turn.  Every
 move names the card it plays; the card leaves the hand with the move (the
 :class:`~pardon.core.game.Game` then discards it and draws back up, the chance step).
-A card is *usable* when it has a move other than a pass — an 11's switch counts — and
-a player with a usable card must play one.  Only a dead hand (no usable card) is
-discarded from: one move per distinct card, each a pass of that card.  After a 2 the
-same player plays again (``draw_again_on_2``), from the refilled hand.
+A card is *usable* when it has a move other than a pass, and a player with a usable
+card must play one — except that an 11 which can only switch may be declined, as the
+switch is never compulsory.  A dead hand (no usable card, or only such 11s, declined)
+is discarded from: one move per distinct card, each a pass of that card.  After a 2
+the same player plays again (``draw_again_on_2``), from the refilled hand.
 
 >>> from pardon.core.rules import parse_rules
 >>> from pardon.core.state import initial_position
@@ -19,9 +20,10 @@ same player plays again (``draw_again_on_2``), from the refilled hand.
 
 from __future__ import annotations
 
+from pardon.core.board import next_seat
 from pardon.core.moves import Move, legal_moves
 from pardon.core.rules import Rules
-from pardon.core.state import NO_EXTRAS, Extras, Position
+from pardon.core.state import NO_EXTRAS, Extras, Position, passing_over_dropped
 
 
 def with_hand(position: Position, colour: int, hand: tuple[int, ...]) -> Position:
@@ -42,29 +44,30 @@ def without_card(hand: tuple[int, ...], card: int) -> tuple[int, ...]:
 
 def hand_moves(rules: Rules, position: Position) -> list[Move]:
     """Every legal play from the hand of the player to move, card by card in rank
-    order, one move per distinct outcome of each card; the discards of a dead hand
-    when no card is usable.  Empty when the game is over."""
+    order, one move per distinct outcome of each card.  Empty when the game is over.
+
+    A card whose use is compulsory (it has a use, and no pass) obliges the player to
+    play a card: then only the plays are listed.  Otherwise the hand may be treated as
+    dead: an 11 that can only switch may be declined (its switch is never compulsory,
+    RULES.md §3.5), so beside its switches each card may be discarded (``CARD pass``).
+    """
     if position.winner is not None:
         return []
     colour = position.turn
     hand = position.hands[colour]
-    plays: list[Move] = []
-    discards: list[Move] = []
+    by_card: list[tuple[Position, list[Move]]] = []
     for card in sorted(set(hand)):
         after = with_hand(position, colour, without_card(hand, card))
-        for move in legal_moves(rules, after, card):
-            if not move.is_pass:
-                plays.append(move)
-            elif not discards or discards[-1].card != card:
-                discards.append(_discard(after, card))
-    return plays or discards
+        by_card.append((after, legal_moves(rules, after, card)))
+    if any(not any(move.is_pass for move in moves) for _, moves in by_card):
+        return [move for _, moves in by_card for move in moves if not move.is_pass]
+    return [_discard(after, move.card) if move.is_pass else move for after, moves in by_card for move in moves]
 
 
 def _discard(after: Position, card: int) -> Move:
     """A dead hand's discard of ``card``: no pawn moves, the next player's turn."""
-    seats, turn = after.seats, after.turn
-    following = seats[(seats.index(turn) + 1) % len(seats)]
-    return Move(card, (), after._replace(turn=following))
+    following = next_seat(after.seats, after.turn)
+    return Move(card, (), passing_over_dropped(after._replace(turn=following)))
 
 
 def card_moves(rules: Rules, position: Position, card: int) -> list[Move]:

@@ -5,16 +5,20 @@ A position is ``{"rules": PRESET_OR_OBJECT, "seats": [colour, ...], "turn": colo
 ``"start"``, ``"home"``, a track square 0–59 or ``"S1"``–``"S5"``.  What the rules
 add is in optional keys: ``"hands"`` (hands of five), ``"tokens"`` (Fire and Ice),
 ``"doubling"`` (stake and who dropped out), ``"scores"`` (a finished game's points).
-Unknown keys are an error, so a typo never passes silently.
+Unknown keys are an error, so a typo never passes silently; so is a key the rules do
+not play, and anything said twice (a repeated key, a colour written as ``"red"`` and
+``"R"``), since only one of the two could be meant.
 """
 
 from __future__ import annotations
 
+import json
+import reprlib
 from typing import Any
 
 from pardon.core.board import COLOUR_NAMES, COLOURS
 from pardon.core.cards import card_name
-from pardon.core.errors import InvalidError
+from pardon.core.errors import AmbiguousError, InvalidError
 from pardon.core.hands import card_moves, hand_moves
 from pardon.core.moves import Move
 from pardon.core.notation import format_move, location_from_json, location_to_json, parse_card_word, parse_colour
@@ -23,6 +27,40 @@ from pardon.core.scoring import points_of
 from pardon.core.state import Extras, Position, check_position
 
 POSITION_KEYS = frozenset({"rules", "seats", "turn", "pawns", "winner", "hands", "tokens", "doubling", "scores"})
+
+_SHOWN = reprlib.Repr()  # a value in a message: short, however long or deep it is
+_SHOWN.maxstring = _SHOWN.maxother = 40
+
+
+def _shown(value: object) -> str:
+    """``repr(value)``, cut short for an error message."""
+    return _SHOWN.repr(value)
+
+
+def parse_json(text: str) -> Any:
+    """Read JSON text for this interface; raise InvalidError (not JSON, or nested too
+    deeply to read) or AmbiguousError (an object gives one key twice), one line each.
+
+    >>> parse_json('{"turn": "red", "turn": "blue"}')
+    Traceback (most recent call last):
+    ...
+    pardon.core.errors.AmbiguousError: the key 'turn' is given twice in one object
+    """
+    try:
+        return json.loads(text, object_pairs_hook=_object_once)
+    except json.JSONDecodeError as error:
+        raise InvalidError(f"not valid JSON ({error.msg} at line {error.lineno} column {error.colno})") from None
+    except RecursionError:
+        raise InvalidError("the JSON is nested too deeply to read") from None
+
+
+def _object_once(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    found: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in found:
+            raise AmbiguousError(f"the key {_shown(key)} is given twice in one object")
+        found[key] = value
+    return found
 
 
 def rules_to_json(rules: Rules) -> str | dict[str, Any]:
@@ -36,7 +74,7 @@ def rules_from_json(value: object) -> Rules:
         return parse_rules(value)
     if isinstance(value, dict):
         return from_dict(value)
-    raise InvalidError(f"rules must be a preset name or an object of options, not {value!r}")
+    raise InvalidError(f"rules must be a preset name or an object of options, not {_shown(value)}")
 
 
 def position_to_json(rules: Rules, position: Position) -> dict[str, Any]:
@@ -78,8 +116,36 @@ def _token_to_json(position: Position, pawn: tuple[int, int] | None) -> dict[str
 
 def _colour_key(value: object) -> int:
     if not isinstance(value, str):
-        raise InvalidError(f"a colour is 'red', 'blue', 'yellow' or 'green', not {value!r}")
+        raise InvalidError(f"a colour is 'red', 'blue', 'yellow' or 'green', not {_shown(value)}")
     return parse_colour(value)
+
+
+def _by_colour(value: dict[str, Any], what: str) -> dict[int, Any]:
+    """An object keyed by colour, read: a colour given twice (``"red"`` and ``"R"``) is refused."""
+    found: dict[int, Any] = {}
+    keys: dict[int, str] = {}
+    for key, item in value.items():
+        colour = _colour_key(key)
+        if colour in found:
+            raise AmbiguousError(f"{what} of {COLOUR_NAMES[colour]} are given twice, as {keys[colour]!r} and {key!r}")
+        found[colour], keys[colour] = item, key
+    return found
+
+
+#: The keys some rules add: the key, what the rules lack without it, the option that plays it.
+_KEYS_OF_RULES = (
+    ("hands", "hands", "hand=5"),
+    ("tokens", "Fire and Ice tokens", "tokens=true"),
+    ("doubling", "doubling", "doubling=true"),
+)
+
+
+def _check_keys_in_play(rules: Rules, data: dict[str, Any]) -> None:
+    """The keys of rules the game does not play must be absent, even empty or null."""
+    in_play = {"hands": bool(rules.hand), "tokens": rules.tokens, "doubling": rules.doubling}
+    for key, what, setting in _KEYS_OF_RULES:
+        if key in data and not in_play[key]:
+            raise InvalidError(f"these rules have no {what}: leave out {key!r} (it comes with {setting})")
 
 
 def position_from_json(data: object) -> tuple[Rules, Position]:
@@ -93,6 +159,7 @@ def position_from_json(data: object) -> tuple[Rules, Position]:
         if key not in data:
             raise InvalidError(f"the position has no {key!r}")
     rules = rules_from_json(data["rules"])
+    _check_keys_in_play(rules, data)
     seats_value = data["seats"]
     if not isinstance(seats_value, list):
         raise InvalidError("'seats' must be a list of colours")
@@ -100,29 +167,23 @@ def position_from_json(data: object) -> tuple[Rules, Position]:
     pawns_value = data["pawns"]
     if not isinstance(pawns_value, dict):
         raise InvalidError("'pawns' must be an object: colour -> list of locations")
-    rows: dict[int, tuple[int, ...]] = {}
-    for key, locations in pawns_value.items():
-        colour = _colour_key(key)
+    written: dict[int, list[int]] = {}  # each colour's pawns in the order given (tokens count in it)
+    for colour, locations in _by_colour(pawns_value, "the pawns").items():
         if colour not in seats:
-            raise InvalidError(f"{key!r} has pawns but is not in 'seats'")
+            raise InvalidError(f"{COLOUR_NAMES[colour]!r} has pawns but is not in 'seats'")
         if not isinstance(locations, list):
-            raise InvalidError(f"the pawns of {key!r} must be a list of locations")
-        rows[colour] = tuple(sorted(location_from_json(colour, location) for location in locations))
+            raise InvalidError(f"the pawns of {COLOUR_NAMES[colour]!r} must be a list of locations")
+        written[colour] = [location_from_json(colour, location) for location in locations]
     for colour in seats:
-        if colour not in rows:
+        if colour not in written:
             raise InvalidError(f"{COLOUR_NAMES[colour]!r} is in 'seats' but has no pawns listed")
     winner = data.get("winner")
     position = Position(
         tuple(sorted(seats)) if len(set(seats)) == len(seats) else tuple(seats),
-        tuple(rows.get(colour, ()) for colour in COLOURS),
+        tuple(tuple(sorted(written.get(colour, ()))) for colour in COLOURS),
         _colour_key(data["turn"]),
         None if winner is None else _colour_key(winner),
     )
-    written = {
-        colour: [location_from_json(colour, place) for place in pawns_value[COLOUR_NAMES[colour]]]
-        for colour in rows
-        if COLOUR_NAMES[colour] in pawns_value
-    }
     extras = Extras(
         _hands_from_json(data.get("hands"), seats),
         _token_from_json(data.get("tokens"), "fire", written),
@@ -136,7 +197,7 @@ def position_from_json(data: object) -> tuple[Rules, Position]:
         points = points_of(rules, position)
         expected = None if points is None else {COLOUR_NAMES[colour]: value for colour, value in points.items()}
         if scores != expected:
-            raise InvalidError(f"'scores' should be {expected} for this position, not {scores!r}")
+            raise InvalidError(f"'scores' should be {expected} for this position, not {_shown(scores)}")
     return rules, position
 
 
@@ -146,10 +207,9 @@ def _hands_from_json(value: object, seats: list[int]) -> tuple[tuple[int, ...], 
     if not isinstance(value, dict):
         raise InvalidError("'hands' must be an object: colour -> list of cards")
     hands: dict[int, tuple[int, ...]] = {}
-    for key, cards in value.items():
-        colour = _colour_key(key)
+    for colour, cards in _by_colour(value, "the hands").items():
         if not isinstance(cards, list) or not all(isinstance(card, (str, int)) for card in cards):
-            raise InvalidError(f'the hand of {key!r} must be a list of cards such as "7" or "sorry"')
+            raise InvalidError(f'the hand of {COLOUR_NAMES[colour]!r} must be a list of cards such as "7" or "sorry"')
         hands[colour] = tuple(sorted(parse_card_word(str(card)) for card in cards))
     return tuple(hands.get(colour, ()) for colour in COLOURS)
 
@@ -163,12 +223,13 @@ def _token_from_json(value: object, word: str, written: dict[int, list[int]]) ->
     if token is None:
         return None
     if not isinstance(token, dict) or set(token) != {"colour", "pawn"}:
-        raise InvalidError(f'the {word} token must be null or {{"colour": C, "pawn": I}}, not {token!r}')
+        raise InvalidError(f'the {word} token must be null or {{"colour": C, "pawn": I}}, not {_shown(token)}')
     colour = _colour_key(token["colour"])
     index = token["pawn"]
     pawns = written.get(colour, [])
     if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(pawns):
-        raise InvalidError(f"the {word} token's pawn must be an index into {token['colour']}'s pawns, not {index!r}")
+        name = COLOUR_NAMES[colour]
+        raise InvalidError(f"the {word} token's pawn must be an index into {name}'s pawns, not {_shown(index)}")
     return colour, pawns[index]
 
 
@@ -180,7 +241,7 @@ def _doubling_from_json(value: object) -> tuple[int, tuple[int, ...]]:
     stake = value.get("stake", 1)
     out = value.get("out", [])
     if isinstance(stake, bool) or not isinstance(stake, int):
-        raise InvalidError(f"the stake must be a whole number, not {stake!r}")
+        raise InvalidError(f"the stake must be a whole number, not {_shown(stake)}")
     if not isinstance(out, list):
         raise InvalidError("'out' must be a list of colours")
     return stake, tuple(sorted(_colour_key(colour) for colour in out))

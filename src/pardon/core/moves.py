@@ -46,7 +46,7 @@ from pardon.core.board import (
 )
 from pardon.core.cards import SORRY
 from pardon.core.rules import Rules
-from pardon.core.state import Position
+from pardon.core.state import Position, passing_over_dropped
 
 #: What an action does.
 STEP: Final = 0  # move a pawn by count (forward, backward, or out of Start)
@@ -143,10 +143,11 @@ def occupancy(pawns: Pawns) -> dict[int, int]:
 
 
 def next_turn(rules: Rules, position: Position, card: int) -> int:
-    """Who draws after ``card`` is played or forfeited: the same player after a classic 2."""
+    """Who draws after ``card`` is played or forfeited: the same player after a classic 2,
+    else the next player clockwise who has not dropped out of a double."""
     if card == 2 and rules.draw_again_on_2:
         return position.turn
-    return next_seat(position.seats, position.turn)
+    return passing_over_dropped(position._replace(turn=next_seat(position.seats, position.turn))).turn
 
 
 # --- lookups in distance space ---------------------------------------------------------
@@ -835,8 +836,12 @@ def legal_moves(rules: Rules, position: Position, card: int) -> list[Move]:
     if rules.tokens:
         from pardon.core.tokens import token_moves
 
-        return token_moves(rules, position, card)
-    return board_moves(rules, position, card)
+        moves = token_moves(rules, position, card)
+    else:
+        moves = board_moves(rules, position, card)
+    if position.extras is not None and position.extras.out:  # the turn passes over who dropped out
+        moves = [move._replace(result=passing_over_dropped(move.result)) for move in moves]
+    return moves
 
 
 def board_moves(rules: Rules, position: Position, card: int) -> list[Move]:

@@ -297,7 +297,7 @@ def _no_move_reason(rules: Rules, position: Position, card: int) -> str:
 
 def _why_not_pass(rules: Rules, card: int) -> str:
     if rules.hand:
-        return "a card can be discarded only when no card of the hand can be used"
+        return "a card can be discarded only when no card of the hand can be used, but for an 11's switch"
     return why_not_pass(card)
 
 
@@ -359,6 +359,10 @@ def _explain(rules: Rules, position: Position, card: int, specs: list[_Spec], mo
         return "a split 7 moves two different pawns"
     player = position.turn
     for spec in specs:
+        if rules.partners and _lands_partner_on_player(position, spec):
+            return (
+                "your partner's pawn may not land on your own pawn: your move sends your pawns to Start only by a slide"
+            )
         if spec.colour is not None and spec.colour != player:
             if rules.partners and spec.colour == partner(player):
                 return "that move of your partner's pawn is not allowed here"
@@ -385,6 +389,22 @@ def _explain(rules: Rules, position: Position, card: int, specs: list[_Spec], mo
     if destinations:
         return f"with {a_card(card)} the pawn on {where} can go to {' or '.join(destinations)} only"
     return f"the pawn on {where} cannot move with {a_card(card)}"
+
+
+def _lands_partner_on_player(position: Position, spec: _Spec) -> bool:
+    """Whether a written action moves the partner's pawn onto a pawn of the player's (RULES.md §5)."""
+    player = position.turn
+    mate = partner(player)
+    if spec.colour not in (None, mate) or spec.switch or spec.destination is None:
+        return False
+    on_track = FIRST_TRACK <= spec.origin < START
+    if spec.colour is None and not (on_track and DISTANCE[mate][SQUARE[player][spec.origin]] in position.pawns[mate]):
+        return False  # a track square names the partner's pawn only if it stands there
+    try:
+        landing = parse_location(mate, spec.destination)
+    except InvalidError:
+        return False
+    return FIRST_TRACK <= landing < START and DISTANCE[player][SQUARE[mate][landing]] in position.pawns[player]
 
 
 def _explain_target(position: Position, card: int, spec: _Spec) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import re
+import reprlib
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -30,7 +31,8 @@ class Rules:
     deck: int = 45
     #: Pawns per colour: 4, or 3 for the faster game (RULES.md §4).
     pawns: int = 4
-    #: Pawns that begin on their start exit circle instead of in Start (H05: 1).
+    #: Pawns that begin on their start exit circle instead of in Start: 0, or 1 (H05);
+    #: only one pawn fits on the circle.
     pawns_out: int = 0
     #: Whether a 2 gives another draw, even when it could not be used (classic).
     draw_again_on_2: bool = True
@@ -65,8 +67,7 @@ class Rules:
     def __post_init__(self) -> None:
         _check_choice("deck", self.deck, (44, 45, 55))
         _check_choice("pawns", self.pawns, (3, 4))
-        if not 0 <= self.pawns_out <= self.pawns:
-            raise InvalidError(f"pawns_out must be between 0 and pawns ({self.pawns}), not {self.pawns_out}")
+        _check_choice("pawns_out", self.pawns_out, (0, 1))  # two pawns never share the circle
         _check_choice("slide_riders", self.slide_riders, SLIDE_RIDERS)
         _check_choice("leader", self.leader, LEADER_CHOICES)
         _check_choice("leave_start", self.leave_start, LEAVE_START_CHOICES)
@@ -107,7 +108,7 @@ def _check_choice(option: str, value: object, choices: tuple[object, ...]) -> No
 OPTION_HELP: Final[dict[str, str]] = {
     "deck": "cards in the pack: 44 (1939: four of each), 45 (a fifth 1), 55 (five of each)",
     "pawns": "pawns per colour: 4, or 3 for a faster game",
-    "pawns_out": "pawns that begin on their start exit circle (1 in the faster 2005 start)",
+    "pawns_out": "pawns that begin on their start exit circle: 0, or 1 (the faster 2005 start)",
     "draw_again_on_2": "a 2 gives another draw, even when it could not be used",
     "slide_riders": "who rides a slide: 'others' (classic: other colours) or 'own' colour (2013)",
     "switched_opponent_slides": "the opponent moved by an 11 switch slides if it lands on a triangle",
@@ -190,7 +191,7 @@ def adjust(rules: Rules, **changes: Any) -> Rules:
         default = getattr(Rules(), option)
         if type(value) is not type(default):
             kind = {bool: "true or false", int: "a whole number", str: "a word"}[type(default)]
-            raise InvalidError(f"rules option {option} takes {kind}, not {value!r}")
+            raise InvalidError(f"rules option {option} takes {kind}, not {reprlib.repr(value)}")
     return dataclasses.replace(rules, **changes)
 
 
@@ -257,5 +258,5 @@ def from_dict(data: dict[str, Any]) -> Rules:
     changes = dict(data)
     preset_name = changes.pop("preset", "classic")
     if not isinstance(preset_name, str) or preset_name not in PRESETS:
-        raise InvalidError(f"unknown rules preset {preset_name!r}: choose {', '.join(PRESETS)}")
+        raise InvalidError(f"unknown rules preset {reprlib.repr(preset_name)}: choose {', '.join(PRESETS)}")
     return adjust(PRESETS[preset_name], **changes)

@@ -20,6 +20,7 @@ from pardon.core.board import (
     START,
     START_EXIT,
     is_on_track,
+    next_seat,
     partner,
 )
 from pardon.core.cards import CARDS, DECKS
@@ -114,6 +115,20 @@ def seats_for(players: int) -> tuple[int, ...]:
     if players not in DEFAULT_SEATS:
         raise InvalidError(f"Sorry! is played by 2 to 4 players (1 in the solo challenge), not {players}")
     return DEFAULT_SEATS[players]
+
+
+def passing_over_dropped(position: Position) -> Position:
+    """``position`` with the turn passed on, clockwise, over players who dropped out of a
+    double (RULES.md §6): they take no more turns."""
+    out = position.out
+    turn = position.turn
+    if position.winner is not None or turn not in out:
+        return position
+    for _ in position.seats:  # at most once round the table
+        turn = next_seat(position.seats, turn)
+        if turn not in out:
+            return position._replace(turn=turn)
+    return position
 
 
 def initial_position(rules: Rules, seats: tuple[int, ...], first: int | None = None) -> Position:
@@ -228,6 +243,10 @@ def _check_doubling(rules: Rules, position: Position) -> None:
         raise InvalidError("a player who is not playing cannot drop out")
     if position.winner is None and position.turn in out:
         raise InvalidError(f"{_name(position.turn)} dropped out and has no turn")
+    if len(set(out)) != len(out):
+        raise InvalidError("a player drops out only once")
+    if out and position.winner is None and len(out) >= len(position.seats) - 1:
+        raise InvalidError(f"every other player dropped out, so the game is over: {_name(position.turn)} has won")
 
 
 def _check_pawns(colour: int, pawns: tuple[int, ...], squares: dict[int, int]) -> None:
