@@ -34,7 +34,7 @@ from pardon.core.cards import card_name
 from pardon.core.describe import describe_move
 from pardon.core.errors import PardonError
 from pardon.core.game import Game, record_of, replay
-from pardon.core.jsonio import moves_to_json, position_from_json, position_to_json
+from pardon.core.jsonio import moves_to_json, parse_json, position_from_json, position_to_json
 from pardon.core.notation import format_record, parse_card_word, parse_record
 from pardon.core.rules import OPTION_HELP, PRESET_HELP, PRESETS, parse_rules, to_dict
 from pardon.core.state import seats_for
@@ -57,9 +57,9 @@ def _read_text(path: str) -> str:
 def _read_json(path: str) -> Any:
     text = _read_text(path)
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as error:
-        raise UserError(f"{path}: not valid JSON ({error.msg} at line {error.lineno} column {error.colno})") from None
+        return parse_json(text)  # strict: a key given twice, or JSON nested too deeply, is one line of error
+    except PardonError as error:
+        raise UserError(f"{path}: {error}") from None
 
 
 def command_moves(arguments: argparse.Namespace) -> int:
@@ -309,8 +309,9 @@ def command_report(arguments: argparse.Namespace) -> int:
 
 def command_serve(arguments: argparse.Namespace) -> int:
     try:
-        from pardon.web.server import serve
+        from pardon.web.server import database_problem, serve
         from pardon.web.settings import Settings, database_url
+        from pardon.web.storage import DatabaseInUseError, lock_database
     except ImportError as error:
         raise UserError(f"the server needs the web extra: pip install 'pardon[web]' (no {error.name})") from None
     if not 0 <= arguments.port <= 65535:
@@ -321,7 +322,16 @@ def command_serve(arguments: argparse.Namespace) -> int:
         takeover_after=max(0.0, arguments.takeover_after),
         allowed_origins=tuple(arguments.allow_origin),
         public_url=arguments.public_url,
+        create_rate=max(0.0, arguments.create_rate),
+        waiting_expiry=max(0.0, arguments.expire_waiting) * 3600,
     )
+    problem = database_problem(settings.database)  # its real cause, before anything else tries it
+    if problem is not None:
+        raise UserError(problem)
+    try:
+        lock_database(settings.database)  # held until the process ends: one server per SQLite file
+    except DatabaseInUseError as error:
+        raise UserError(str(error)) from None
     serve(settings, arguments.host, arguments.port)
     return 0
 
@@ -446,6 +456,12 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--takeover-after", type=float, default=60.0, help="seconds away before a computer plays")
     serve.add_argument("--allow-origin", action="append", default=[], help="another web origin allowed to connect")
     serve.add_argument("--public-url", help="the address written in invite links (default: the request's)")
+    serve.add_argument(
+        "--create-rate", type=float, default=10.0, help="games one address may create a minute (0: no limit)"
+    )
+    serve.add_argument(
+        "--expire-waiting", type=float, default=24.0, help="hours a game may wait with nobody at it (0: never expires)"
+    )
     serve.set_defaults(run=command_serve)
 
     sheets = commands.add_parser("sheets", help="write the one-page rule sheet and the score sheet as PDF")

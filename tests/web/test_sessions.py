@@ -96,21 +96,23 @@ def test_hints_in_a_hand_game_rank_every_card_of_the_hand(server: TestClient) ->
 
 
 def test_the_lobby_lists_open_public_games_and_a_seat_can_be_joined(server: TestClient) -> None:
-    public = create(server, [{"kind": "human"}, {"kind": "human"}, {"kind": "bot"}], public=True)
+    public = create(server, [{"kind": "human"}, {"kind": "open"}, {"kind": "bot"}], public=True)
     private = create(server, [{"kind": "human"}, {"kind": "human"}])
     listed = [entry["id"] for entry in server.get("/api/lobby").json()["games"]]
     assert public["id"] in listed and private["id"] not in listed
+    assert token_of(public, "blue") is None  # an open seat has no invite
     joined = server.post(f"/api/games/{public['id']}/join", json={"seat": "blue"}).json()
-    assert joined["colour"] == "blue" and joined["token"] != token_of(public, "blue")
+    assert joined["colour"] == "blue"
     again = server.post(f"/api/games/{public['id']}/join", json={"seat": "blue"})
     assert again.status_code == 409 and again.json()["error"] == "seat_taken"
+    invited = server.post(f"/api/games/{public['id']}/join", json={"seat": "red"})  # kept for its invitee
+    assert invited.status_code == 409 and invited.json()["error"] == "seat_not_open"
     refused = server.post(f"/api/games/{private['id']}/join", json={"seat": "red"})
     assert refused.status_code == 403 and refused.json()["error"] == "not_public"
-    with server.websocket_connect(public["websocket"]) as socket:  # the old invite no longer opens the seat
-        socket.send_json({"type": "hello", "token": token_of(public, "blue")})
-        assert socket.receive_json()["code"] == "bad_token"
     with server.websocket_connect(public["websocket"]) as socket:
         assert Player(socket).hello(joined["token"])["seats"] == ["blue"]
+    with server.websocket_connect(public["websocket"]) as socket:
+        assert Player(socket).hello(token_of(public, "red"))["seats"] == ["red"]
 
 
 def test_a_rematch_keeps_the_players_and_the_winner_leads(server: TestClient) -> None:

@@ -2,15 +2,24 @@
 
 Every body is a pydantic model, so the OpenAPI schema (``/openapi.json``) is the contract;
 every refusal is ``{"error": CODE, "message": TEXT}`` with a 4xx status.
+
+Looking a game up keeps nothing in memory that was not there: a finished game is read from
+the database (and replayed when its record is asked for), then forgotten.  Each client
+address may create only so many games a minute (:class:`CreationLimit`).
 """
 
 from __future__ import annotations
 
+import contextlib
+import math
 import secrets
+import threading
+import time
+from dataclasses import replace
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Header, Request
-from fastapi.responses import PlainTextResponse
+from fastapi.responses import JSONResponse, PlainTextResponse
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from pardon.bots import BOTS
@@ -22,7 +31,7 @@ from pardon.core.notation import format_record
 from pardon.core.rules import to_text
 from pardon.core.state import check_seats, seats_for
 from pardon.web.protocol import COLOUR_NUMBERS, Colour
-from pardon.web.rooms import BOT, HUMAN, Room, Rooms, new_game
+from pardon.web.rooms import BOT, HUMAN, GameBrokenError, Room, Rooms, new_game
 from pardon.web.storage import FINISHED, WAITING, GameRow, SeatRow
 from pardon.web.tokens import hash_token, new_game_id, new_token, token_matches
 
@@ -44,13 +53,18 @@ class _Body(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+#: A seat of a new game left open for anyone: a human seat offered in the lobby, without an invite link.
+OPEN = "open"
+
+
 class SeatSpec(_Body):
     """One seat of a new game."""
 
     colour: Colour | None = Field(default=None, description="left out: the usual colours for the number of seats")
-    kind: Literal["human", "bot", "hotseat"] = Field(
+    kind: Literal["human", "bot", "hotseat", "open"] = Field(
         description="human: a player with an invite link; bot: a computer player; "
-        "hotseat: a human on the creator's screen"
+        "hotseat: a human on the creator's screen; open (public games): a human seat left open for anyone, "
+        "offered in the lobby and taken with POST /api/games/{id}/join"
     )
     level: Literal["random", "greedy", "tactician", "expectimax", "mcts"] | None = Field(
         default=None, description="the computer player's level (bot seats only; default greedy)"
@@ -70,10 +84,11 @@ class CreateGame(_Body):
 
 class SeatInvite(BaseModel):
     colour: Colour
-    kind: str
+    kind: str = Field(description="human (an invited or open seat), bot or hotseat")
     level: str | None
     name: str
-    token: str | None = Field(description="the seat's secret (human seats); shown once, stored only hashed")
+    open: bool = Field(description="left open for anyone in the lobby: no token, no link")
+    token: str | None = Field(description="the seat's secret (invited human seats); shown once, stored only hashed")
     link: str | None
 
 
@@ -93,7 +108,8 @@ class SeatSummary(BaseModel):
     kind: str
     level: str | None
     name: str
-    open: bool = Field(description="a human seat nobody has taken yet")
+    open: bool = Field(description="left open for anyone and not taken yet: offered in the lobby, joinable")
+    taken: bool = Field(description="the seat has its player: a computer, or a human who has come (or joined)")
 
 
 class GameSummary(BaseModel):
@@ -135,7 +151,15 @@ class ErrorBody(BaseModel):
     message: str
 
 
-ERRORS: dict[int | str, dict[str, Any]] = {code: {"model": ErrorBody} for code in (400, 401, 403, 404, 409, 422)}
+ERRORS: dict[int | str, dict[str, Any]] = {code: {"model": ErrorBody} for code in (400, 401, 403, 404, 409, 413, 422)}
+
+RATE_LIMITED: dict[int | str, dict[str, Any]] = {
+    429: {
+        "model": ErrorBody,
+        "description": "rate_limited: too many games created from this address",
+        "headers": {"Retry-After": {"description": "seconds to wait", "schema": {"type": "integer"}}},
+    }
+}
 
 #: The refusals of an answer that is not JSON when all goes well (a record) are JSON still.
 ERROR_SCHEMA = {"$ref": "#/components/schemas/ErrorBody"}
@@ -158,8 +182,49 @@ def play_link(request: Request, game_id: str, token: str) -> str:
     return f"{base_url(request)}/play/{game_id}#token={token}"
 
 
-@router.post("/games", status_code=201, response_model=GameCreated, summary="Create a game")
-def create_game(body: CreateGame, request: Request) -> GameCreated:
+class CreationLimit:
+    """A token bucket per client address: ``per_minute`` games a minute on average, ``burst``
+    at once (0 a minute: no limit).  Behind a proxy every client has the proxy's address."""
+
+    #: Addresses remembered at most; those whose bucket is full again are forgotten first.
+    MOST = 10_000
+
+    def __init__(self, per_minute: float, burst: int):
+        self.rate = per_minute / 60
+        self.burst = float(max(1, burst))
+        self._buckets: dict[str, tuple[float, float]] = {}  # address: (tokens, when)
+        self._guard = threading.Lock()
+
+    def wait(self, address: str) -> float:
+        """0 if ``address`` may create a game now (and counts it); else the seconds until it may."""
+        if self.rate <= 0:
+            return 0.0
+        now = time.monotonic()
+        with self._guard:
+            tokens, when = self._buckets.get(address, (self.burst, now))
+            tokens = min(self.burst, tokens + (now - when) * self.rate)
+            if tokens < 1:
+                self._buckets[address] = (tokens, now)
+                return (1 - tokens) / self.rate
+            self._buckets[address] = (tokens - 1, now)
+            if len(self._buckets) > self.MOST:
+                self._forget_full(now)
+            return 0.0
+
+    def _forget_full(self, now: float) -> None:
+        refill = self.burst / self.rate
+        self._buckets = {address: kept for address, kept in self._buckets.items() if now - kept[1] < refill}
+
+
+@router.post("/games", status_code=201, response_model=GameCreated, summary="Create a game", responses=RATE_LIMITED)
+def create_game(body: CreateGame, request: Request) -> Any:
+    limit: CreationLimit = request.app.state.creation_limit
+    wait = limit.wait(request.client.host if request.client else "")
+    if wait > 0:
+        seconds = max(1, math.ceil(wait))
+        message = f"too many games created from this address: try again in {seconds} s"
+        headers = {"Retry-After": str(seconds)}
+        return JSONResponse({"error": "rate_limited", "message": message}, status_code=429, headers=headers)
     row, tokens, host, watch = _new_game_row(body)
     rooms_of(request).add(row)
     return GameCreated(
@@ -176,6 +241,7 @@ def create_game(body: CreateGame, request: Request) -> GameCreated:
                 kind=seat.kind,
                 level=seat.level,
                 name=seat.name,
+                open=seat.open,
                 token=tokens.get(seat.colour),
                 link=play_link(request, row.id, tokens[seat.colour]) if seat.colour in tokens else None,
             )
@@ -199,11 +265,16 @@ def _new_game_row(body: CreateGame) -> tuple[GameRow, dict[int, str], str, str]:
     for spec, colour in zip(body.seats, colours, strict=True):
         if spec.kind != BOT and spec.level is not None:
             raise ApiError(422, "invalid_seats", f"only a computer player has a level ({COLOUR_NAMES[colour]})")
+        if spec.kind == OPEN and not body.public:
+            where = COLOUR_NAMES[colour]
+            raise ApiError(422, "invalid_seats", f"an open seat is for a public game: the lobby offers it ({where})")
         level = (spec.level or "greedy") if spec.kind == BOT else None
         if spec.kind == HUMAN:
             tokens[colour] = new_token()
         name = spec.name or (f"computer ({level})" if level else COLOUR_NAMES[colour].capitalize())
-        seat_rows.append(SeatRow(colour, spec.kind, level, name, _hash(tokens.get(colour)), spec.kind == BOT))
+        kind = HUMAN if spec.kind == OPEN else spec.kind
+        token_hash = _hash(tokens.get(colour))
+        seat_rows.append(SeatRow(colour, kind, level, name, token_hash, spec.kind == BOT, open=spec.kind == OPEN))
     host, watch = new_token(), new_token()
     row = GameRow(
         id=new_game_id(),
@@ -241,67 +312,89 @@ def _colours(specs: list[SeatSpec]) -> tuple[int, ...]:
 
 @router.get("/games/{game_id}", response_model=GameSummary, summary="A game's seats and progress")
 def get_game(game_id: str, request: Request) -> GameSummary:
-    return _summary(_room(request, game_id))
+    """Live games from memory; finished ones (and any the server cannot load) from the database."""
+    rooms = rooms_of(request)
+    room = rooms.rooms.get(game_id)
+    if room is None:
+        row = _stored(request, game_id)
+        if row.status != FINISHED:
+            with contextlib.suppress(GameBrokenError):  # still described, from the database
+                room = rooms.get(game_id)
+        if room is None:
+            return _summary(row, rooms.store.decision_count(game_id))
+    return _summary(room.row, room.event)
+
+
+def _stored(request: Request, game_id: str) -> GameRow:
+    row = rooms_of(request).store.game(game_id) if len(game_id) <= 32 else None
+    if row is None:
+        raise ApiError(404, "no_game", f"there is no game {game_id!r}")
+    return row
 
 
 def _room(request: Request, game_id: str) -> Room:
-    room = rooms_of(request).get(game_id) if len(game_id) <= 32 else None
+    """The game's room; a finished game's is not kept once the request is answered."""
+    try:
+        room = rooms_of(request).get(game_id) if len(game_id) <= 32 else None
+    except GameBrokenError as error:
+        raise ApiError(500, "server_error", error.message) from None
     if room is None:
         raise ApiError(404, "no_game", f"there is no game {game_id!r}")
     return room
 
 
-def _summary(room: Room) -> GameSummary:
-    row = room.row
+def _summary(row: GameRow, event: int) -> GameSummary:
     return GameSummary(
         id=row.id,
         rules=row.rules,
         public=row.public,
         hints=row.hints,
         status=row.status,  # type: ignore[arg-type]
-        event=room.event,
+        event=event,
         winner=COLOUR_NAMES[row.winner] if row.winner is not None else None,
         seats=[
             SeatSummary(
                 colour=COLOUR_NAMES[seat.colour],
-                kind=seat.row.kind,
-                level=seat.row.level,
-                name=seat.row.name,
-                open=seat.row.kind == HUMAN and not seat.row.claimed,
+                kind=seat.kind,
+                level=seat.level,
+                name=seat.name,
+                open=seat.is_joinable,
+                taken=seat.claimed,
             )
-            for seat in room.seats.values()
+            for seat in row.seats
         ],
         rematch_of=row.rematch_of,
         rematch=row.rematch,
     )
 
 
-@router.get("/lobby", response_model=Lobby, summary="Public games waiting for players")
+@router.get("/lobby", response_model=Lobby, summary="Public games with seats left open for anyone")
 def lobby(request: Request) -> Lobby:
-    rooms = rooms_of(request)
-    found = []
-    for row in rooms.store.games_with_status((WAITING,), public_only=True, limit=100):
-        room = rooms.get(row.id)
-        if room is not None and any(seat.row.kind == HUMAN and not seat.row.claimed for seat in room.seats.values()):
-            found.append(_summary(room))
-    return Lobby(games=found)
+    """Only seats left open on purpose are offered: never a seat made for someone (the host's,
+    or one with an invite link)."""
+    return Lobby(games=[_summary(row, 0) for row in rooms_of(request).store.lobby(limit=100)])
 
 
 @router.post("/games/{game_id}/join", response_model=Joined, summary="Take an open seat of a public game")
 def join(game_id: str, body: JoinRequest, request: Request) -> Joined:
-    """The seat's old invite link stops working: the seat now belongs to whoever joined."""
-    room = _room(request, game_id)
+    """Of any number of simultaneous joins of one seat, exactly one gets it (the database
+    decides); the others are refused ``409 seat_taken``."""
+    rooms = rooms_of(request)
+    row = _stored(request, game_id)
     colour = COLOUR_NUMBERS[body.seat]
-    seat = room.seats.get(colour)
-    if not room.row.public:
+    seat = next((seat for seat in row.seats if seat.colour == colour), None)
+    if not row.public:
         raise ApiError(403, "not_public", "only public games can be joined from the lobby; ask for an invite link")
-    if seat is None or seat.row.kind != HUMAN:
-        raise ApiError(409, "seat_not_open", f"{body.seat} is not a human seat of this game")
-    if seat.row.claimed or seat.connections:
-        raise ApiError(409, "seat_taken", f"{body.seat} has been taken")
+    if seat is None:
+        raise ApiError(409, "seat_not_open", f"{body.seat} is not a seat of this game")
+    if not seat.open:
+        raise ApiError(409, "seat_not_open", f"{body.seat} is not open: it is kept for a player the host invited")
     token = new_token()
-    room.store.claim_seat(game_id, colour, hash_token(token))
-    room.replace_seat(SeatRow(colour, HUMAN, None, seat.row.name, hash_token(token), True))
+    if seat.claimed or not rooms.store.join_seat(game_id, colour, hash_token(token)):
+        raise ApiError(409, "seat_taken", f"{body.seat} has been taken")
+    room = rooms.rooms.get(game_id)
+    if room is not None:  # before the new player connects: its token opens the seat
+        room.replace_seat(replace(seat, token_hash=hash_token(token), claimed=True))
     return Joined(id=game_id, colour=body.seat, token=token, link=play_link(request, game_id, token))
 
 

@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -17,18 +18,19 @@ from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from pardon import __version__
-from pardon.web.api import ERRORS, ApiError, router
+from pardon.web.api import ERRORS, ApiError, CreationLimit, router
 from pardon.web.board_json import router as board_router
 from pardon.web.info_api import router as info_router
 from pardon.web.migrate import upgrade
 from pardon.web.pages import mount
-from pardon.web.protocol import serve_connection
+from pardon.web.protocol import Connections, serve_connection
 from pardon.web.results_api import router as results_router
 from pardon.web.rooms import Rooms
 from pardon.web.settings import Settings
-from pardon.web.storage import Store, make_engine
+from pardon.web.storage import Store, lock_database, make_engine
 
 log = logging.getLogger("pardon.web")
 
@@ -38,17 +40,22 @@ def create_app(settings: Settings) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        engine = make_engine(settings.database)
-        upgrade(engine)
-        rooms = Rooms(Store(engine), settings)
-        app.state.rooms = rooms
-        resumed = rooms.resume_all()
-        log.info("pardon serve: %d unfinished games resumed", resumed)
+        let_go = lock_database(settings.database)  # one server per SQLite file
         try:
-            yield
+            engine = make_engine(settings.database)
+            upgrade(engine)
+            rooms = Rooms(Store(engine), settings)
+            app.state.rooms = rooms
+            app.state.creation_limit = CreationLimit(settings.create_rate, settings.create_burst)
+            resumed = rooms.resume_all()
+            log.info("pardon serve: %d unfinished games resumed", resumed)
+            try:
+                yield
+            finally:
+                rooms.close()
+                engine.dispose()
         finally:
-            rooms.close()
-            engine.dispose()
+            let_go()
 
     app = FastAPI(
         responses=ERRORS,
@@ -58,6 +65,8 @@ def create_app(settings: Settings) -> FastAPI:
         lifespan=lifespan,
     )
     app.state.settings = settings
+    connections = app.state.connections = Connections(settings)
+    app.add_middleware(BodyLimit, limit=settings.max_body)
     app.include_router(router)
     app.include_router(info_router)
     app.include_router(results_router)
@@ -74,9 +83,80 @@ def create_app(settings: Settings) -> FastAPI:
 
     @app.websocket("/ws/games/{game_id}")
     async def play(socket: WebSocket, game_id: str) -> None:
-        await serve_connection(socket, game_id, app.state.rooms, settings)
+        await serve_connection(socket, game_id, app.state.rooms, settings, connections)
 
     return app
+
+
+class BodyLimit:
+    """Refuse a request body over ``limit`` bytes with ``413 too_large``, before reading it:
+    a ``Content-Length`` over the limit is refused at once; a body without one (chunked) is
+    read up to the limit, counting, and refused as soon as it goes past."""
+
+    def __init__(self, app: ASGIApp, limit: int):
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        length = _content_length(scope)
+        if length is not None:
+            if length > self.limit:
+                await self._refuse(send)
+            else:
+                await self.app(scope, receive, send)
+            return
+        body = await self._read_within_limit(receive)
+        if body is None:
+            await self._refuse(send)
+            return
+        await self.app(scope, _replay(body, receive), send)
+
+    async def _read_within_limit(self, receive: Receive) -> bytes | None:
+        """The whole body, or None as soon as it is longer than the limit."""
+        body = bytearray()
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":  # the client left: nothing to answer
+                return bytes(body)
+            body += message.get("body", b"")
+            if len(body) > self.limit:
+                return None
+            if not message.get("more_body", False):
+                return bytes(body)
+
+    async def _refuse(self, send: Send) -> None:
+        body = json.dumps({"error": "too_large", "message": f"a request body is at most {self.limit} bytes"}).encode()
+        headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+        headers.append((b"connection", b"close"))  # the body is left unread: this connection cannot carry another
+        await send({"type": "http.response.start", "status": 413, "headers": headers})
+        await send({"type": "http.response.body", "body": body})
+
+
+def _content_length(scope: Scope) -> int | None:
+    for name, value in scope["headers"]:
+        if name == b"content-length":
+            try:
+                return int(value)
+            except ValueError:
+                return None
+    return None
+
+
+def _replay(body: bytes, receive: Receive) -> Receive:
+    """A ``receive`` that gives the body already read, then what the client sends next (its leaving)."""
+    given = False
+
+    async def replay() -> Message:
+        nonlocal given
+        if given:
+            return await receive()
+        given = True
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    return replay
 
 
 async def _api_error(_request: Request, error: ApiError) -> JSONResponse:

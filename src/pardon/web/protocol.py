@@ -5,18 +5,24 @@ answers ``welcome`` then ``sync``.  After that the client sends ``move``, ``hint
 ``ping``; the server sends ``event`` for each decision, ``state``, ``presence``, ``hint``,
 ``pong`` and ``error``.  Each incoming message is checked for size, rate and form before
 it reaches the room; a refused one is answered with an ``error`` and changes nothing.
+Connections are counted per client address and, for spectators, per game: past a cap a new
+one is told ``too_many_connections`` and closed before it costs a room anything.  Whenever
+the server closes a connection it sends the ``error`` that says why first.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import json
 import logging
 import time
 from typing import Annotated, Any, Literal
+from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from starlette.types import Message
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from pardon.core.board import COLOUR_NAMES
@@ -31,15 +37,17 @@ log = logging.getLogger("pardon.web")
 Colour = Literal["red", "blue", "yellow", "green"]
 COLOUR_NUMBERS = {name: number for number, name in enumerate(COLOUR_NAMES)}
 
-#: Seconds a new connection has to say hello.
-HELLO_TIMEOUT = 10.0
 #: Messages waiting to be sent to one client before it counts as gone.
 OUTBOX_SIZE = 512
 #: Refused-for-rate messages in a row before the connection is closed.
 RATE_STRIKES = 50
 
-CLOSE_POLICY = 1008
+CLOSE_POLICY = 1008  # a rule of the protocol broken: no hello in time, a bad one, too many messages
+CLOSE_TRY_LATER = 1013  # too many connections (from one address, or watching one game), or a client too slow to read
+CLOSE_SERVER_ERROR = 1011  # the game cannot be loaded (its stored decisions do not replay)
 CLOSE_BAD_TOKEN = 4401
+#: The scope extension by which a server says it has counted a connection against its client address.
+COUNTED = "pardon.address_counted"
 CLOSE_NO_GAME = 4404
 
 
@@ -112,15 +120,121 @@ class RateLimit:
         return True
 
 
-class Client:
-    """One websocket: who it speaks for, and an outbox drained by its own task so that a
-    slow client never holds up a room."""
+class Encoder:
+    """The JSON text of outgoing messages, each distinct message encoded once per broadcast.
 
-    def __init__(self, socket: WebSocket, controls: frozenset[int], role: str):
+    A room sends every client of a broadcast a message made of the same parts (the state for
+    each kind of viewer is built once: :meth:`Room.state_for`), so texts are kept by the
+    identity of those parts, only until the broadcast is over (the event loop's next turn),
+    and the parts are held meanwhile so that no identity can be reused.  A thousand spectators
+    thus cost one ``json.dumps`` of their state, not a thousand.
+    """
+
+    def __init__(self) -> None:
+        self._texts: dict[tuple[Any, ...], tuple[str, tuple[Any, ...]]] = {}
+
+    def encode(self, message: dict[str, Any]) -> str:
+        parts = tuple(message.values())
+        key = (*message.keys(), *map(id, parts))
+        known = self._texts.get(key)
+        if known is not None:
+            return known[0]
+        text = json.dumps(message, separators=(",", ":"))
+        if not self._texts:
+            try:
+                asyncio.get_running_loop().call_soon(self._texts.clear)
+            except RuntimeError:  # not on the event loop: no broadcast to share it with
+                return text
+        self._texts[key] = (text, parts)
+        return text
+
+
+class Quota:
+    """How many of something each key holds at once, at most ``limit``."""
+
+    def __init__(self, limit: int):
+        self.limit = limit
+        self.held: dict[str, int] = {}
+
+    def take(self, key: str) -> bool:
+        if self.full(key):
+            return False
+        self.held[key] = self.held.get(key, 0) + 1
+        return True
+
+    def full(self, key: str) -> bool:
+        return self.held.get(key, 0) >= self.limit
+
+    def give_back(self, key: str) -> None:
+        held = self.held[key] - 1
+        if held:
+            self.held[key] = held
+        else:
+            del self.held[key]
+
+
+class Knocks:
+    """How many connections each address was refused in the current second: past
+    :data:`ANSWERED_REFUSALS` a second, an address that holds its whole share is flooding,
+    and its further connections are dropped before a word is read (:mod:`pardon.web.server`)."""
+
+    def __init__(self) -> None:
+        self.second = 0
+        self.counts: dict[str, int] = {}
+
+    def knock(self, address: str) -> None:
+        self._roll()
+        self.counts[address] = self.counts.get(address, 0) + 1
+
+    def flooding(self, address: str) -> bool:
+        self._roll()
+        return self.counts.get(address, 0) >= ANSWERED_REFUSALS
+
+    def _roll(self) -> None:
+        second = int(time.monotonic())
+        if second != self.second:
+            self.second, self.counts = second, {}
+
+
+#: Connections refused with ``too_many_connections`` per address and second; past it, dropped unanswered.
+ANSWERED_REFUSALS = 16
+
+
+class Connections:
+    """What the server's websockets share: how many each client address has open, how many
+    watch each game, the refusals of each address, and the encoder of what they are sent."""
+
+    def __init__(self, settings: Settings):
+        self.per_address = Quota(settings.max_connections_per_address)
+        self.spectators = Quota(settings.max_spectators_per_game)
+        self.knocks = Knocks()
+        self.encoder = Encoder()
+
+    def is_flooding(self, address: str) -> bool:
+        """An address with its whole share open that was refused many times this second."""
+        return self.per_address.full(address) and self.knocks.flooding(address)
+
+    def too_many_from_one_address(self) -> CommandError:
+        limit = self.per_address.limit
+        return CommandError(
+            errors.TOO_MANY_CONNECTIONS, f"at most {limit} connections from one address: try again later"
+        )
+
+    def too_many_watching(self) -> CommandError:
+        limit = self.spectators.limit
+        return CommandError(errors.TOO_MANY_CONNECTIONS, f"at most {limit} connections watch one game: try again later")
+
+
+class Client:
+    """One websocket: who it speaks for, and an outbox of encoded messages drained by its own
+    task so that a slow client never holds up a room."""
+
+    def __init__(self, socket: WebSocket, controls: frozenset[int], role: str, encoder: Encoder):
         self.socket = socket
         self._controls = controls
         self.role = role
-        self.outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(OUTBOX_SIZE)
+        self.encoder = encoder
+        self.outbox: asyncio.Queue[str | None] = asyncio.Queue(OUTBOX_SIZE)
         self.overflowed = False
 
     @property
@@ -128,25 +242,84 @@ class Client:
         return self._controls
 
     def deliver(self, message: dict[str, Any]) -> None:
-        try:
-            self.outbox.put_nowait(message)
-        except asyncio.QueueFull:  # the client reads too slowly: let it reconnect and resync
+        if self.outbox.full():  # the client reads too slowly: let it reconnect and resync
             self.overflowed = True
+            return
+        self.outbox.put_nowait(self.encoder.encode(message))
 
     async def write_all(self) -> None:
-        while (message := await self.outbox.get()) is not None:
-            await self.socket.send_text(json.dumps(message, separators=(",", ":")))
+        while (text := await self.outbox.get()) is not None:
+            await self.socket.send_text(text)
+
+    async def finish(self, writer: asyncio.Task[None]) -> None:
+        """Send what is queued (a few seconds at most), then stop writing."""
+        if self.outbox.full():
+            writer.cancel()
+        else:
+            self.outbox.put_nowait(None)
+        with contextlib.suppress(Exception, asyncio.CancelledError):
+            await asyncio.wait_for(writer, timeout=5)
+
+
+#: Host names a browser on the server's own machine may use for a loopback address.
+LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
+
+Origin = tuple[str, str, int]
 
 
 def origin_allowed(socket: WebSocket, settings: Settings) -> bool:
-    """Browsers send Origin: allow the server's own and those configured (others carry
-    no Origin, and no ambient credentials either: they must hold a token)."""
+    """Browsers send Origin: allow the server's own and those configured (others carry no
+    Origin, and no ambient credentials either: they must hold a token).  The Host header is
+    not trusted: a page of any site can name this server in it (DNS rebinding)."""
     origin = socket.headers.get("origin")
     if origin is None:
         return True
-    host = socket.headers.get("host", "")
-    own = {f"http://{host}", f"https://{host}"}
-    return origin in own or origin in settings.allowed_origins
+    return origin_key(origin) in own_origins(socket.scope.get("server"), settings)
+
+
+def own_origins(server: tuple[str, int] | None, settings: Settings) -> set[Origin]:
+    """The origins whose pages may open websockets: ``--public-url``, each ``--allow-origin``,
+    and the server's address as this connection reached it (for a loopback address, also
+    ``localhost``).
+
+    >>> sorted(own_origins(("127.0.0.1", 8000), Settings(database="")))[:3]
+    [('http', '127.0.0.1', 8000), ('http', '::1', 8000), ('http', 'localhost', 8000)]
+    >>> ("https", "games.example", 443) in own_origins(None, Settings(database="", public_url="https://games.example/"))
+    True
+    """
+    configured = (*settings.allowed_origins, settings.public_url or "")
+    origins = {key for key in map(origin_key, configured) if key is not None}
+    if server is not None:
+        host, port = server[0], server[1]
+        origins |= {(scheme, name, port) for scheme in ("http", "https") for name in _names_for(host)}
+    return origins
+
+
+def origin_key(url: str) -> Origin | None:
+    """An origin (or a URL) as scheme, host and port, the default port written out; None if it is not one.
+
+    >>> origin_key("HTTP://LocalHost"), origin_key("https://[::1]:8443/x"), origin_key("null")
+    (('http', 'localhost', 80), ('https', '::1', 8443), None)
+    """
+    try:
+        parts = urlsplit(url.strip())
+        port = parts.port
+    except ValueError:
+        return None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return None
+    return parts.scheme, parts.hostname.lower(), port or (443 if parts.scheme == "https" else 80)
+
+
+def _names_for(host: str) -> set[str]:
+    """The names a browser may give the address a connection arrived at."""
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return {host.lower()}
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped
+    return {str(address), *LOOPBACK_NAMES} if address.is_loopback else {str(address)}
 
 
 def resolve_role(room: Room, token: str | None) -> tuple[frozenset[int], str] | None:
@@ -168,13 +341,34 @@ def error_message(error: CommandError, event: int | None) -> dict[str, Any]:
     return {"type": "error", "code": error.code, "message": error.message, "event": event}
 
 
-async def serve_connection(socket: WebSocket, game_id: str, rooms: Rooms, settings: Settings) -> None:
-    """The whole life of one websocket."""
+async def serve_connection(
+    socket: WebSocket, game_id: str, rooms: Rooms, settings: Settings, connections: Connections
+) -> None:
+    """The whole life of one websocket.  The checks that cost least come first, so that a
+    flood of connections is turned away before it costs a room anything."""
     if not origin_allowed(socket, settings):
-        await socket.close(code=CLOSE_POLICY, reason="origin not allowed")
+        await socket.close(code=CLOSE_POLICY, reason="origin not allowed")  # before the handshake: HTTP 403
         return
+    if COUNTED in socket.scope.get("extensions", {}):  # the server has counted it (pardon.web.server)
+        await _serve(socket, game_id, rooms, settings, connections)
+        return
+    address = socket.client.host if socket.client else ""
+    if not connections.per_address.take(address):
+        await _refuse(socket, connections.too_many_from_one_address(), CLOSE_TRY_LATER)
+        return
+    try:
+        await _serve(socket, game_id, rooms, settings, connections)
+    finally:
+        connections.per_address.give_back(address)
+
+
+async def _serve(socket: WebSocket, game_id: str, rooms: Rooms, settings: Settings, connections: Connections) -> None:
     await socket.accept()
-    room = rooms.get(game_id)
+    try:
+        room = rooms.watch(game_id)
+    except CommandError as error:  # a game the server cannot load (rooms.GameBrokenError): said, and closed
+        await _refuse(socket, error, CLOSE_SERVER_ERROR)
+        return
     if room is None:
         await _refuse(socket, CommandError(errors.NO_GAME, f"there is no game {game_id!r}"), CLOSE_NO_GAME)
         return
@@ -183,32 +377,46 @@ async def serve_connection(socket: WebSocket, game_id: str, rooms: Rooms, settin
     except CommandError as error:
         await _refuse(socket, error, CLOSE_POLICY)
         return
-    except (WebSocketDisconnect, TimeoutError):
+    except WebSocketDisconnect:
         return
     role = resolve_role(room, hello.token)
     if role is None:
+        rooms.release(room)  # a finished game nobody watches is not kept for a refused client
         await _refuse(socket, CommandError(errors.BAD_TOKEN, "that token opens no seat of this game"), CLOSE_BAD_TOKEN)
         return
-    client = Client(socket, *role)
+    client = Client(socket, *role, connections.encoder)
+    watching = not client.controls
+    if watching and not connections.spectators.take(room.row.id):
+        rooms.release(room)
+        await _refuse(socket, connections.too_many_watching(), CLOSE_TRY_LATER)
+        return
+    try:
+        await _attend(client, room, rooms, hello.since, settings)
+    finally:
+        if watching:
+            connections.spectators.give_back(room.row.id)
+
+
+async def _attend(client: Client, room: Room, rooms: Rooms, since: int, settings: Settings) -> None:
+    """A client in the room, from its welcome to its leaving; closed by the server if it must be."""
     writer = asyncio.create_task(client.write_all())
     client.deliver(_welcome(room, client))
     room.attach(client)
-    since = hello.since
     if since > room.event:
         client.deliver(error_message(CommandError(errors.BAD_EVENT, f"event {since} has not happened"), room.event))
         since = 0
     room.sync(client, since)
+    closing: tuple[int, str] | None = None
     try:
-        await _serve_commands(socket, client, room, settings)
+        closing = await _serve_commands(client, room, settings)
     finally:
         room.detach(client)
         rooms.release(room)
-        if client.outbox.full():
-            writer.cancel()
-        else:
-            client.outbox.put_nowait(None)  # let the writer send what is queued, then stop
-        with contextlib.suppress(Exception, asyncio.CancelledError):
-            await asyncio.wait_for(writer, timeout=5)
+        await client.finish(writer)  # what is queued goes out before the close: the error that explains it
+    socket = client.socket
+    if closing is not None and socket.application_state == WebSocketState.CONNECTED:
+        with contextlib.suppress(Exception):
+            await socket.close(*closing)
 
 
 def _welcome(room: Room, client: Client) -> dict[str, Any]:
@@ -222,55 +430,65 @@ def _welcome(room: Room, client: Client) -> dict[str, Any]:
 
 
 async def _receive_hello(socket: WebSocket, settings: Settings) -> Hello:
-    text = await asyncio.wait_for(_receive_text(socket), HELLO_TIMEOUT)
-    if len(text.encode()) > settings.max_message:
-        raise CommandError(errors.TOO_LARGE, f"messages are at most {settings.max_message} bytes")
-    command = read_command(text)
+    try:
+        message = await asyncio.wait_for(_receive(socket), settings.hello_timeout)
+    except TimeoutError:
+        raise CommandError(errors.MALFORMED, f'say "hello" within {settings.hello_timeout:g} seconds') from None
+    command = read_command(_text_of(message, settings))
     if not isinstance(command, Hello):
         raise CommandError(errors.MALFORMED, 'the first message is "hello"')
     return command
 
 
-async def _receive_text(socket: WebSocket) -> str:
+async def _receive(socket: WebSocket) -> Message:
     message = await socket.receive()
     if message["type"] == "websocket.disconnect":
         raise WebSocketDisconnect(message.get("code", 1000))
-    if message.get("text") is not None:
-        return str(message["text"])
-    data = message.get("bytes") or b""
-    return data.decode("utf-8", "replace")
+    return message
 
 
-async def _serve_commands(socket: WebSocket, client: Client, room: Room, settings: Settings) -> None:
+def _text_of(message: Message, settings: Settings) -> str:
+    """A received frame's text: a message is one text frame (UTF-8) of at most ``max_message`` bytes.
+    (The server hands over a text frame that is not UTF-8 as bytes: pardon.web.server.)"""
+    text = message.get("text")
+    if text is None:
+        raise CommandError(errors.MALFORMED, "a message is JSON text in a UTF-8 text frame")
+    try:
+        size = len(text.encode())
+    except UnicodeEncodeError:
+        raise CommandError(errors.MALFORMED, "a message is JSON text in a UTF-8 text frame") from None
+    if size > settings.max_message:
+        raise CommandError(errors.TOO_LARGE, f"messages are at most {settings.max_message} bytes")
+    return str(text)
+
+
+async def _serve_commands(client: Client, room: Room, settings: Settings) -> tuple[int, str] | None:
+    """Answer the client's messages until it leaves (None) or must be closed (the code and reason)."""
     limit = RateLimit(settings.rate, settings.burst)
     strikes = 0
     while not client.overflowed:
         try:
-            text = await _receive_text(socket)
+            message = await _receive(client.socket)
         except WebSocketDisconnect:
-            return
+            return None
         if not limit.allow():
             strikes += 1
             client.deliver(error_message(CommandError(errors.RATE_LIMITED, "too many messages: slow down"), None))
             if strikes >= RATE_STRIKES:
-                break
+                return CLOSE_POLICY, errors.RATE_LIMITED
             continue
         strikes = 0
         try:
-            await _handle(text, client, room, settings)
+            await _handle(_text_of(message, settings), client, room)
         except CommandError as error:
             client.deliver(error_message(error, room.event))
         except Exception:  # never a stack trace to a client: log it, say so, change nothing
             log.exception("command failed in game %s", room.row.id)
             client.deliver(error_message(CommandError(errors.SERVER_ERROR, "something went wrong"), room.event))
-    if socket.application_state == WebSocketState.CONNECTED:
-        with contextlib.suppress(Exception):
-            await socket.close(code=CLOSE_POLICY)
+    return CLOSE_TRY_LATER, "too slow: reconnect"
 
 
-async def _handle(text: str, client: Client, room: Room, settings: Settings) -> None:
-    if len(text.encode()) > settings.max_message:
-        raise CommandError(errors.TOO_LARGE, f"messages are at most {settings.max_message} bytes")
+async def _handle(text: str, client: Client, room: Room) -> None:
     command = read_command(text)
     if isinstance(command, MoveCommand):
         await room.decide(client, _seat(command.seat), command.move, command.event)
@@ -287,6 +505,9 @@ def _seat(colour: str | None) -> int | None:
 
 
 async def _refuse(socket: WebSocket, error: CommandError, code: int) -> None:
+    """Say why, then close (accepting first if need be: a browser reads nothing from a refused handshake)."""
     with contextlib.suppress(Exception):
-        await socket.send_text(json.dumps(error_message(error, None)))
-        await socket.close(code=code)
+        if socket.application_state == WebSocketState.CONNECTING:
+            await socket.accept()
+        await socket.send_text(json.dumps(error_message(error, None), separators=(",", ":")))
+        await socket.close(code=code, reason=error.code)

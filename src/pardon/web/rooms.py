@@ -10,17 +10,25 @@ longer than the takeover time — decide in :meth:`Room._drive`, with a random s
 by the game's seed and the event number, so a game replays the same whether or not the
 server was restarted.  With several server processes (:mod:`pardon.web.cluster`) only the
 game's owner decides; the others follow what it stores.
+
+A failure in one game stays in that game: a stored game that does not replay, or a decision
+that cannot be made, sets the game aside (:meth:`Room.fail`, :class:`GameBrokenError`) — logged
+with its id, its clients told ``server_error`` — and every other game goes on.  A computer
+player that fails plays the first legal move instead; a computer move the database refuses
+is tried again later and later, never at once.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import logging
 import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 
 from pardon.bots import Bot, make_bot
@@ -42,6 +50,7 @@ from pardon.web.storage import (
     Decision,
     DecisionTakenError,
     GameRow,
+    NotOwnerError,
     SeatRow,
     Store,
     Writer,
@@ -53,6 +62,18 @@ log = logging.getLogger("pardon.web")
 HUMAN = "human"
 BOT = "bot"
 HOTSEAT = "hotseat"
+
+#: Seconds before a refused computer move is tried again, doubled at each refusal up to the most.
+RETRY_FIRST = 0.1
+RETRY_MOST = 30.0
+
+
+class GameBrokenError(CommandError):
+    """A game the server cannot go on with: a stored decision that does not replay, or one
+    that failed to be made (a bug).  It is set aside until the server restarts."""
+
+    def __init__(self, message: str):
+        super().__init__(errors.SERVER_ERROR, message)
 
 
 class Listener(Protocol):
@@ -114,8 +135,16 @@ class Room:
         self._timers: list[asyncio.TimerHandle] = []
         #: Whether this process decides for the game (always, but for several processes: cluster.py).
         self.owner = True
-        #: Tries to make this process the owner (several processes); None: nobody else could be.
-        self.claim: Callable[[], bool] | None = None
+        #: The owner epoch this process decides with: its decisions are stored only while it is the game's.
+        self.epoch = row.owner_epoch
+        #: Tries to make this process the owner (several processes): the new epoch, or None.
+        self.claim: Callable[[], int | None] | None = None
+        #: Tells the cluster that another process has taken the game (several processes).
+        self.disown: Callable[[], None] | None = None
+        #: Why the game cannot go on, once it cannot (:meth:`fail`); None while all is well.
+        self.broken: str | None = None
+        #: The game is no longer in the database (expired while waiting).
+        self.gone = False
         draw_if_due(game)
 
     @classmethod
@@ -134,30 +163,42 @@ class Room:
 
     # --- clients --------------------------------------------------------------------
 
+    #: Seconds between presence messages at most: a crowd arriving at once is told of in one.
+    PRESENCE_EVERY = 0.2
+    #: The presence message waiting to be sent, if one is.
+    _presence_due: asyncio.TimerHandle | None = None
+
     def attach(self, listener: Listener) -> None:
-        """A client joins; its seats are present again, and the game starts once every seat is taken."""
+        """A client joins; its seats are present again, and the game starts once every seat is taken.
+        A spectator changes no seat: nobody is told."""
         self.listeners.add(listener)
+        arrived = False
         for colour in listener.controls:
             seat = self.seats[colour]
             seat.connections += 1
+            arrived |= seat.connections == 1
             seat.away_since = None
             if not seat.row.claimed:
                 self.store.claim_seat(self.row.id, colour)
                 self.replace_seat(replace(seat.row, claimed=True))
         self._start_if_ready()
-        self._broadcast_presence()
+        if arrived:
+            self._broadcast_presence()
         self.kick()
 
     def detach(self, listener: Listener) -> None:
         """A client leaves; a seat left empty is played by a computer after the takeover time."""
         self.listeners.discard(listener)
+        left = False
         for colour in listener.controls:
             seat = self.seats[colour]
             seat.connections -= 1
             if seat.connections == 0:
+                left = True
                 seat.away_since = time.monotonic()
                 self._schedule_takeover()
-        self._broadcast_presence()
+        if left:
+            self._broadcast_presence()
 
     def sync(self, listener: Listener, since: int) -> None:
         """Everything after event ``since``: the decisions missed, then the state now."""
@@ -226,6 +267,7 @@ class Room:
 
     async def decide(self, listener: Listener, seat: int | None, text: str, event: int) -> None:
         """A client's move: checked, stored, made and broadcast; a :class:`CommandError` changes nothing."""
+        self._check_working()
         colour = self.acting_seat(listener, seat)
         self._check_owner()
         await _to_the_end(self._decide(colour, text, event))
@@ -258,9 +300,17 @@ class Room:
     def _check_owner(self) -> None:
         """Only the owner decides: another process serving this game's clients takes the game
         over if its owner has gone, and otherwise refuses."""
-        if self.owner or (self.claim is not None and self.claim() and self.become_owner()):
+        if self.owner:
+            return
+        epoch = self.claim() if self.claim is not None else None
+        if epoch is not None:
+            self.become_owner(epoch)
             return
         raise CommandError(errors.NOT_OWNER, "another server process runs this game: connect to it to play")
+
+    def _check_working(self) -> None:
+        if self.broken is not None:
+            raise CommandError(errors.SERVER_ERROR, self.broken)
 
     def _check_live(self) -> None:
         if self.game.is_over:
@@ -294,32 +344,86 @@ class Room:
 
         The move is tried first, for the game's status after it, and taken back: while the
         commit is under way the game, as any client sees it, is as before; if storing fails
-        it stays so.
+        it stays so.  A decision stored but not made here (a bug) sets the game aside.
         """
-        text = format_move(self.game.position, move)
-        made = self.game.play(move)
-        winner = self.game.winner
-        self._undo()
+        made, text, winner = self._try(move)
         status = FINISHED if winner is not None else PLAYING
         number = self.event + 1
         try:
-            await self.writer.add(Decision(self.row.id, number, colour, text, status, winner))
+            await self.writer.add(Decision(self.row.id, number, colour, text, status, winner, self.epoch))
+        except NotOwnerError:
+            self.lose_ownership()
+            raise CommandError(
+                errors.NOT_OWNER, "another server process has taken this game over: connect to it to play"
+            ) from None
         except DecisionTakenError:
+            self._catch_up()
             raise CommandError(errors.STALE, "another server stored this event first; resynchronise") from None
         except Exception:
             log.exception("cannot store decision %d of game %s", number, self.row.id)
             raise CommandError(errors.SERVER_ERROR, "the move could not be saved; nothing changed") from None
-        self.game.play_trusted(made)
-        self.history.append((colour, text))
-        if status != self.row.status:
-            self.row = self.row.with_status(status, winner)
-        draw_if_due(self.game)
+        try:
+            self.game.play_trusted(made)
+            self.history.append((colour, text))
+            if status != self.row.status:
+                self.row = self.row.with_status(status, winner)
+            draw_if_due(self.game)
+        except Exception:
+            self.fail(f"decision {number} ({COLOUR_NAMES[colour]} {text!r}) was stored but could not be made")
+            raise CommandError(errors.SERVER_ERROR, self.broken or "") from None
         self._broadcast_event(number, colour, text)
         self.kick()
+
+    def _try(self, move: Move) -> tuple[Move, str, int | None]:
+        """The move made and taken back: the move as made, its text, and the winner after it.
+        If the game raises meanwhile (a bug) it is put back as it was and the client told
+        ``server_error``."""
+        turns = self.game.turns
+        try:
+            text = format_move(self.game.position, move)
+            made = self.game.play(move)
+            winner = self.game.winner
+        except Exception:
+            log.exception("cannot make a move in game %s at event %d", self.row.id, self.event)
+            self._take_back_to(turns)
+            raise CommandError(errors.SERVER_ERROR, "the server could not make this move; nothing changed") from None
+        self._take_back_to(turns)
+        return made, text, winner
+
+    def _take_back_to(self, turns: int) -> None:
+        try:
+            while self.game.turns > turns:
+                self._undo()
+        except Exception:
+            self.fail("a move tried could not be taken back")
+            raise CommandError(errors.SERVER_ERROR, self.broken or "") from None
 
     def _undo(self) -> None:
         self.game.pop()
         draw_if_due(self.game)
+
+    def fail(self, what: str) -> None:
+        """Set the game aside: something in its decision path raised (a bug, or a stored decision
+        that does not replay).  Logged with the game's id (call it while handling the error, so
+        that the log has the traceback); every client is told ``server_error``; the computer
+        players stop and every later command is refused.  Other games are not touched."""
+        if self.broken is not None:
+            return
+        log.exception("game %s cannot go on: %s", self.row.id, what)
+        self.broken = f"this game cannot go on: {what}; the server's log says why (it tries again when restarted)"
+        for timer in self._timers:
+            timer.cancel()
+        error = {"type": "error", "code": errors.SERVER_ERROR, "message": self.broken, "event": self.event}
+        for listener in list(self.listeners):
+            listener.deliver(error)
+
+    def _catch_up(self) -> None:
+        """Read what another writer stored that this room has not made (the room is behind the database)."""
+        try:
+            self.refresh()
+        except Exception:
+            self.fail("a decision stored by another writer does not replay")
+            raise CommandError(errors.SERVER_ERROR, self.broken or "") from None
 
     def _broadcast_event(self, number: int, colour: int, text: str) -> None:
         decision = {"colour": COLOUR_NAMES[colour], "move": text}
@@ -335,17 +439,30 @@ class Room:
             listener.deliver({"type": "state", "state": self.state_for(listener, cache)})
 
     def _broadcast_presence(self) -> None:
+        """Tell every client who is here, shortly: the changes until then go in one message."""
+        if self._presence_due is None:
+            self._presence_due = asyncio.get_running_loop().call_later(self.PRESENCE_EVERY, self._send_presence)
+
+    def _send_presence(self) -> None:
+        self._presence_due = None
         seats = [self._seat_json(seat) for seat in self.seats.values()]
+        message = {"type": "presence", "event": self.event, "seats": seats}
         for listener in list(self.listeners):
-            listener.deliver({"type": "presence", "event": self.event, "seats": seats})
+            listener.deliver(message)  # one message for all: encoded once
 
     def _start_if_ready(self) -> None:
         if (
             self.owner
+            and self.broken is None
             and self.row.status == WAITING
             and all(seat.row.claimed or seat.is_machine for seat in self.seats.values())
         ):
-            self.store.set_status(self.row.id, PLAYING)
+            try:
+                self.store.set_status(self.row.id, PLAYING, self.epoch)
+            except NotOwnerError:
+                with contextlib.suppress(CommandError):  # a failure to follow sets the game aside, said to all
+                    self.lose_ownership()
+                return
             self.row = self.row.with_status(PLAYING)
             self.broadcast_state()
 
@@ -360,6 +477,7 @@ class Room:
         The computer sees only the seat's observation (its own hand, never the pack's order),
         so a hint tells nothing the player could not know.
         """
+        self._check_working()
         colour = self.acting_seat(listener, seat)
         if not self.row.hints:
             raise CommandError(errors.HINTS_OFF, "this game was created without hints")
@@ -393,39 +511,60 @@ class Room:
 
     def _machine_decider(self) -> int | None:
         """The colour a computer decides for now, if any (the owner's computers)."""
-        if not self.owner or not self._is_live():
+        if not self.owner or self.broken is not None or not self._is_live():
             return None
         seat = self.seats[self.game.decider]
         return seat.colour if seat.is_machine or self._taken_over(seat) else None
 
     async def _drive(self) -> None:
+        """The computer players' decisions, one after another while they are due.  A refused
+        one (the database failing, say) is tried again after a pause that doubles each time;
+        one that raises sets the game aside."""
+        pause = RETRY_FIRST
         try:
             while (colour := self._machine_decider()) is not None:
                 if self.settings.bot_pace > 0:
                     await asyncio.sleep(self.settings.bot_pace)
-                await self._machine_decision(colour)
-        except Exception:  # a bug must not stop the server; the game waits for a restart
-            log.exception("computer player failed in game %s", self.row.id)
+                if await self._machine_decision(colour):
+                    pause = RETRY_FIRST
+                else:
+                    await asyncio.sleep(pause)
+                    pause = min(2 * pause, RETRY_MOST)
+        except Exception:  # a bug must not stop the server: this game is set aside, the others go on
+            self.fail("its computer player could not decide")
 
-    async def _machine_decision(self, colour: int) -> None:
+    async def _machine_decision(self, colour: int) -> bool:
+        """One computer decision: False if it was refused (logged), True otherwise."""
         async with self.lock:
             if self._machine_decider() != colour:
-                return
+                return True
             event = self.event
             observation, moves = self.game.observe(colour), self.game.legal_moves()
-        seat = self.seats[colour]
-        bot = self._bot(seat.row.level if seat.is_machine and seat.row.level else self.settings.takeover_level)
-        rng = random.Random(f"{self.row.seed}:{event}")
-        if len(moves) == 1:
-            move = moves[0]
-        elif bot.name == "random":
-            move = bot.choose(observation, moves, rng)
-        else:  # searches take a while: keep the other games moving meanwhile
-            move = await asyncio.to_thread(bot.choose, observation, moves, rng)
+        move = await self._machine_choice(colour, observation, moves, event)
         try:
             await _to_the_end(self._machine_commit(colour, move, event))
         except CommandError as error:
             log.warning("computer move refused in game %s: %s", self.row.id, error.message)
+            return False
+        return True
+
+    async def _machine_choice(self, colour: int, observation: Any, moves: list[Move], event: int) -> Move:
+        """The computer's choice; if the computer player fails (a bug), the first legal move, so
+        that the game goes on."""
+        seat = self.seats[colour]
+        level = seat.row.level if seat.is_machine and seat.row.level else self.settings.takeover_level
+        rng = random.Random(f"{self.row.seed}:{event}")
+        try:
+            bot = self._bot(level)
+            if len(moves) == 1:
+                return moves[0]
+            if bot.name == "random":
+                return bot.choose(observation, moves, rng)
+            # searches take a while: keep the other games moving meanwhile
+            return await asyncio.to_thread(bot.choose, observation, moves, rng)
+        except Exception:
+            log.exception("computer %r failed in game %s at event %d: first move played", level, self.row.id, event)
+            return moves[0]
 
     async def _machine_commit(self, colour: int, move: Move, event: int) -> None:
         async with self.lock:
@@ -462,15 +601,32 @@ class Room:
 
     # --- several processes (cluster.py) -----------------------------------------------
 
-    def become_owner(self) -> bool:
-        """This process has taken the game over: catch up with what the last owner stored,
-        then decide from now on (computer players, takeover timers)."""
-        self.refresh()
+    def become_owner(self, epoch: int) -> None:
+        """This process has taken the game over (with owner epoch ``epoch``): catch up with what
+        the last owner stored, then decide from now on (computer players, takeover timers)."""
+        try:
+            self.refresh()
+        except Exception:
+            self.fail("a decision stored by the last owner does not replay")
+            raise CommandError(errors.SERVER_ERROR, self.broken or "") from None
+        self.epoch = epoch
         self.owner = True
         self.start_timers()
         self._start_if_ready()
         log.info("game %s taken over at event %d", self.row.id, self.event)
-        return True
+
+    def lose_ownership(self) -> None:
+        """Another process has taken the game over (this one's decision was refused, or its
+        lock was lost): decide no more, and follow what the new owner stores."""
+        if not self.owner:
+            return
+        self.owner = False
+        for timer in self._timers:
+            timer.cancel()
+        if self.disown is not None:
+            self.disown()
+        log.warning("game %s: another server process has taken it over; following it", self.row.id)
+        self._catch_up()
 
     def refresh(self, number: int | None = None) -> None:
         """Another process, the owner, stored something: decision ``number`` (make and
@@ -497,6 +653,7 @@ class Room:
         """Seats, status and rematch as stored (a seat taken, or the game started, elsewhere)."""
         stored = self.store.game(self.row.id)
         if stored is None:
+            self.gone = True
             return
         started = self.row.status == WAITING and stored.status != WAITING
         changed = stored.rematch != self.row.rematch
@@ -517,21 +674,29 @@ class Rooms:
         self.settings = settings
         self.writer = Writer(store)
         self.rooms: dict[str, Room] = {}
+        #: Games that could not be loaded (their stored decisions do not replay), and why.
+        self.broken: dict[str, str] = {}
         #: PostgreSQL: this process among others (one owner per game); None on SQLite.
-        self.cluster = Cluster(store.engine) if store.is_postgres else None
+        self.cluster = Cluster(store) if store.is_postgres else None
         #: The event loop serving the clients (REST requests are answered in other threads).
         self.loop: asyncio.AbstractEventLoop | None = None
+        self._sweeper: asyncio.Task[None] | None = None
 
     def resume_all(self) -> int:
         """Rebuild every unfinished game from the database (at startup) that no other process
-        runs; how many."""
+        runs; how many.  A game that does not replay is set aside, and the others resumed."""
         self.loop = asyncio.get_running_loop()
         if self.cluster is not None:
             self.cluster.listen(self.news, self.take_over_orphans)
         for row in self.store.games_with_status((WAITING, PLAYING), limit=1_000_000):
-            if self.cluster is None or self.cluster.claim(row.id):
-                self._open(row).start_timers()
+            try:
+                room = self._open(row, keep=True, only_owned=True)
+            except GameBrokenError:
+                continue
+            if room is not None:
+                room.start_timers()
         quiet_collector()
+        self._sweeper = self.loop.create_task(self._sweep_often())
         return len(self.rooms)
 
     def on_loop(self, action: Callable[..., None], *arguments: Any) -> None:
@@ -545,7 +710,7 @@ class Rooms:
         """Another process (or this one) stored a change of a game: ``ID:n`` or ``ID``."""
         game_id, _, number = payload.partition(":")
         room = self.rooms.get(game_id)
-        if room is None or (room.owner and number):  # the owner made that decision itself
+        if room is None or room.broken is not None or (room.owner and number):  # the owner's own decision
             return
         try:
             if room.owner:  # seats or status: the owner's own decisions are never read back
@@ -553,60 +718,171 @@ class Rooms:
             else:
                 room.refresh(int(number) if number else None)
         except Exception:
-            log.exception("cannot follow game %s", game_id)
+            room.fail("a decision stored by its owner does not replay here")
+        if room.gone:
+            self._forget(room)
 
     def take_over_orphans(self) -> None:
-        """Take over the games served here whose owner has gone (its lock is free)."""
+        """Once a second: give up the games whose locks this process has lost, and take over
+        the games served here whose owner has gone (their lock is free)."""
         if self.cluster is None:
             return
+        for game_id in self.cluster.check():
+            lost = self.rooms.get(game_id)
+            if lost is not None:
+                asyncio.get_running_loop().create_task(_give_up(lost))
         for room in list(self.rooms.values()):
-            if not room.owner and room.row.status != FINISHED and self.cluster.claim(room.row.id):
-                room.become_owner()
+            if room.owner or room.broken is not None or room.row.status == FINISHED:
+                continue
+            epoch = self.cluster.claim(room.row.id)
+            if epoch is not None:
+                with contextlib.suppress(CommandError):  # a failure is that game's alone: it is set aside
+                    room.become_owner(epoch)
 
     def get(self, game_id: str) -> Room | None:
-        if game_id in self.rooms:
-            return self.rooms[game_id]
-        row = self.store.game(game_id)
-        return self._open(row) if row is not None else None
+        """A game's room, to look at (REST): None if there is no such game; :class:`GameBrokenError`
+        if it cannot be loaded.  An unfinished game's room stays in memory (it is live); a
+        finished game's is read from the database and forgotten, unless someone watches it."""
+        return self._find(game_id, keep=False)
+
+    def watch(self, game_id: str) -> Room | None:
+        """A game's room for a client to attend (websocket): kept in memory until
+        :meth:`release` once nobody watches it; as :meth:`get` otherwise."""
+        return self._find(game_id, keep=True)
+
+    def _find(self, game_id: str, keep: bool) -> Room | None:
+        if game_id in self.broken:
+            raise GameBrokenError(self.broken[game_id])
+        room = self.rooms.get(game_id)
+        if room is None:
+            row = self.store.game(game_id)
+            if row is None:
+                return None
+            room = self._open(row, keep=keep or row.status != FINISHED)
+        if room is None:
+            return None
+        if room.broken is not None:
+            raise GameBrokenError(room.broken)
+        return room
 
     def add(self, row: GameRow) -> Room:
         """A new game: stored first, then opened."""
         self.store.add_game(row)
         room = Room(row, new_game(row), [], self.store, self.writer, self.settings)
-        self._own(room)
+        self._own(room, self._claim(row.id))
         self.rooms[row.id] = room
         return room
 
-    def _open(self, row: GameRow) -> Room:
-        room = Room.rebuild(row, self.store.decisions(row.id), self.store, self.writer, self.settings)
-        self._own(room)
-        self.rooms[row.id] = room
+    def _open(self, row: GameRow, keep: bool, only_owned: bool = False) -> Room | None:
+        """The room of a stored game, its decisions replayed (after claiming it: so that they are
+        all the last owner stored).  Kept in memory if ``keep``; None if ``only_owned`` and
+        another process owns the game."""
+        live = row.status != FINISHED
+        epoch = self._claim(row.id) if live and keep else None
+        if only_owned and self.cluster is not None and epoch is None:
+            return None
+        try:
+            room = Room.rebuild(row, self.store.decisions(row.id), self.store, self.writer, self.settings)
+        except Exception:
+            log.exception("game %s cannot be loaded: its stored decisions do not replay", row.id)
+            if epoch is not None and self.cluster is not None:
+                self.cluster.release(row.id)
+            self.broken[row.id] = (
+                f"game {row.id} cannot be loaded: its stored decisions do not replay; "
+                "the server's log says why (it tries again when restarted)"
+            )
+            raise GameBrokenError(self.broken[row.id]) from None
+        if live and keep:
+            self._own(room, epoch)
+        if keep:
+            self.rooms.setdefault(row.id, room)
+            return self.rooms[row.id]
         return room
 
-    def _own(self, room: Room) -> None:
+    def _claim(self, game_id: str) -> int | None:
+        return self.cluster.claim(game_id) if self.cluster is not None else None
+
+    def _own(self, room: Room, epoch: int | None) -> None:
         """Whether this process decides for the room: yes, unless another process owns the game."""
         cluster = self.cluster
         if cluster is None:
             return
         game_id = room.row.id
         room.claim = lambda: cluster.claim(game_id)
-        room.owner = cluster.claim(game_id)
+        room.disown = lambda: cluster.forget(game_id)
+        room.owner = epoch is not None
+        if epoch is not None:
+            room.epoch = epoch
 
     def release(self, room: Room) -> None:
         """Forget a finished game nobody watches (it stays in the database)."""
-        if room.row.status == FINISHED and not room.listeners and self.rooms.get(room.row.id) is room:
-            room.close()
-            del self.rooms[room.row.id]
-            if self.cluster is not None:
-                self.cluster.release(room.row.id)
+        if room.row.status == FINISHED and not room.listeners:
+            self._forget(room)
+
+    def _forget(self, room: Room) -> None:
+        if self.rooms.get(room.row.id) is not room:
+            return
+        room.close()
+        del self.rooms[room.row.id]
+        if self.cluster is not None:
+            self.cluster.release(room.row.id)
+
+    # --- housekeeping -----------------------------------------------------------------
+
+    async def _sweep_often(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.sweep_every)
+            try:
+                await self.sweep()
+            except Exception:  # the next sweep tries again
+                log.exception("pardon serve: housekeeping failed")
+
+    async def sweep(self) -> None:
+        """Forget the rooms nobody needs: finished games nobody watches (looked at over REST,
+        or refused a websocket), and games another process runs that nobody watches here.
+        Then delete the games abandoned while waiting for players."""
+        for room in list(self.rooms.values()):
+            if not room.listeners and room.broken is None and (room.row.status == FINISHED or not room.owner):
+                self._forget(room)
+        expiry = self.settings.waiting_expiry
+        if expiry <= 0:
+            return
+        watched = [room.row.id for room in list(self.rooms.values()) if room.row.status == WAITING and room.listeners]
+        before = datetime.now(UTC) - timedelta(seconds=expiry)
+        for game_id in await asyncio.to_thread(self._expire, watched, before):
+            expired = self.rooms.get(game_id)
+            if expired is not None:
+                for listener in list(expired.listeners):
+                    listener.deliver(_expired(expired))
+                self._forget(expired)
+            log.info("game %s expired: nobody came to play it", game_id)
+
+    def _expire(self, watched: list[str], before: datetime) -> list[str]:
+        self.store.seen(watched)
+        return self.store.expire_waiting(before)
 
     def close(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         for room in self.rooms.values():
             room.close()
         self.rooms.clear()
         self.writer.close()
         if self.cluster is not None:
             self.cluster.close()
+
+
+async def _give_up(room: Room) -> None:
+    """The room's process has lost the game's lock: follow from now on (under the room's lock,
+    so that a decision being stored is made, or refused, first)."""
+    async with room.lock:
+        with contextlib.suppress(CommandError):  # a failure is that game's alone: it is set aside
+            room.lose_ownership()
+
+
+def _expired(room: Room) -> dict[str, Any]:
+    message = "this game has expired: nobody came to play it; create another"
+    return {"type": "error", "code": errors.NO_GAME, "message": message, "event": room.event}
 
 
 def quiet_collector() -> None:

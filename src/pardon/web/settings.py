@@ -48,5 +48,20 @@ class Settings:
     #: Messages a connection may send per second on average, and in a burst.
     rate: float = 20.0
     burst: int = 40
+    #: Seconds a new websocket has to say hello before it is closed.
+    hello_timeout: float = 10.0
+    #: Websockets open at once from one client address, across the server.
+    max_connections_per_address: int = 64
+    #: Websockets watching one game at once (players are never refused for it).
+    max_spectators_per_game: int = 256
+    #: The largest request body, in bytes (the API's bodies are small).
+    max_body: int = 64 * 1024
     #: The address written in links (``http://host:port``); the request's own when None.
     public_url: str | None = None
+    #: Games one client address may create a minute on average, and at once (0: no limit).
+    create_rate: float = 10.0
+    create_burst: int = 20
+    #: Seconds a game may wait for players with nobody at it before it is deleted (0: never).
+    waiting_expiry: float = 24 * 3600.0
+    #: Seconds between two rounds of housekeeping (forgetting idle rooms, expiring waiting games).
+    sweep_every: float = 60.0

@@ -3,16 +3,20 @@
 A game is stored as what replays it exactly: the rules text, the seats, the seed, who was
 named to play first, and each decision in record notation, numbered from 1 (the event
 numbers of the protocol).  The decision's number is part of the primary key, so two
-writers can never both store decision ``n`` of a game.
+writers can never both store decision ``n`` of a game; and each decision is stored only
+while its writer still owns the game (``games.owner_epoch``: see :meth:`Store.add_decisions`).
+
+One server process uses a SQLite file (:func:`lock_database`); several may share PostgreSQL.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import queue
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -33,13 +37,17 @@ from sqlalchemy import (
     Text,
     bindparam,
     create_engine,
+    delete,
     event,
+    false,
+    func,
     insert,
     select,
     text,
+    tuple_,
     update,
 )
-from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import IntegrityError
 
 log = logging.getLogger("pardon.web")
@@ -66,6 +74,10 @@ games = Table(
     Column("rematch_of", String(32), nullable=True),
     Column("rematch", String(32), nullable=True),
     Column("created", DateTime(timezone=True), nullable=False),
+    #: Raised by each process that takes the game over; a decision is stored only by the owner of the latest.
+    Column("owner_epoch", Integer, nullable=False, server_default="0"),
+    #: The last time anyone was seen at a waiting game (created, a seat taken, someone connected).
+    Column("last_seen", DateTime(timezone=True), nullable=True),
     Index("games_by_status", "status", "public"),
 )
 
@@ -79,6 +91,8 @@ seats = Table(
     Column("name", String(40), nullable=False),
     Column("token_hash", String(64), nullable=True),
     Column("claimed", Boolean, nullable=False),
+    #: Left open for anyone: offered in the lobby of a public game (no invite link).
+    Column("open", Boolean, nullable=False, server_default=false()),
 )
 
 decisions = Table(
@@ -119,6 +133,8 @@ class Decision:
     move: str
     status: str = PLAYING
     winner: int | None = None
+    #: The game's owner epoch as the deciding process knows it: stored only if it is still the game's.
+    epoch: int = 0
 
 
 @dataclass(frozen=True)
@@ -129,6 +145,13 @@ class SeatRow:
     name: str
     token_hash: str | None
     claimed: bool
+    #: Left open for anyone in the lobby (a human seat with no invite link until someone joins).
+    open: bool = False
+
+    @property
+    def is_joinable(self) -> bool:
+        """Offered in the lobby: left open on purpose, and nobody has taken it yet."""
+        return self.open and not self.claimed
 
 
 @dataclass(frozen=True)
@@ -147,6 +170,7 @@ class GameRow:
     rematch_of: str | None = None
     rematch: str | None = None
     created: datetime = field(default_factory=lambda: datetime.now(UTC))
+    owner_epoch: int = 0
 
     def with_status(self, status: str, winner: int | None = None) -> GameRow:
         return replace(self, status=status, winner=winner)
@@ -154,6 +178,14 @@ class GameRow:
 
 class DecisionTakenError(Exception):
     """Another writer stored this decision number first."""
+
+
+class NotOwnerError(Exception):
+    """Another process has taken the game over since this one claimed it: it may decide no more."""
+
+
+class DatabaseInUseError(Exception):
+    """Another ``pardon serve`` already serves this SQLite file."""
 
 
 def make_engine(url: str) -> Engine:
@@ -168,6 +200,75 @@ def make_engine(url: str) -> Engine:
         event.listen(engine, "connect", _sqlite_pragmas)
         return engine
     return create_engine(url, pool_pre_ping=True)
+
+
+#: The SQLite files this process holds (:func:`lock_database`): the lock file, and how many hold it.
+_held: dict[Path, tuple[int, int]] = {}
+_held_guard = threading.Lock()
+
+
+def sqlite_file(url: str) -> Path | None:
+    """The file of a SQLite URL; None for another database, or one in memory."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
+        return None
+    return Path(parsed.database).expanduser().resolve()
+
+
+def lock_database(url: str) -> Callable[[], None]:
+    """Hold the SQLite file of ``url`` for this process, or raise :class:`DatabaseInUseError`.
+
+    A second server on the same file would serve the games as they were when it loaded
+    them and refuse every move of theirs that the first stored.  The lock is an exclusive
+    ``flock`` on ``FILE.lock`` (which names the holder's process id), freed by the returned
+    function or by the system when the process ends, SIGKILL included.  Holds within one
+    process share the lock.  PostgreSQL needs none: processes share it by design
+    (:mod:`pardon.web.cluster`); nor does a database in memory, or a system without ``flock``.
+    """
+    path = sqlite_file(url)
+    try:
+        import fcntl
+    except ImportError:  # not a POSIX system: no lock
+        return lambda: None
+    if path is None:
+        return lambda: None
+    with _held_guard:
+        if path in _held:
+            handle, count = _held[path]
+            _held[path] = (handle, count + 1)
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            handle = os.open(f"{path}.lock", os.O_RDWR | os.O_CREAT, 0o644)
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                holder = os.read(handle, 32).decode("ascii", "replace").strip()
+                os.close(handle)
+                who = f" (pid {holder})" if holder.isdigit() else ""
+                raise DatabaseInUseError(
+                    f"the database {path} is in use by another pardon server{who}; stop it first, "
+                    "or serve another file (--db)"
+                ) from None
+            os.ftruncate(handle, 0)
+            os.write(handle, f"{os.getpid()}\n".encode())
+            _held[path] = (handle, 1)
+    released = threading.Event()
+
+    def let_go() -> None:
+        """This hold ends (once, however often called); the lock with the last hold of the process."""
+        with _held_guard:
+            if released.is_set() or path not in _held:
+                return
+            released.set()
+            handle, count = _held.pop(path)
+            if count > 1:
+                _held[path] = (handle, count - 1)
+                return
+            os.ftruncate(handle, 0)
+            fcntl.flock(handle, fcntl.LOCK_UN)
+            os.close(handle)
+
+    return let_go
 
 
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:
@@ -207,6 +308,8 @@ class Store:
                     rematch_of=row.rematch_of,
                     rematch=row.rematch,
                     created=row.created,
+                    owner_epoch=row.owner_epoch,
+                    last_seen=row.created,
                 )
             )
             connection.execute(
@@ -220,6 +323,7 @@ class Store:
                         "name": seat.name,
                         "token_hash": seat.token_hash,
                         "claimed": seat.claimed,
+                        "open": seat.open,
                     }
                     for seat in row.seats
                 ],
@@ -236,9 +340,8 @@ class Store:
         found: dict[str, list[SeatRow]] = {game_id: [] for game_id in ids}
         query = select(seats).where(seats.c.game_id.in_(ids)).order_by(seats.c.game_id, seats.c.colour)
         for row in connection.execute(query).mappings():
-            found[row["game_id"]].append(
-                SeatRow(row["colour"], row["kind"], row["level"], row["name"], row["token_hash"], row["claimed"])
-            )
+            seat = SeatRow(row["colour"], row["kind"], row["level"], row["name"], row["token_hash"], row["claimed"])
+            found[row["game_id"]].append(replace(seat, open=row["open"]))
         return {game_id: tuple(rows) for game_id, rows in found.items()}
 
     def games_with_status(
@@ -252,10 +355,27 @@ class Store:
             found = self._seats(connection, [row["id"] for row in rows])
             return [_game_row(row, found[row["id"]]) for row in rows]
 
+    def lobby(self, limit: int) -> list[GameRow]:
+        """The newest public games waiting for players with a seat left open for anyone."""
+        with self.engine.connect() as connection:
+            joinable = select(seats.c.game_id).where(
+                seats.c.game_id == games.c.id, seats.c.open.is_(True), seats.c.claimed.is_(False)
+            )
+            query = select(games).where(games.c.status == WAITING, games.c.public.is_(True), joinable.exists())
+            rows = list(connection.execute(query.order_by(games.c.created.desc()).limit(limit)).mappings())
+            found = self._seats(connection, [row["id"] for row in rows])
+            return [_game_row(row, found[row["id"]]) for row in rows]
+
     def decisions(self, game_id: str) -> list[tuple[int, str]]:
         with self.engine.connect() as connection:
             query = select(decisions.c.colour, decisions.c.move).where(decisions.c.game_id == game_id)
             return [(row.colour, row.move) for row in connection.execute(query.order_by(decisions.c.number))]
+
+    def decision_count(self, game_id: str) -> int:
+        """How many decisions the game has stored: its last event."""
+        with self.engine.connect() as connection:
+            query = select(func.count()).select_from(decisions).where(decisions.c.game_id == game_id)
+            return int(connection.execute(query).scalar_one())
 
     @property
     def is_postgres(self) -> bool:
@@ -263,9 +383,11 @@ class Store:
 
     def add_decisions(self, batch: list[Decision]) -> None:
         """Store decisions of any games, each with the status that changes with it, in one
-        transaction: all of them, or none (:class:`DecisionTakenError` if one was taken)."""
+        transaction: all of them, or none (:class:`DecisionTakenError` if one was taken,
+        :class:`NotOwnerError` if a game has been taken over since its decision was made)."""
         try:
             with self._transaction() as connection:
+                _check_owners(connection, {(d.game_id, d.epoch) for d in batch})
                 connection.execute(
                     _ADD_DECISION,
                     [{"game_id": d.game_id, "number": d.number, "colour": d.colour, "move": d.move} for d in batch],
@@ -288,9 +410,14 @@ class Store:
         if self.is_postgres and payloads:
             connection.execute(_NOTIFY, {"channel": CHANNEL, "payloads": payloads})
 
-    def set_status(self, game_id: str, status: str) -> None:
+    def set_status(self, game_id: str, status: str, epoch: int | None = None) -> None:
+        """The game's new status; with ``epoch``, only by the game's owner (:class:`NotOwnerError` otherwise)."""
         with self._transaction() as connection:
-            connection.execute(update(games).where(games.c.id == game_id).values(status=status))
+            query = update(games).where(games.c.id == game_id)
+            if epoch is not None:
+                query = query.where(games.c.owner_epoch == epoch)
+            if connection.execute(query.values(status=status)).rowcount == 0 and epoch is not None:
+                raise NotOwnerError(f"game {game_id} has been taken over by another server process")
             self._announce(connection, [game_id])
 
     def claim_seat(self, game_id: str, colour: int, token_hash: str | None = None) -> None:
@@ -302,7 +429,59 @@ class Store:
             connection.execute(
                 update(seats).where(seats.c.game_id == game_id, seats.c.colour == colour).values(**values)
             )
+            _seen(connection, [game_id])
             self._announce(connection, [game_id])
+
+    def join_seat(self, game_id: str, colour: int, token_hash: str) -> bool:
+        """Give an open seat, with its new token, to whoever asked first.  The database decides,
+        by a conditional update (the seat must still be open and free): of any number of
+        simultaneous joins, from any number of processes, exactly one gets True."""
+        with self._transaction() as connection:
+            taken = connection.execute(
+                update(seats)
+                .where(
+                    seats.c.game_id == game_id,
+                    seats.c.colour == colour,
+                    seats.c.open.is_(True),
+                    seats.c.claimed.is_(False),
+                )
+                .values(claimed=True, token_hash=token_hash)
+            )
+            if taken.rowcount != 1:
+                return False
+            _seen(connection, [game_id])
+            self._announce(connection, [game_id])
+            return True
+
+    def take_over(self, game_id: str) -> int | None:
+        """Raise the game's owner epoch (by the process that now holds its lock): from now on
+        only decisions made with the new epoch are stored.  The new epoch; None if there is no
+        such game."""
+        query = update(games).where(games.c.id == game_id).values(owner_epoch=games.c.owner_epoch + 1)
+        with self._transaction() as connection:
+            if self.is_postgres:  # a last owner stuck in a transaction: try again later rather than wait for it
+                connection.execute(text("SET LOCAL lock_timeout = '5s'"))
+            epoch = connection.execute(query.returning(games.c.owner_epoch)).scalar()
+            return int(epoch) if epoch is not None else None
+
+    def seen(self, game_ids: list[str]) -> None:
+        """Somebody is at these games now: a waiting game is not abandoned while watched."""
+        if game_ids:
+            with self._transaction() as connection:
+                _seen(connection, game_ids)
+
+    def expire_waiting(self, before: datetime) -> list[str]:
+        """Delete the games still waiting for players that nobody has been seen at since
+        ``before`` (their seats go with them; a game whose rematch this was may ask again).
+        The ids deleted."""
+        with self._transaction() as connection:
+            last = func.coalesce(games.c.last_seen, games.c.created)
+            query = delete(games).where(games.c.status == WAITING, last < before).returning(games.c.id)
+            gone = list(connection.execute(query).scalars())
+            if gone:
+                connection.execute(update(games).where(games.c.rematch.in_(gone)).values(rematch=None))
+                self._announce(connection, gone)
+            return gone
 
     def set_rematch(self, game_id: str, rematch_id: str) -> bool:
         """Link a finished game to its rematch; False if it already has one."""
@@ -387,6 +566,24 @@ def _settle(done: asyncio.Future[None], error: BaseException | None) -> None:
         log.debug("decision settled after the server stopped")
 
 
+def _check_owners(connection: Connection, owners: set[tuple[str, int]]) -> None:
+    """Refuse a batch unless each game's owner epoch is still the one its decision was made
+    with.  The games' rows stay locked (shared) until the transaction ends, so a process
+    taking a game over (:meth:`Store.take_over`) waits for this commit, and every decision
+    made after the takeover with the old epoch is refused: a process that has lost a game
+    can never store another decision of it."""
+    query = select(games.c.id).where(tuple_(games.c.id, games.c.owner_epoch).in_(sorted(owners)))
+    owned = set(connection.execute(query.with_for_update(read=True)).scalars())
+    lost = sorted({game_id for game_id, _ in owners} - owned)
+    if lost:
+        raise NotOwnerError(f"game {lost[0]} has been taken over by another server process")
+
+
+def _seen(connection: Connection, game_ids: list[str]) -> None:
+    query = update(games).where(games.c.id.in_(game_ids), games.c.status == WAITING)
+    connection.execute(query.values(last_seen=datetime.now(UTC)))
+
+
 def _game_row(row: Any, seat_rows: tuple[SeatRow, ...]) -> GameRow:
     created = row["created"]
     if created.tzinfo is None:  # SQLite keeps no time zone
@@ -406,4 +603,5 @@ def _game_row(row: Any, seat_rows: tuple[SeatRow, ...]) -> GameRow:
         rematch_of=row["rematch_of"],
         rematch=row["rematch"],
         created=created,
+        owner_epoch=row["owner_epoch"],
     )

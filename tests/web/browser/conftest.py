@@ -31,7 +31,7 @@ class Server:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         command = [sys.executable, "-m", "pardon", "serve", "--port", str(self.port), "--db", str(database)]
-        command += ["--bot-pace", str(bot_pace), *extra]
+        command += ["--bot-pace", str(bot_pace), "--create-rate", "0", *extra]  # tests create games fast
         self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=os.environ)
         wait_until_up(self.url, self.process)
 

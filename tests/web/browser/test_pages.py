@@ -167,7 +167,7 @@ def test_online_game_shows_invites_that_copy_and_seats_that_join(
 
 def test_public_lobby_lists_a_game_and_join_takes_the_seat(live_server: Any, page: Any, artefacts: Path) -> None:
     created = live_server.rest(
-        "/api/games", {"public": True, "seats": [{"kind": "human", "name": "Dee"}, {"kind": "human"}]}
+        "/api/games", {"public": True, "seats": [{"kind": "open", "name": "Dee"}, {"kind": "open"}]}
     )
     game_id = created["id"]
     open_ready_lobby = live_server.url + "/lobby"
@@ -184,7 +184,7 @@ def test_public_lobby_lists_a_game_and_join_takes_the_seat(live_server: Any, pag
 
 
 def test_lobby_says_why_a_seat_cannot_be_taken(live_server: Any, page: Any) -> None:
-    created = live_server.rest("/api/games", {"public": True, "seats": [{"kind": "human"}, {"kind": "bot"}]})
+    created = live_server.rest("/api/games", {"public": True, "seats": [{"kind": "open"}, {"kind": "bot"}]})
     page.clock.install()  # the lobby refreshes only when the test says: the stale button stays
     page.goto(live_server.url + "/lobby")
     card = page.locator(f"[data-game='{created['id']}']")

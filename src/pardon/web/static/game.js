@@ -23,6 +23,7 @@ import { api } from "/static/site.js";
 const PAWN_KINDS = new Set(["step", "switch", "sorry", "bonus-home"]);
 const NAMES = { red: "Red", blue: "Blue", yellow: "Yellow", green: "Green" };
 const CARD_LABELS = { sorry: "Sorry!" };
+const NOTE_MS = 2500; // how long a passing note stays
 const $ = (id) => document.getElementById(id);
 const name = (colour) => NAMES[colour] ?? colour;
 const cardLabel = (card) => CARD_LABELS[card] ?? card;
@@ -46,6 +47,7 @@ const app = {
   retry: 0,
   closedForGood: false,
   lastDecider: null,
+  lastError: null, // the last error the server sent: a close for good says why
   ready: false, // the latest state is drawn and no animation runs
 };
 window.pardonGame = app; // for tests and the curious
@@ -90,17 +92,23 @@ function connect() {
   socket.addEventListener("close", (event) => {
     if (app.socket !== socket) return;
     app.pending = false;
-    if (event.code === 4401 || event.code === 4404 || event.code === 1008) {
+    if ([4401, 4404, 1008, 1011].includes(event.code)) { // bad token, no game, protocol broken, game broken
       app.closedForGood = true;
-      const why = event.code === 4404 ? "There is no such game." : "This link does not open a seat of this game.";
       setConnection("Not connected", true);
-      $("turn").textContent = why;
+      $("turn").textContent = closedWhy(event.code);
       return;
     }
     const delay = Math.min(5000, 400 * 2 ** app.retry++);
-    setConnection(`Connection lost — reconnecting…`, true);
+    const busy = event.code === 1013; // too many connections now, or this page fell behind
+    setConnection(busy ? "The server is busy — trying again…" : "Connection lost — reconnecting…", true);
     setTimeout(connect, delay);
   });
+}
+
+function closedWhy(code) {
+  if (code === 4404) return "There is no such game.";
+  if (code === 4401) return "This link does not open a seat of this game.";
+  return app.lastError ? `The server closed the connection: ${app.lastError}` : "The server closed the connection.";
 }
 
 function reconnect() {
@@ -127,6 +135,8 @@ async function handle(message) {
     case "welcome":
       app.role = message.role;
       app.seats = message.seats;
+      if (app.lastError && $("message").textContent === app.lastError) say(""); // a refusal before this connection
+      app.lastError = null;
       return;
     case "sync":
       for (const event of message.events) log(`${name(event.colour)}: ${event.move}`);
@@ -183,6 +193,7 @@ async function ensureBoard(state) {
 
 function showError(message) {
   app.pending = false;
+  app.lastError = message.message;
   if (message.code === "stale" || message.code === "bad_event") {
     say("The game moved on: catching up…", true);
     reconnect();
@@ -504,7 +515,8 @@ function clickPawn(key) {
   const selection = app.selection;
   if (!myDecision()) {
     const state = app.state;
-    if (state.status === "playing" && state.decider) say(`It is ${name(state.decider)}'s turn, not yours.`);
+    if (!app.seats.length) note("You are watching this game.");
+    else if (state.status === "playing" && state.decider) note(`It is ${name(state.decider)}'s turn, not yours.`);
     return;
   }
   if (selection?.pawn) {
@@ -682,6 +694,17 @@ function say(text, info = false) {
   const node = $("message");
   node.textContent = text;
   node.classList.toggle("info", info);
+}
+
+let noteTimer = null;
+
+/** A passing note: said, then cleared unless something else has been said meanwhile. */
+function note(text) {
+  say(text, true);
+  clearTimeout(noteTimer);
+  noteTimer = setTimeout(() => {
+    if ($("message").textContent === text) say("");
+  }, NOTE_MS);
 }
 
 function announce(text) {

@@ -256,12 +256,16 @@ async function startOnline(event) {
   event.preventDefault();
   const error = $("online-error");
   say(error, "");
-  const seats = seatsOf($("online-seats"));
+  const isPublic = $("online-public").checked;
+  // The first seat is yours; in a public game the others for people are left open to anyone in the lobby.
+  const seats = seatsOf($("online-seats")).map((seat, index) =>
+    isPublic && index > 0 && seat.kind === "human" ? { ...seat, kind: "open" } : seat,
+  );
   const button = event.submitter || event.target.querySelector("button[type=submit]");
   button.disabled = true;
   try {
     const game = await api("/api/games", {
-      json: { rules: page.preset.name, seats, public: $("online-public").checked, hints: $("online-hints").checked },
+      json: { rules: page.preset.name, seats, public: isPublic, hints: $("online-hints").checked },
     });
     showGameLobby(game, seats[0].colour, $("online-public").checked);
   } catch (failure) {
@@ -274,7 +278,8 @@ async function startOnline(event) {
 function showGameLobby(game, myColour, isPublic) {
   const panel = $("game-lobby");
   const mine = game.seats.find((seat) => seat.colour === myColour);
-  const friends = game.seats.filter((seat) => seat.kind === "human" && seat.colour !== myColour);
+  const friends = game.seats.filter((seat) => seat.link && seat.colour !== myColour);
+  const open = game.seats.filter((seat) => seat.open);
   const badges = {};
   const badge = (colour) => (badges[colour] = el("span", { class: "badge waiting", dataset: { colour } }, "Waiting"));
   panel.replaceChildren(
@@ -286,7 +291,7 @@ function showGameLobby(game, myColour, isPublic) {
     ),
     friends.length
       ? el("p", {}, "Send each friend their own link (it is their seat: keep it between you):")
-      : el("p", {}, "Every other seat is a computer player."),
+      : el("p", {}, open.length ? "The other seats are open to anyone in the lobby." : "Every other seat is a computer player."),
     el(
       "ul",
       { class: "invites" },
@@ -296,6 +301,13 @@ function showGameLobby(game, myColour, isPublic) {
           { class: "invite", dataset: { colour: seat.colour } },
           el("div", { class: "invite-head" }, chip(seat.colour, `${capitalise(seat.colour)} — ${seat.name}`), badge(seat.colour)),
           copyField(seat.link, `${capitalise(seat.colour)}'s invite link`),
+        ),
+      ),
+      ...open.map((seat) =>
+        el(
+          "li",
+          { class: "invite", dataset: { colour: seat.colour } },
+          el("div", { class: "invite-head" }, chip(seat.colour, `${capitalise(seat.colour)} — open to anyone in the lobby`), badge(seat.colour)),
         ),
       ),
     ),
@@ -329,8 +341,8 @@ async function refreshSeats(id, badges) {
   for (const seat of summary.seats) {
     const badge = badges[seat.colour];
     if (!badge) continue;
-    badge.textContent = seat.open ? "Waiting" : "Joined";
-    badge.className = `badge ${seat.open ? "waiting" : "joined"}`;
+    badge.textContent = seat.taken ? "Joined" : "Waiting";
+    badge.className = `badge ${seat.taken ? "joined" : "waiting"}`;
   }
   const status = $("game-status");
   if (summary.status === "playing") {

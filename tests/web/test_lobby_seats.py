@@ -1,0 +1,113 @@
+"""The lobby offers only seats left open on purpose, and of simultaneous joins of one seat
+exactly one wins (the database decides), on SQLite and on PostgreSQL."""
+
+from __future__ import annotations
+
+import json
+import threading
+from typing import Any
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+from web_support import Player, create, free_port, served, token_of
+from websockets.sync.client import connect
+
+Message = dict[str, Any]
+
+
+def _lobby_ids(server: TestClient) -> list[str]:
+    return [game["id"] for game in server.get("/api/lobby").json()["games"]]
+
+
+def test_a_seat_made_for_someone_is_never_offered_in_the_lobby(server: TestClient) -> None:
+    # A public game whose other seats are invitations (not open): nothing for strangers.
+    invited = create(server, [{"kind": "human", "name": "Host"}, {"kind": "human"}], public=True)
+    assert invited["id"] not in _lobby_ids(server)
+    for colour in ("red", "yellow"):
+        taken = server.post(f"/api/games/{invited['id']}/join", json={"seat": colour})
+        assert taken.status_code == 409 and taken.json()["error"] == "seat_not_open", taken.text
+    with server.websocket_connect(invited["websocket"]) as socket:  # the host's link still opens the host's seat
+        assert Player(socket).hello(token_of(invited, "red"))["seats"] == ["red"]
+
+    # As the home page makes it: the host's seat, and one left open for anyone.
+    game = create(server, [{"kind": "human", "name": "Host"}, {"kind": "open"}], public=True)
+    assert [seat["open"] for seat in game["seats"]] == [False, True]
+    assert game["seats"][1]["token"] is None and game["seats"][1]["link"] is None
+    listed = next(entry for entry in server.get("/api/lobby").json()["games"] if entry["id"] == game["id"])
+    assert [(seat["colour"], seat["open"], seat["taken"]) for seat in listed["seats"]] == [
+        ("red", False, False),
+        ("yellow", True, False),
+    ]
+    stolen = server.post(f"/api/games/{game['id']}/join", json={"seat": "red"})
+    assert stolen.status_code == 409 and stolen.json()["error"] == "seat_not_open"
+    joined = server.post(f"/api/games/{game['id']}/join", json={"seat": "yellow"})
+    assert joined.status_code == 200, joined.text
+    assert game["id"] not in _lobby_ids(server)  # nothing open any more
+    with server.websocket_connect(game["websocket"]) as socket:  # the host still plays Red
+        host = Player(socket)
+        assert host.hello(token_of(game, "red"))["seats"] == ["red"]
+    summary = server.get(f"/api/games/{game['id']}").json()
+    assert [(seat["open"], seat["taken"]) for seat in summary["seats"]] == [(False, True), (False, True)]
+
+
+def test_an_open_seat_needs_a_public_game(server: TestClient) -> None:
+    refused = server.post("/api/games", json={"seats": [{"kind": "human"}, {"kind": "open"}]})
+    assert refused.status_code == 422 and refused.json()["error"] == "invalid_seats"
+    assert "public" in refused.json()["message"]
+
+
+def _join_at_once(url: str, game_id: str, colour: str, clients: int) -> list[httpx.Response]:
+    """``clients`` joins of one seat, sent together from as many threads."""
+    start = threading.Barrier(clients)
+    answers: list[httpx.Response] = []
+
+    def join() -> None:
+        with httpx.Client(timeout=30) as client:
+            start.wait()
+            answers.append(client.post(f"{url}/api/games/{game_id}/join", json={"seat": colour}))
+
+    threads = [threading.Thread(target=join) for _ in range(clients)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return answers
+
+
+@pytest.mark.slow
+def test_of_simultaneous_joins_of_a_seat_exactly_one_wins(database: str) -> None:
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    with served(database, port, "--create-rate", "0"):
+        for _ in range(8):
+            body = {"public": True, "seats": [{"kind": "human"}, {"kind": "open"}, {"kind": "open"}]}
+            game: Message = httpx.post(f"{url}/api/games", json=body, timeout=10).json()
+            answers = _join_at_once(url, game["id"], "blue", clients=16)
+            winners = [answer for answer in answers if answer.status_code == 200]
+            assert len(winners) == 1, [answer.text for answer in answers]
+            losers = [answer.json() for answer in answers if answer.status_code != 200]
+            assert {loser["error"] for loser in losers} == {"seat_taken"}
+            with connect(f"ws://127.0.0.1:{port}{game['websocket']}") as socket:  # the winner's token is the seat's
+                player = Player(_Socket(socket))
+                assert player.hello(winners[0].json()["token"])["seats"] == ["blue"]
+            summary = httpx.get(f"{url}/api/games/{game['id']}").json()
+            assert [(seat["colour"], seat["open"]) for seat in summary["seats"]] == [
+                ("red", False),
+                ("blue", False),
+                ("yellow", True),
+            ]
+
+
+class _Socket:
+    """A real websocket with the two calls :class:`Player` makes."""
+
+    def __init__(self, connection: Any):
+        self.connection = connection
+
+    def send_json(self, message: Message) -> None:
+        self.connection.send(json.dumps(message))
+
+    def receive_json(self) -> Message:
+        message: Message = json.loads(self.connection.recv(timeout=20))
+        return message

@@ -1,0 +1,138 @@
+"""Several ``pardon serve`` on one PostgreSQL database: an owner whose lock connection is ended
+while it runs on (``pg_terminate_backend``) decides no more once another process has taken the
+game — its next move is refused ``not_owner`` and nothing it tried is stored — and the new
+owner plays the game on to its end without a refused move."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+import psycopg
+import pytest
+from web_support import SocketClient, free_port, wait_until_up
+from websockets.sync.client import ClientConnection, connect
+
+from pardon.core.game import replay
+from pardon.core.notation import parse_record
+
+pytestmark = pytest.mark.slow
+
+Message = dict[str, Any]
+
+
+@contextmanager
+def logged_server(database: str, port: int, log: Path) -> Iterator[subprocess.Popen[bytes]]:
+    """A real ``pardon serve`` on loopback (computers at once) whose log is kept in ``log``."""
+    command = [sys.executable, "-m", "pardon", "serve", "--port", str(port), "--db", database, "--bot-pace", "0"]
+    with log.open("wb") as sink:
+        process = subprocess.Popen(command, stdout=sink, stderr=subprocess.STDOUT)
+        try:
+            wait_until_up(f"http://127.0.0.1:{port}", process)
+            yield process
+        finally:
+            if process.poll() is None:
+                process.kill()
+            process.wait(timeout=10)
+
+
+def _libpq(database: str) -> str:
+    return database.replace("postgresql+psycopg://", "postgresql://", 1)
+
+
+def _end_lock_connection(database: str, game_id: str) -> None:
+    """End the connection holding the game's advisory lock (its process runs on), and wait
+    until it has ended (the lock is free then)."""
+    with psycopg.connect(_libpq(database), autocommit=True) as admin:
+        found = admin.execute(
+            "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 1"
+            " AND ((classid::bigint << 32) | objid::bigint) = hashtextextended(%s, 0)",
+            (game_id,),
+        ).fetchall()
+        assert len(found) == 1, found
+        admin.execute("SELECT pg_terminate_backend(%s)", (found[0][0],))
+        deadline = time.monotonic() + 10
+        while admin.execute("SELECT 1 FROM pg_stat_activity WHERE pid = %s", (found[0][0],)).fetchone():
+            assert time.monotonic() < deadline
+            time.sleep(0.005)
+
+
+def _take_over(database: str, game_id: str, owner: SocketClient, client: SocketClient) -> None:
+    """End the owner's lock connection, then take the game through ``client``'s process (a hint
+    asked there makes it claim the game).  The owner notices a lost lock within a second and
+    may take the game back first: then again."""
+    for _ in range(5):
+        _end_lock_connection(database, game_id)
+        client.connection.send(json.dumps({"type": "hint", "event": owner.state["event"]}))
+        while (answer := client.receive())["type"] not in ("hint", "error"):
+            pass
+        if answer["type"] == "hint":
+            return
+        assert answer["code"] == "not_owner", answer
+    raise AssertionError("the owner took its game back every time")
+
+
+def _stored(database: str, game_id: str) -> int:
+    with psycopg.connect(_libpq(database)) as connection:
+        row = connection.execute("SELECT count(*) FROM decisions WHERE game_id = %s", (game_id,)).fetchone()
+        assert row is not None
+        return int(row[0])
+
+
+def _socket(port: int, game: Message) -> ClientConnection:
+    return connect(f"ws://127.0.0.1:{port}{game['websocket']}")
+
+
+def _settle(client: SocketClient, database: str, game_id: str) -> int:
+    """Read until the client has every stored event and the decision is its own; the event."""
+    while not (client.state.get("moves") and client.state["event"] == _stored(database, game_id)):
+        client.receive()
+    client.connection.send(json.dumps({"type": "ping"}))  # and past every answer to what it sent before
+    while client.receive()["type"] != "pong":
+        pass
+    event: int = client.state["event"]
+    return event
+
+
+def _answer(client: SocketClient) -> Message:
+    """The answer to a move: an error, or the event it made."""
+    while True:
+        message = client.receive()
+        if message["type"] in ("error", "event"):
+            return message
+
+
+def test_an_owner_that_has_lost_its_lock_decides_no_more(postgres: str, tmp_path: Path) -> None:
+    first, second = free_port(), free_port()
+    first_log, second_log = tmp_path / "first.log", tmp_path / "second.log"
+    with logged_server(postgres, first, first_log), logged_server(postgres, second, second_log):
+        body = {"seats": [{"kind": "human"}, {"kind": "bot", "level": "greedy"}], "seed": 31}
+        game: Message = httpx.post(f"http://127.0.0.1:{first}/api/games", json=body, timeout=10).json()
+        token = next(seat["token"] for seat in game["seats"] if seat["colour"] == "red")
+        with _socket(first, game) as old_connection, _socket(second, game) as new_connection:
+            old = SocketClient(old_connection, token)  # the owner: the process that created the game
+            old.play(until_event=12)
+            seen = _settle(old, postgres, game["id"])
+            new = SocketClient(new_connection, token)
+            new.until_event(seen)
+            _take_over(postgres, game["id"], old, new)  # the second process now owns the game
+            old.send_move(old.state["moves"][0]["move"])  # the old owner must not store it
+            refusal = _answer(old)
+            assert refusal["code"] == "not_owner", refusal
+            assert _stored(postgres, game["id"]) == seen
+            new.play()  # the new owner plays on to the end
+            assert new.state["status"] == "finished"
+            old.until_event(new.state["event"])  # the old one follows what the new owner stores
+            assert old.events == new.events
+        record = httpx.get(f"http://127.0.0.1:{second}/api/games/{game['id']}/record").text
+    assert replay(parse_record(record)).is_over
+    assert [event for event, _, _ in new.events] == list(range(1, new.state["event"] + 1))
+    for log in (first_log, second_log):  # nobody retried a refused move again and again
+        assert log.read_text().count("computer move refused") <= 2, log.read_text()[-3000:]
