@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: play test setup bench clean
+.PHONY: play test check setup bench clean
 
 $(BIN)/pardon: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -23,6 +23,12 @@ test: setup
 	$(BIN)/ruff format --check src tests benchmarks scripts
 	$(BIN)/mypy
 	$(BIN)/python -m pytest
+
+# The quick loop for daily work: lint, types, and every test not marked slow (CI runs them all).
+check: setup
+	$(BIN)/ruff check src tests benchmarks scripts
+	$(BIN)/mypy
+	$(BIN)/python -m pytest -m "not slow" -x
 
 bench: setup
 	bash benchmarks/setup_peer_env.sh
