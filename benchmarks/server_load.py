@@ -30,9 +30,7 @@ import asyncio
 import json
 import os
 import random
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -42,6 +40,8 @@ from typing import Any
 
 import httpx
 from websockets.asyncio.client import connect
+
+from served import free_port, start_server
 
 
 @dataclass
@@ -53,13 +53,6 @@ class Tally:
     finished: int = 0
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 def resident_kib(pid: int) -> int:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -67,34 +60,38 @@ def resident_kib(pid: int) -> int:
     return 0
 
 
-def start_server(database: str, port: int) -> subprocess.Popen[bytes]:
-    command = [sys.executable, "-m", "pardon", "serve", "--port", str(port), "--db", database, "--bot-pace", "0"]
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    for _ in range(300):
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
-                return process
-        except httpx.TransportError:
-            time.sleep(0.1)
-    process.kill()
-    raise SystemExit("the server did not start")
+#: Clients sharing one loopback address (the server allows 64 websockets per address).
+CLIENTS_PER_ADDRESS = 50
 
 
 async def play(
-    port: int, game: dict[str, Any], tally: Tally, deadline: float, started: asyncio.Event, think: float, jitter: bool
+    port: int,
+    number: int,
+    game: dict[str, Any],
+    tally: Tally,
+    deadline: float,
+    started: asyncio.Event,
+    think: float,
+    jitter: bool,
 ) -> None:
     token = game["seats"][0]["token"]
     waits = random.Random(game["id"])
-    async with connect(f"ws://127.0.0.1:{port}{game['websocket']}", max_size=2**22) as websocket:
+    address = (f"127.0.1.{1 + number // CLIENTS_PER_ADDRESS}", 0)  # under the server's cap of connections per address
+    async with connect(f"ws://127.0.0.1:{port}{game['websocket']}", max_size=2**22, local_addr=address) as websocket:
         await websocket.send(json.dumps({"type": "hello", "token": token}))
         sent: dict[int, float] = {}
         state: dict[str, Any] = {}
+        command: dict[str, Any] | None = None
         await started.wait()
         while time.monotonic() < deadline:
             message = json.loads(await websocket.recv())
             kind = message["type"]
             if kind == "error":
                 tally.errors.append(message["code"])
+                if message["code"] == "rate_limited" and command is not None:  # faster than allowed: again, later
+                    await asyncio.sleep(0.2)
+                    sent[command["event"] + 1] = time.perf_counter()
+                    await websocket.send(json.dumps(command))
                 continue
             if kind == "event":
                 tally.events += 1
@@ -120,7 +117,10 @@ async def run(
 ) -> tuple[float, int]:
     started = asyncio.Event()
     deadline = time.monotonic() + seconds
-    tasks = [asyncio.create_task(play(port, game, tally, deadline, started, think, jitter)) for game in games]
+    tasks = [
+        asyncio.create_task(play(port, number, game, tally, deadline, started, think, jitter))
+        for number, game in enumerate(games)
+    ]
     await asyncio.sleep(1.0)  # every client connected and said hello
     begin = time.perf_counter()
     started.set()

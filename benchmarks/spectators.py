@@ -39,7 +39,6 @@ import json
 import os
 import random
 import resource
-import socket
 import subprocess
 import sys
 import tempfile
@@ -52,6 +51,8 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
+
+from served import free_port, start_server
 
 #: The players' own address: other clients than the crowd's.
 PLAYERS_ADDRESS = "127.0.0.254"
@@ -69,28 +70,6 @@ class Tally:
 
     def record(self, watched: bool, phase: str, seconds: float) -> None:
         (self.watched if watched else self.background).setdefault(phase, []).append(seconds)
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-def start_server(database: str, port: int) -> subprocess.Popen[bytes]:
-    command = [sys.executable, "-m", "pardon", "serve", "--port", str(port), "--db", database, "--bot-pace", "0"]
-    if "--create-rate" in subprocess.run([*command[:4], "--help"], check=False, capture_output=True, text=True).stdout:
-        command += ["--create-rate", "0"]  # the tables create a game after each one ends
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    for _ in range(300):
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
-                return process
-        except httpx.TransportError:
-            time.sleep(0.1)
-    process.kill()
-    raise SystemExit("the server did not start")
 
 
 async def new_game(client: httpx.AsyncClient, seats: list[dict[str, Any]], seed: int, public: bool) -> dict[str, Any]:
