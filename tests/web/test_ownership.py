@@ -6,18 +6,14 @@ owner plays the game on to its end without a refused move."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import httpx
 import psycopg
 import pytest
-from web_support import SocketClient, free_port, wait_until_up
+from web_support import SocketClient, free_port, served
 from websockets.sync.client import ClientConnection, connect
 
 from pardon.core.game import replay
@@ -26,21 +22,6 @@ from pardon.core.notation import parse_record
 pytestmark = pytest.mark.slow
 
 Message = dict[str, Any]
-
-
-@contextmanager
-def logged_server(database: str, port: int, log: Path) -> Iterator[subprocess.Popen[bytes]]:
-    """A real ``pardon serve`` on loopback (computers at once) whose log is kept in ``log``."""
-    command = [sys.executable, "-m", "pardon", "serve", "--port", str(port), "--db", database, "--bot-pace", "0"]
-    with log.open("wb") as sink:
-        process = subprocess.Popen(command, stdout=sink, stderr=subprocess.STDOUT)
-        try:
-            wait_until_up(f"http://127.0.0.1:{port}", process)
-            yield process
-        finally:
-            if process.poll() is None:
-                process.kill()
-            process.wait(timeout=10)
 
 
 def _libpq(database: str) -> str:
@@ -112,7 +93,7 @@ def _answer(client: SocketClient) -> Message:
 def test_an_owner_that_has_lost_its_lock_decides_no_more(postgres: str, tmp_path: Path) -> None:
     first, second = free_port(), free_port()
     first_log, second_log = tmp_path / "first.log", tmp_path / "second.log"
-    with logged_server(postgres, first, first_log), logged_server(postgres, second, second_log):
+    with served(postgres, first, log=first_log), served(postgres, second, log=second_log):
         body = {"seats": [{"kind": "human"}, {"kind": "bot", "level": "greedy"}], "seed": 31}
         game: Message = httpx.post(f"http://127.0.0.1:{first}/api/games", json=body, timeout=10).json()
         token = next(seat["token"] for seat in game["seats"] if seat["colour"] == "red")

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import os
 import socket
 import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -135,10 +137,12 @@ def wait_until_up(url: str, process: subprocess.Popen[bytes], seconds: float = 3
 
 
 @contextmanager
-def served(database: str, port: int, *options: str) -> Iterator[subprocess.Popen[bytes]]:
-    """A real ``pardon serve`` process on loopback (computers at once), up until the block ends."""
+def served(database: str, port: int, *options: str, log: Path | None = None) -> Iterator[subprocess.Popen[bytes]]:
+    """A real ``pardon serve`` process on loopback (computers at once), up until the block ends;
+    what it prints is kept in ``log``, if given."""
     command = [sys.executable, "-m", "pardon", "serve", "--port", str(port), "--db", database, "--bot-pace", "0"]
-    process = subprocess.Popen([*command, *options], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    with log.open("wb") if log is not None else open(os.devnull, "wb") as sink:
+        process = subprocess.Popen([*command, *options], stdout=sink, stderr=subprocess.STDOUT)
     try:
         wait_until_up(f"http://127.0.0.1:{port}", process)
         yield process
@@ -178,7 +182,10 @@ class SocketClient:
             if self.state["status"] == "finished" or (until_event and self.state["event"] >= until_event):
                 return
             self.send_move(self.state["moves"][0]["move"])
-            if self.receive().get("code") == "rate_limited":  # faster than a person: wait as asked
+            answer = self.receive()
+            while answer["type"] not in ("event", "error", "state", "sync"):  # presence, say: not the answer
+                answer = self.receive()
+            if answer.get("code") == "rate_limited":  # faster than a person: wait as asked
                 time.sleep(0.2)
 
     def send_move(self, move: str) -> None:
