@@ -29,7 +29,7 @@ def game_at(position_text: str, rules: str = "adult", seed: int = 3) -> Game:
     pile = list(Pack.new(rules_value.deck, seed).draw_pile)
     for card in held:
         pile.remove(card)
-    return Game(rules_value, position, Pack(tuple(pile), (), 1), seed)
+    return Game.at(rules_value, position, Pack(tuple(pile), (), 1), seed)
 
 
 def test_the_adult_game_deals_five_cards_each_and_puts_one_pawn_out() -> None:

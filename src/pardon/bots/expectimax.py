@@ -175,9 +175,9 @@ class ExpectimaxBot:
         """The expected value vector over the next draw, ``depth`` decisions to go."""
         total = [0.0, 0.0, 0.0, 0.0]
         for card, chance in draw_chances(game):
-            pack = draw_given(game, card)
+            draw_given(game, card)
             vector = self._decide(game, depth, evaluator)
-            undraw_given(game, pack)
+            undraw_given(game)
             for colour in range(4):
                 total[colour] += chance * vector[colour]
         return total

@@ -45,7 +45,7 @@ from collections import Counter
 
 from pardon.bots.evaluation import SEARCHED, Evaluator, Weights, card_chances
 from pardon.bots.expectimax import ExpectimaxBot
-from pardon.bots.model import draw_chances, draw_given, matches, next_key, outcome, sample_game
+from pardon.bots.model import draw_chances, draw_given, matches, next_key, outcome, outcome_for, sample_game
 from pardon.core.game import Game
 from pardon.core.moves import Move
 from pardon.core.observation import Observation
@@ -317,11 +317,10 @@ def _random_rollout(game: Game, rng: random.Random) -> Vector:
     """Random moves to the end: the engine's fast kernel when only cards are drawn."""
     rules = game.rules
     if game.card is not None and not (rules.hand or rules.tokens or rules.doubling):
-        game.undraw()
+        game.undraw()  # the kernel draws for itself; the game is a sample, dropped after the rollout
         winner, _ = random_playout(rules, game.position, game.pack, game.seed, rng)
         assert winner is not None
-        game.position = game.position._replace(winner=winner)
-        return outcome(game)
+        return outcome_for(rules.partners, winner)
     while not game.is_over:
         if game.awaiting_draw:
             game.draw()

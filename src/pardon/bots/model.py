@@ -33,6 +33,7 @@ from pardon.core.game import CARD, Game
 from pardon.core.moves import Move
 from pardon.core.observation import Observation
 from pardon.core.state import Position
+from pardon.core.turn import GameState, chance_outcomes
 
 __all__ = [
     "advance",
@@ -62,11 +63,11 @@ def sample_game(observation: Observation, rng: random.Random) -> Game:
     if rules.hand:
         position, unseen = _deal_hidden_hands(observation, unseen)
     if card is None:
-        return Game(rules, position, Pack(tuple(unseen), discards, 1), seed)
+        return Game.at(rules, position, Pack(tuple(unseen), discards, 1), seed)
     if not discards or discards[-1] != card:
         raise ValueError("the card drawn must be the last card on the discard pile")
-    game = Game(rules, position, Pack((card, *unseen), discards[:-1], 1), seed)
-    game.stage = CARD  # the decisions before the draw, if any, were made
+    # The decisions before the draw, if any, were made: the model stands at the draw, then draws.
+    game = Game(rules, GameState(position, Pack((card, *unseen), discards[:-1], 1), seed, stage=CARD))
     game.draw()
     return game
 
@@ -90,29 +91,19 @@ def matches(game: Game, observation: Observation, moves: list[Move]) -> bool:
 
 def draw_chances(game: Game) -> list[tuple[int, float]]:
     """Each card the next draw can turn up, with its chance (from the pack's composition)."""
-    return game.pack.chances()
+    return chance_outcomes(game.rules, game.state)
 
 
-def draw_given(game: Game, card: int) -> Pack:
-    """Draw ``card`` next (it must be one :func:`draw_chances` offers); returns the pack to
-    give back to :func:`undraw_given`.
-
-    Only the model's order of the unseen cards changes, which the bot chose anyway.
+def draw_given(game: Game, card: int) -> None:
+    """Draw ``card`` next (it must be one :func:`draw_chances` offers); :func:`undraw_given`
+    puts it back.  Only the model's order of the unseen cards changes, which the bot chose anyway.
     """
-    pack = game.pack
-    pile, discards, shuffles = pack.draw_pile, pack.discards, pack.shuffles
-    if not pile:  # the discards become the new pack
-        pile, discards, shuffles = discards, (), shuffles + 1
-    at = pile.index(card)
-    game.pack = Pack((card, *pile[:at], *pile[at + 1 :]), discards, shuffles)
-    game.draw()
-    return pack
+    game.draw_card(card)
 
 
-def undraw_given(game: Game, pack: Pack) -> None:
-    """Undo :func:`draw_given`."""
+def undraw_given(game: Game) -> None:
+    """Undo :func:`draw_given`: the pack as it was before the draw, order included."""
     game.undraw()
-    game.pack = pack
 
 
 def advance(game: Game, move: Move) -> int | None:
@@ -145,7 +136,12 @@ def outcome(game: Game) -> list[float]:
     winner = game.winner
     if winner is None:
         raise ValueError("the game is not over")
-    winners = {winner, partner(winner)} if game.rules.partners else {winner}
+    return outcome_for(game.rules.partners, winner)
+
+
+def outcome_for(partners: bool, winner: int) -> list[float]:
+    """Each colour's result of a game ``winner`` has won (with its partner, in a partners game)."""
+    winners = {winner, partner(winner)} if partners else {winner}
     return [1.0 if colour in winners else 0.0 for colour in range(4)]
 
 

@@ -13,146 +13,125 @@ True
 
 from __future__ import annotations
 
-from typing import Final, NamedTuple
+from typing import NamedTuple
 
 from pardon.core.board import COLOUR_NAMES
-from pardon.core.cards import NO_CARD, Pack, a_card
+from pardon.core.cards import NO_CARD, Pack
 from pardon.core.errors import IllegalError
-from pardon.core.hands import hand_moves, with_hand
-from pardon.core.moves import ACCEPT, DOUBLE, DROP, Action, Move, legal_moves
+from pardon.core.moves import Move
 from pardon.core.notation import Record, format_move, parse_move
-from pardon.core.observation import Observation, observe
+from pardon.core.observation import Observation
 from pardon.core.rules import Rules, parse_rules, to_text
 from pardon.core.scoring import GameResult, points_of
-from pardon.core.state import Position, check_seats, initial_position, passing_over_dropped
-from pardon.core.tokens import fire_moves
+from pardon.core.state import Position
+from pardon.core.turn import (
+    ANSWERING,
+    BEFORE_DRAW,
+    CARD,
+    GameState,
+    LeaderDraw,
+    apply,
+    as_made,
+    awaiting_draw,
+    begin_turn,
+    decider,
+    draw,
+    draw_next,
+    legal_moves,
+    observe_state,
+    start,
+    view,
+)
 
-__all__ = ["Game", "LeaderDraw", "record_of", "replay"]
-
-
-class LeaderDraw(NamedTuple):
-    """The cards drawn to choose the Leader (RULES.md §3.8), round by round."""
-
-    rounds: tuple[tuple[tuple[int, int], ...], ...]  # ((colour, card), ...) per round
-    leader: int
-
-
-#: The stages of a turn: decisions before the draw (Fire's move, a double), the
-#: other players' answers to a double, then the card (drawn, or chosen from a hand).
-BEFORE_DRAW: Final = "before-draw"
-ANSWERING: Final = "answering"
-CARD: Final = "card"
-
-
-class _State(NamedTuple):
-    """Everything a decision changes, so that :meth:`Game.pop` can restore it."""
-
-    position: Position
-    pack: Pack
-    card: int | None
-    stage: str
-    #: The colours still to answer a double, in turn; whether anyone has accepted.
-    answering: tuple[int, ...] = ()
-    accepted: bool = False
-    #: Whether the player to move has doubled this turn (once a turn).
-    doubled: bool = False
+__all__ = ["ANSWERING", "BEFORE_DRAW", "CARD", "Game", "LeaderDraw", "record_of", "replay"]
 
 
 class _Turn(NamedTuple):
-    before: _State
+    """One decision of the history: the state before it (before its draw, if a card was
+    drawn for it), who made it and the move."""
+
+    before: GameState
     colour: int
     move: Move
 
 
-def draw_for_leader(seats: tuple[int, ...], pack: Pack, seed: int) -> tuple[LeaderDraw, Pack]:
-    """Every player draws; the highest card leads; tied players draw again."""
-    drawing = seats
-    rounds = []
-    while True:
-        drawn = []
-        for colour in drawing:
-            card, pack = pack.draw(seed)
-            drawn.append((colour, card))
-        rounds.append(tuple(drawn))
-        best = max(card for _, card in drawn)
-        drawing = tuple(colour for colour, card in drawn if card == best)
-        if len(drawing) == 1:
-            return LeaderDraw(tuple(rounds), drawing[0]), pack.reshuffled(seed)
-
-
 class Game:
-    """One game of Sorry!: a position, a pack, the card to play, and the history.
-
-    A turn goes through up to three stages (:attr:`stage`): decisions before the
-    draw (:data:`BEFORE_DRAW`: the Fire pawn's move, a double, or going on), the other
-    players' answers to a double (:data:`ANSWERING`), and the card (:data:`CARD`):
-    drawn by :meth:`draw`, or chosen from the hand in a hand game.
+    """One game of Sorry!: its rules, its current :class:`~pardon.core.turn.GameState`, and the
+    history of decisions that led there.  Every step is one of :mod:`pardon.core.turn`'s pure
+    functions; a game only remembers the states, so :meth:`pop` takes a decision back by
+    returning to the state before it, pack included.
     """
 
-    def __init__(self, rules: Rules, position: Position, pack: Pack, seed: int, leader_draw: LeaderDraw | None = None):
+    def __init__(self, rules: Rules, state: GameState, leader_draw: LeaderDraw | None = None, first: int | None = None):
         self.rules = rules
-        self.seed = seed
-        self.position = position
-        self.pack = pack
+        self.state = state
         self.leader_draw = leader_draw
         #: Who was named to play first when the game was set up (None: the rules chose).
-        self.first: int | None = None
-        #: The card drawn and not yet played, if any (never set in a hand game).
-        self.card: int | None = None
-        self.stage = CARD
-        self._answering: tuple[int, ...] = ()
-        self._accepted = False
-        self._doubled = False
-        self._pack_before_draw = pack
+        self.first = first
+        #: The state before the last draw (what :meth:`pop` and :meth:`undraw` return to).
+        self._before_draw = state
         self._history: list[_Turn] = []
-        self._begin_turn()
 
     @classmethod
     def new(cls, rules: Rules, seats: tuple[int, ...], seed: int, first: int | None = None) -> Game:
-        """A new game: the Leader is chosen as the rules say, then the pack is shuffled
-        (and, with hands, five cards dealt to each player, one at a time from the Leader).
+        """A new game (:func:`pardon.core.turn.start`): the Leader is chosen as the rules say,
+        then the pack is shuffled (and, with hands, five cards dealt to each player).
 
         ``first`` names who plays first when the rules let the players choose (the
         youngest in 2013, the winner of the last game of a match); otherwise the Leader
         is drawn for.
         """
-        seats = check_seats(seats, rules)
-        if first is not None and first not in seats:
-            raise IllegalError(f"{COLOUR_NAMES[first] if 0 <= first < 4 else first} is not playing")
-        named = first
-        pack = Pack.new(rules.deck, seed)
-        leader_draw = None
-        if rules.leader == "named" and first is None:
-            first = seats[0]
-        if first is None:
-            leader_draw, pack = draw_for_leader(seats, pack, seed)
-            first = leader_draw.leader
-        position = initial_position(rules, seats, first)
-        if rules.hand:
-            position, pack = _deal(position, pack, seed, rules.hand)
-        game = cls(rules, position, pack, seed, leader_draw)
-        game.first = named
-        return game
+        state, leader_draw = start(rules, seats, seed, first)
+        return cls(rules, state, leader_draw, first)
+
+    @classmethod
+    def at(cls, rules: Rules, position: Position, pack: Pack, seed: int) -> Game:
+        """A game that starts from ``position`` with ``pack`` (a puzzle, a search's model, a test)."""
+        return cls(rules, begin_turn(rules, GameState(position, pack, seed)))
+
+    # --- the state, read ------------------------------------------------------------------
+
+    @property
+    def position(self) -> Position:
+        return self.state.position
+
+    @property
+    def pack(self) -> Pack:
+        return self.state.pack
+
+    @property
+    def seed(self) -> int:
+        return self.state.seed
+
+    @property
+    def card(self) -> int | None:
+        """The card drawn and not yet played, if any (never set in a hand game)."""
+        return self.state.card
+
+    @property
+    def stage(self) -> str:
+        """The stage of the turn: :data:`BEFORE_DRAW`, :data:`ANSWERING` or :data:`CARD`."""
+        return self.state.stage
 
     @property
     def turn(self) -> int:
         """The colour whose turn it is."""
-        return self.position.turn
+        return self.state.position.turn
 
     @property
     def decider(self) -> int:
         """The colour whose decision :meth:`legal_moves` lists: the player to move, or
         the player to answer a double."""
-        return self._answering[0] if self.stage == ANSWERING and self._answering else self.position.turn
+        return decider(self.state)
 
     @property
     def winner(self) -> int | None:
         """The colour that has won, or None."""
-        return self.position.winner
+        return self.state.position.winner
 
     @property
     def is_over(self) -> bool:
-        return self.position.winner is not None
+        return self.state.position.winner is not None
 
     @property
     def awaiting_draw(self) -> bool:
@@ -165,7 +144,7 @@ class Game:
                     game.draw()
                 game.play(choose(game.observe(game.decider), game.legal_moves()))
         """
-        return self.stage == CARD and self.card is None and not self.rules.hand and not self.is_over
+        return awaiting_draw(self.rules, self.state)
 
     @property
     def points(self) -> dict[int, int] | None:
@@ -198,19 +177,19 @@ class Game:
         """How many decisions have been made (cards played or forfeited, and others)."""
         return len(self._history)
 
+    # --- steps --------------------------------------------------------------------------
+
     def draw(self) -> int:
         """The chance step: turn up the next card for the player to move."""
-        if self.is_over:
-            raise IllegalError(f"the game is over: {COLOUR_NAMES[self.position.winner or 0]} has won")
-        if self.rules.hand:
-            raise IllegalError("in a game with hands the cards are played from the hand, not drawn")
-        if self.stage != CARD:
-            raise IllegalError(f"{COLOUR_NAMES[self.decider]} has a decision to make before the draw")
-        if self.card is not None:
-            raise IllegalError(f"{a_card(self.card)} has been drawn and must be played first")
-        self._pack_before_draw = self.pack
-        self.card, self.pack = self.pack.draw(self.seed)
-        return self.card
+        card, drawn = draw_next(self.rules, self.state)
+        self._before_draw, self.state = self.state, drawn
+        return card
+
+    def draw_card(self, card: int) -> None:
+        """A chance step with a given outcome (a search's chance node: :func:`pardon.core.turn.draw`);
+        :meth:`undraw` puts the card back, the pack's order as before."""
+        drawn = draw(self.rules, self.state, card)
+        self._before_draw, self.state = self.state, drawn
 
     def legal_moves(self) -> list[Move]:
         """The choices of :attr:`decider` now (empty while a card is to be drawn).
@@ -218,22 +197,11 @@ class Game:
         In a hand game each move's result shows the mover's own hand only, as the
         player's :meth:`observe` does.
         """
-        if self.is_over:
-            return []
-        if self.stage == BEFORE_DRAW:
-            return self._before_draw_moves()
-        if self.stage == ANSWERING:
-            colour = self._answering[0]
-            return [Move(NO_CARD, (Action(kind, colour, -1, -1, -1),), self.position) for kind in (ACCEPT, DROP)]
-        if self.rules.hand:
-            return hand_moves(self.rules, self._view(self.position.turn))
-        if self.card is None:
-            return []
-        return legal_moves(self.rules, self.position, self.card)
+        return legal_moves(self.rules, self.state)
 
     def observe(self, colour: int) -> Observation:
         """What ``colour`` may know now: never the order of the pack, nor other hands."""
-        return observe(self.rules, self._view(colour), colour, self.card, self.pack.discards)
+        return observe_state(self.rules, self.state, colour)
 
     def parse(self, text: str) -> Move:
         """The decision ``text`` names now (see docs/notation.md); raise if it names none."""
@@ -247,21 +215,30 @@ class Game:
             raise IllegalError(f"{text.strip()!r} is not a choice now: {choices}")
         if self.card is None and not self.rules.hand:
             raise IllegalError("draw a card before moving")
-        return parse_move(self.rules, self._view(self.position.turn), self.card, text)
+        return parse_move(self.rules, view(self.state, self.position.turn), self.card, text)
 
     def play(self, move: Move) -> Move:
-        """Make ``move``, which must be one of :meth:`legal_moves`; nothing changes if not."""
-        if self.stage == CARD and self.card is None and not self.rules.hand and not self.is_over:
+        """Make ``move``, which must be one of :meth:`legal_moves`; nothing changes if not.
+        Returns the move as made (in a hand game, with every hand in its result)."""
+        if self.awaiting_draw:
             raise IllegalError("draw a card before moving")
         real = self._real(move)
         if real is None:
             raise IllegalError("that move is not legal here")
-        self._push(real)
+        self.play_trusted(real)
         return real
 
     def play_trusted(self, move: Move) -> None:
         """Make a move taken from :meth:`legal_moves` without checking it again (fast path)."""
-        self._push(self._unmasked(move))
+        self.push(move, apply(self.rules, self.state, move))
+
+    def push(self, move: Move, after: GameState) -> None:
+        """Record ``move`` and step to ``after``, the state :func:`pardon.core.turn.apply` gives
+        for it: for a caller that has computed the next state already (the server stores the
+        decision before it makes it), so that it is not computed twice."""
+        before = self._before_draw if self.state.card is not None else self.state
+        self._history.append(_Turn(before, self.decider, move))
+        self.state = self._before_draw = after
 
     def pop(self) -> Move:
         """Take back the last decision (and the draw before it: the same card will be
@@ -269,162 +246,22 @@ class Game:
         if not self._history:
             raise IllegalError("there is no move to take back")
         turn = self._history.pop()
-        self._restore(turn.before)
+        self.state = self._before_draw = turn.before
         return turn.move
 
     def undraw(self) -> None:
         """Put the drawn card back on top of the pack (the pack is as before the draw)."""
         if self.card is None:
             raise IllegalError("no card has been drawn")
-        self.card = None
-        self.pack = self._pack_before_draw
-
-    # --- the turn flow ------------------------------------------------------------------
-
-    def _before_draw_moves(self) -> list[Move]:
-        """Going on to the card, the Fire pawn's move, a double: each a move without a card."""
-        position = self.position
-        if position.winner is not None:
-            return []
-        found = fire_moves(position) if self.rules.tokens and not self._fired() else []
-        if self.rules.doubling and not self._doubled:
-            found.append(Move(NO_CARD, (Action(DOUBLE, position.turn, -1, -1, -1),), position))
-        return [Move(NO_CARD, (), position), *found] if found else []
-
-    def _fired(self) -> bool:
-        """Whether the Fire pawn has moved before this turn's draw already."""
-        for turn in reversed(self._history):
-            if turn.before.stage != BEFORE_DRAW or turn.colour != self.position.turn:
-                return False
-            if turn.move.actions and turn.move.actions[0].kind not in (DOUBLE, ACCEPT, DROP):
-                return True
-        return False
-
-    def _begin_turn(self) -> None:
-        self.card = None
-        self._doubled = False
-        self.stage = BEFORE_DRAW
-        if not self._before_draw_moves():
-            self.stage = CARD
-
-    def _push(self, move: Move) -> None:
-        self._history.append(_Turn(self._snapshot(), self.decider, move))
-        if self.stage == BEFORE_DRAW:
-            self._decided_before_draw(move)
-        elif self.stage == ANSWERING:
-            self._answered(move)
-        else:
-            self._played(move)
-
-    def _decided_before_draw(self, move: Move) -> None:
-        if not move.actions:  # going on to the card
-            self.stage = CARD
-        elif move.actions[0].kind == DOUBLE:
-            self._doubled = True
-            self.stage = ANSWERING
-            self._answering = _clockwise_after(self.position, self.position.turn)
-            self._accepted = False
-        else:  # the Fire pawn's move
-            self.position = move.result
-            if not self._before_draw_moves():
-                self.stage = CARD
-
-    def _answered(self, move: Move) -> None:
-        colour = self._answering[0]
-        self._answering = self._answering[1:]
-        if move.actions[0].kind == DROP:
-            self.position = self.position.with_extras(out=tuple(sorted((*self.position.out, colour))))
-        else:
-            self._accepted = True
-        if self._answering:
-            return
-        if not self._accepted:  # everybody dropped out: the game ends, the doubler wins
-            self.position = self.position._replace(winner=self.position.turn)
-            self.stage = CARD
-            return
-        self.position = self.position.with_extras(stake=self.position.stake * 2)
-        self.stage = BEFORE_DRAW if self._before_draw_moves() else CARD
-
-    def _played(self, move: Move) -> None:
-        mover = self.position.turn
-        position = move.result
-        if self.rules.hand:
-            self.pack = self.pack.discard(move.card)
-            position, self.pack = _refill(position, mover, self.pack, self.seed, self.rules.hand)
-        self.position = passing_over_dropped(position)
-        self.card = None
-        if self.position.winner is None and self.position.turn != mover:
-            self._begin_turn()
+        self.state = self._before_draw
 
     def _real(self, move: Move) -> Move | None:
-        """The legal move that ``move`` names (by its card and actions), as made in the
-        full position; ``None`` if there is none."""
+        """The legal move that ``move`` names (by its card and actions); ``None`` if there is none."""
         key = (move.card, move.actions)
         for candidate in self.legal_moves():
             if (candidate.card, candidate.actions) == key:
-                return self._unmasked(candidate)
+                return as_made(self.state, candidate)
         return None
-
-    def _unmasked(self, move: Move) -> Move:
-        """A move shown from the mover's view (other hands hidden), with every hand back
-        in its result: only the mover's hand changes with a move."""
-        hands = self.position.hands
-        if not hands or self.stage != CARD:
-            return move
-        mover = self.position.turn
-        held = tuple(move.result.hands[mover] if seat == mover else hand for seat, hand in enumerate(hands))
-        return move._replace(result=move.result.with_extras(hands=held))
-
-    def _view(self, colour: int) -> Position:
-        """The position as ``colour`` sees it: the other hands hidden."""
-        hands = self.position.hands
-        if not hands:
-            return self.position
-        return self.position.with_extras(hands=tuple(hand if seat == colour else () for seat, hand in enumerate(hands)))
-
-    def _snapshot(self) -> _State:
-        """The state before the decision about to be made (before its draw, if any)."""
-        pack, card = self.pack, self.card
-        if card is not None:
-            pack, card = self._pack_before_draw, None
-        return _State(self.position, pack, card, self.stage, self._answering, self._accepted, self._doubled)
-
-    def _restore(self, state: _State) -> None:
-        self.position, self.pack, self.card, self.stage = state.position, state.pack, state.card, state.stage
-        self._answering, self._accepted, self._doubled = state.answering, state.accepted, state.doubled
-        self._pack_before_draw = state.pack
-
-
-def _clockwise_after(position: Position, colour: int) -> tuple[int, ...]:
-    """The players still in the game after ``colour``, clockwise."""
-    seats = position.seats
-    index = seats.index(colour)
-    following = seats[index + 1 :] + seats[:index]
-    return tuple(seat for seat in following if seat not in position.out)
-
-
-def _deal(position: Position, pack: Pack, seed: int, size: int) -> tuple[Position, Pack]:
-    """Deal ``size`` cards to each player, one at a time, from the player to move."""
-    seats = position.seats
-    order = _clockwise_after(position, position.turn)
-    order = (position.turn, *order)
-    hands: dict[int, list[int]] = {colour: [] for colour in seats}
-    for _ in range(size):
-        for colour in order:
-            card, pack = pack.take(seed)
-            hands[colour].append(card)
-    for colour in seats:
-        position = with_hand(position, colour, tuple(hands[colour]))
-    return position, pack
-
-
-def _refill(position: Position, colour: int, pack: Pack, seed: int, size: int) -> tuple[Position, Pack]:
-    """Draw ``colour``'s hand back up to ``size`` cards."""
-    hand = list(position.hands[colour])
-    while len(hand) < size:
-        card, pack = pack.take(seed)
-        hand.append(card)
-    return with_hand(position, colour, tuple(hand)), pack
 
 
 def record_of(game: Game) -> Record:

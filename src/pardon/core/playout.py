@@ -296,7 +296,7 @@ def _playout_by_game(
     decision's legal moves.  ``max_draws`` and the count returned are cards played."""
     from pardon.core.game import Game
 
-    game = Game(rules, position, pack, seed)
+    game = Game.at(rules, position, pack, seed)
     draws = 0
     while not game.is_over:
         if draws == max_draws:

@@ -39,6 +39,7 @@ from pardon.core.game import CARD, Game, replay
 from pardon.core.moves import Move
 from pardon.core.notation import Record, format_move
 from pardon.core.rules import parse_rules
+from pardon.core.turn import GameState, apply, as_made
 from pardon.web import errors
 from pardon.web.cluster import Cluster
 from pardon.web.errors import CommandError
@@ -342,11 +343,13 @@ class Room:
     async def _commit(self, colour: int, move: Move) -> None:
         """Store the decision, then make it and let everyone know (the room's lock held).
 
-        The move is tried first, for the game's status after it, and taken back: while the
-        commit is under way the game, as any client sees it, is as before; if storing fails
-        it stays so.  A decision stored but not made here (a bug) sets the game aside.
+        The state after the move is computed first, purely (nothing changes meanwhile); it is
+        swapped in only once the decision is stored, so while the commit is under way the game,
+        as any client sees it, is as before, and stays so if storing fails.  A decision stored
+        but not made here (a bug) sets the game aside.
         """
-        made, text, winner = self._try(move)
+        made, after, text = self._next_state(move)
+        winner = after.position.winner
         status = FINISHED if winner is not None else PLAYING
         number = self.event + 1
         try:
@@ -363,7 +366,7 @@ class Room:
             log.exception("cannot store decision %d of game %s", number, self.row.id)
             raise CommandError(errors.SERVER_ERROR, "the move could not be saved; nothing changed") from None
         try:
-            self.game.play_trusted(made)
+            self.game.push(made, after)
             self.history.append((colour, text))
             if status != self.row.status:
                 self.row = self.row.with_status(status, winner)
@@ -374,33 +377,17 @@ class Room:
         self._broadcast_event(number, colour, text)
         self.kick()
 
-    def _try(self, move: Move) -> tuple[Move, str, int | None]:
-        """The move made and taken back: the move as made, its text, and the winner after it.
-        If the game raises meanwhile (a bug) it is put back as it was and the client told
-        ``server_error``."""
-        turns = self.game.turns
+    def _next_state(self, move: Move) -> tuple[Move, GameState, str]:
+        """``move`` (one of the legal moves now) as made, the state after it and its text, by
+        the engine's pure functions: the game itself is not touched.  If the engine raises (a
+        bug) the client is told ``server_error`` and nothing has changed."""
+        state = self.game.state
         try:
-            text = format_move(self.game.position, move)
-            made = self.game.play(move)
-            winner = self.game.winner
+            made = as_made(state, move)
+            return made, apply(self.game.rules, state, made), format_move(state.position, made)
         except Exception:
             log.exception("cannot make a move in game %s at event %d", self.row.id, self.event)
-            self._take_back_to(turns)
             raise CommandError(errors.SERVER_ERROR, "the server could not make this move; nothing changed") from None
-        self._take_back_to(turns)
-        return made, text, winner
-
-    def _take_back_to(self, turns: int) -> None:
-        try:
-            while self.game.turns > turns:
-                self._undo()
-        except Exception:
-            self.fail("a move tried could not be taken back")
-            raise CommandError(errors.SERVER_ERROR, self.broken or "") from None
-
-    def _undo(self) -> None:
-        self.game.pop()
-        draw_if_due(self.game)
 
     def fail(self, what: str) -> None:
         """Set the game aside: something in its decision path raised (a bug, or a stored decision
