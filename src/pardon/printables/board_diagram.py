@@ -1,8 +1,8 @@
 """A small picture of the classic board, drawn from the core's board tables.
 
 The track, the slides, the Safety Zones, Start and Home all come from
-:mod:`pardon.core.board` (and the grid from :mod:`pardon.textboard`, Red's side on top, as
-the terminal draws it), so the printed board is the board the engine plays on.
+:mod:`pardon.core.board`, and where each lies from :mod:`pardon.core.layout`'s grid (Red's side
+on top, as the terminal draws it), so the printed board is the board the engine plays on.
 """
 
 from __future__ import annotations
@@ -10,12 +10,12 @@ from __future__ import annotations
 from reportlab.graphics.shapes import Circle, Drawing, Group, Line, Polygon, Rect, String
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
+from pardon.core import layout
 from pardon.core.board import (
     BLUE,
     COLOURS,
     GREEN,
     SAFETY_LENGTH,
-    SIDE_LENGTH,
     SLIDES,
     TRACK_LENGTH,
     YELLOW,
@@ -23,35 +23,47 @@ from pardon.core.board import (
     start_exit_square,
 )
 from pardon.printables.layout import INK, MUTED, PAWN_COLOURS, RULE, TINTS
-from pardon.textboard import SIZE, square_cell
 
-# Per side (top, right, bottom, left): the way the pawns go along it, and the way into the board,
-# as (x, y) steps in drawing coordinates (y up).
-_FORWARD = ((1, 0), (0, -1), (-1, 0), (0, 1))
-_INWARD = ((0, -1), (-1, 0), (0, 1), (1, 0))
-_HOME_STEPS = SAFETY_LENGTH + 1.55  # centre of Home, in squares from the entrance
-_START_STEPS = 2.0  # centre of Start, in squares from the start exit circle
+_HOME_STEPS = layout.HOME_DEPTH + 0.55  # centre of Home's circle, a little past Home's cell, from the entrance
+_START_STEPS = layout.START_DEPTH  # centre of Start's circle, on Start's cell, from the start exit circle
 _CIRCLE = 1.08  # radius of Start and Home, in squares
 _LABEL_FONT = "Helvetica-Bold"
 _LABEL_SIZE = 0.5  # in squares
 
 
 class _Grid:
-    """Converts grid cells to points: ``cell`` points a square, row 0 at the top."""
+    """Scales the layout's grid to points: ``cell`` points a square, y up as PDF draws it."""
 
     def __init__(self, size: float) -> None:
-        self.cell = size / SIZE
+        self.cell = size / layout.SIZE
         self.size = size
 
+    def point(self, point: layout.Point) -> tuple[float, float]:
+        x, y = point
+        return x * self.cell, (layout.SIZE - y) * self.cell
+
     def centre(self, square: int) -> tuple[float, float]:
-        row, column = square_cell(square)
-        return (column + 0.5) * self.cell, (SIZE - row - 0.5) * self.cell
+        return self.point(layout.centre(layout.square_cell(square)))
+
+    def safety(self, colour: int, index: int) -> tuple[float, float]:
+        return self.point(layout.centre(layout.safety_cell(colour, index)))
 
     def inward(self, square: int, steps: float) -> tuple[float, float]:
         """The point ``steps`` squares into the board from a track square of a colour's side."""
         x, y = self.centre(square)
-        dx, dy = _INWARD[square // SIDE_LENGTH]
+        dx, dy = _up(layout.INWARD[layout.side_of(square)])
         return x + dx * steps * self.cell, y + dy * steps * self.cell
+
+    @staticmethod
+    def forward(square: int) -> tuple[int, int]:
+        """The way the pawns go past a track square, as an (x, y) step."""
+        return _up(layout.FORWARD[layout.side_of(square)])
+
+
+def _up(step: tuple[int, int]) -> tuple[int, int]:
+    """A layout step (rows down, columns right) as an (x, y) step with y up."""
+    down, right = step
+    return right, -down
 
 
 def board_drawing(size: float) -> Drawing:
@@ -83,7 +95,7 @@ def _slide(grid: _Grid, triangle: int, end: int, colour: int) -> Group:
     paint = PAWN_COLOURS[colour]
     (x0, y0), (x1, y1) = grid.centre(triangle), grid.centre(end)
     group.add(Line(x0, y0, x1, y1, strokeColor=paint, strokeWidth=grid.cell * 0.28))
-    dx, dy = _FORWARD[triangle // SIDE_LENGTH]
+    dx, dy = grid.forward(triangle)
     reach = grid.cell * 0.36
     # The triangle points the way the pawns go: tip ahead, base behind.
     across_x, across_y = -dy * reach, dx * reach
@@ -107,7 +119,7 @@ def _safety_zone_and_home(grid: _Grid, colour: int) -> Group:
     entrance = entrance_square(colour)
     half = grid.cell / 2
     for step in range(1, SAFETY_LENGTH + 1):
-        x, y = grid.inward(entrance, step)
+        x, y = grid.safety(colour, step)
         group.add(Rect(x - half, y - half, grid.cell, grid.cell, fillColor=tint, strokeColor=paint, strokeWidth=0.6))
     x, y = grid.inward(entrance, _HOME_STEPS)
     group.add(Circle(x, y, grid.cell * _CIRCLE, fillColor=paint, strokeColor=paint))

@@ -1,12 +1,11 @@
 """The board's geometry for drawing it (``GET /api/board``): where every square, slide and circle is.
 
 The browser draws the board from this alone, so it holds no board knowledge of its own.
-Everything comes from :mod:`pardon.core.board`: the track squares of RULES.md §1 laid
-clockwise round the edge of a 16 x 16 grid (Red's side at the bottom, square 0 in its
-bottom-right corner), each colour's Safety Zone running inwards from its entrance, Start
-beside the start exit and Home at the end of the Safety Zone.  Coordinates are in squares
-(one square is 1 x 1; a point is a square's centre).  Blue, Yellow and Green are Red's
-side turned a quarter turn clockwise each.
+Every place comes from :mod:`pardon.core.layout`'s 16 x 16 grid (the terminal's and the
+printed diagram's too), seen from Red's seat: turned half a turn, so Red's side runs along the
+bottom with square 0 in its bottom-right corner.  Coordinates are in squares (one square is
+1 x 1; a point is a square's centre).  The circles of Start and Home are bigger than a square,
+so their centres lie a little further in than Start's and Home's cells.
 """
 
 from __future__ import annotations
@@ -15,12 +14,12 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
 
+from pardon.core import layout
 from pardon.core.board import (
     COLOUR_NAMES,
     COLOURS,
     DIAMOND_OFFSET,
     SAFETY_LENGTH,
-    SIDE_LENGTH,
     SLIDES,
     TRACK_LENGTH,
     corner_squares,
@@ -33,47 +32,42 @@ from pardon.core.jsonio import rules_from_json
 from pardon.core.rules import Rules
 from pardon.web.api import ERRORS, ApiError
 
-SIZE = 16  # squares along each side of the board
+SIZE = layout.SIZE  # squares along each side of the board
 CENTRE = SIZE / 2
+RED_SEAT = 2  # quarter turns of the layout that put Red's side at the bottom
 CIRCLE_RADIUS = 1.3  # Start and Home circles, in squares
-START_DEPTH = 2.0  # how far Start's centre lies inside the track
+START_GAP = 0.5  # between the track and Start's edge
 HOME_GAP = 0.55  # between S5 and Home's edge
 
 router = APIRouter(prefix="/api", responses=ERRORS)
 
-Point = tuple[float, float]
+Point = layout.Point
 
 
-def _turn(point: Point, colour: int) -> Point:
-    """Red's side turned ``colour`` quarter turns clockwise about the board's centre."""
-    return _spin(point, (CENTRE, CENTRE), colour)
-
-
-def _red_square(offset: int) -> Point:
-    """The centre of Red's side square ``offset`` (0: the bottom-right corner, then leftwards)."""
-    return (SIZE - 0.5 - offset, SIZE - 0.5)
+def _seen_from_red(point: Point) -> Point:
+    """A point of the layout as the browser draws it, rounded so the JSON stays short."""
+    x, y = layout.turned_point(point, RED_SEAT)
+    return (round(x, 4), round(y, 4))
 
 
 def square_point(square: int) -> Point:
     """The centre of a track square."""
-    colour, offset = divmod(square, SIDE_LENGTH)
-    return _turn(_red_square(offset), colour)
+    return _seen_from_red(layout.centre(layout.square_cell(square)))
 
 
-def _red_safety(index: int) -> Point:
+def _safety_point(colour: int, index: int) -> Point:
     """S1–S5 go inwards from the entrance square."""
-    x, y = _red_square(entrance_square(0))
-    return (x, y - index)
+    return _seen_from_red(layout.centre(layout.safety_cell(colour, index)))
 
 
-def _red_home() -> Point:
-    x, y = _red_safety(SAFETY_LENGTH)
-    return (x, y - 0.5 - HOME_GAP - CIRCLE_RADIUS)
+def _home_centre(colour: int) -> Point:
+    """Home's circle just clears S5, on the line of the Safety Zone."""
+    return _seen_from_red(layout.inward_point(entrance_square(colour), SAFETY_LENGTH + 0.5 + HOME_GAP + CIRCLE_RADIUS))
 
 
-def _red_start() -> Point:
-    x, y = _red_square(start_exit_square(0))
-    return (x, y - 0.5 - START_DEPTH + 0.2)
+def _start_centre(colour: int) -> Point:
+    """Start's circle just clears the track, in from the start exit."""
+    return _seen_from_red(layout.inward_point(start_exit_square(colour), 0.5 + START_GAP + CIRCLE_RADIUS))
 
 
 def _slots(centre: Point, colour: int, count: int) -> list[Point]:
@@ -96,15 +90,14 @@ def _xy(point: Point) -> dict[str, float]:
     return {"x": point[0], "y": point[1]}
 
 
-def _circle(red_centre: Point, colour: int, pawns: int) -> dict[str, Any]:
-    centre = _turn(red_centre, colour)
+def _circle(centre: Point, colour: int, pawns: int) -> dict[str, Any]:
     return {**_xy(centre), "r": CIRCLE_RADIUS, "slots": [_xy(point) for point in _slots(centre, colour, pawns)]}
 
 
 def _track() -> list[dict[str, Any]]:
     corners = set(corner_squares())
     return [
-        {"square": square, **_xy(square_point(square)), "side": COLOUR_NAMES[square // SIDE_LENGTH]}
+        {"square": square, **_xy(square_point(square)), "side": COLOUR_NAMES[layout.side_of(square)]}
         | ({"corner": True} if square in corners else {})
         for square in range(TRACK_LENGTH)
     ]
@@ -125,9 +118,9 @@ def _slides() -> list[dict[str, Any]]:
 def _colour(colour: int, pawns: int) -> dict[str, Any]:
     """One colour's own places: Safety Zone, Home, Start, and which way its side faces."""
     return {
-        "safety": [_xy(_turn(_red_safety(index), colour)) for index in range(1, SAFETY_LENGTH + 1)],
-        "home": _circle(_red_home(), colour, pawns),
-        "start": _circle(_red_start(), colour, pawns),
+        "safety": [_xy(_safety_point(colour, index)) for index in range(1, SAFETY_LENGTH + 1)],
+        "home": _circle(_home_centre(colour), colour, pawns),
+        "start": _circle(_start_centre(colour), colour, pawns),
         "entrance": entrance_square(colour),
         "start_exit": start_exit_square(colour),
         "angle": 90 * colour,  # degrees clockwise from Red's side at the bottom, for labels
