@@ -4,7 +4,9 @@ against the loop it replaces.
 * At every position of seeded random games (and of random crowded positions), for
   every card, the set of results of ``legal_moves`` (pass or not) must be the one the
   reference generator of ``reference_moves.py`` finds straight from RULES.md, with no
-  result twice.
+  result twice, and each move must bump the pawns the reference bumps on the way to
+  that result.  With Fire and Ice the results carry the tokens, and the Fire pawn's
+  move before the draw (``fire_moves``) is checked the same way.
 * The moves themselves, in order, are pinned by a digest taken from the engine before
   it was optimised, so a faster generator cannot quietly reorder or change them.
 * ``random_playout`` must play exactly the games of "draw a card, ``rng.choice`` among
@@ -22,12 +24,14 @@ from typing import Any
 import pytest
 
 from module_loader import load_module
-from pardon.core.board import SQUARE
+from pardon.core.board import FIRST_TRACK, HOME, SQUARE, START
 from pardon.core.cards import CARDS, Pack
 from pardon.core.moves import Move, legal_moves
+from pardon.core.notation import format_position
 from pardon.core.playout import play_random_game, random_playout
 from pardon.core.rules import Rules, parse_rules
 from pardon.core.state import Position, check_position, initial_position, seats_for
+from pardon.core.tokens import fire_moves
 
 reference = load_module(Path(__file__).resolve().parent / "reference_moves.py")  # tests are not a package
 
@@ -41,6 +45,12 @@ MODERN_CIRCLE = parse_rules("modern-no-tokens(leave_start=forward-circle,slide_r
 PARTNERS = parse_rules("partners")
 PARTNERS_ANY = parse_rules("partners(partner_split=any)")
 PARTNERS_MODERN = parse_rules("partners(slide_riders=own,leave_start=forward-count,sorry_forward_4=true)")
+TOKENS = parse_rules("modern")
+#: Fire and Ice with 4 pawns, classic slides and a switched opponent who stays put: more
+#: pawns on the slides and on the corners.
+TOKENS_VARIED = parse_rules(
+    "modern(pawns=4,leave_start=forward-circle,slide_riders=others,switched_opponent_slides=false)"
+)
 
 #: (rules, players, games): 231 games, about 62 000 positions, each tried with all 11 cards.
 GAMES = [
@@ -83,13 +93,34 @@ def check_against_reference(rules: Rules, position: Position) -> None:
     for card in CARDS:
         moves = legal_moves(rules, position, card)
         results = {(move.result, move.is_pass) for move in moves}
-        assert len(results) == len(moves), f"two moves with one result: card {card} in {position}"
-        expected = reference.reference_results(rules, position, card)
+        assert len(results) == len(moves), f"two moves with one result: card {card} in {_shown(position)}"
+        outcomes = reference.reference_results(rules, position, card)
+        expected = {(result, is_pass) for result, is_pass, _ in outcomes}
         assert results == expected, (
-            f"card {card} in {position} under {rules.name}:\n"
-            f"  only the engine: {sorted(results - expected)}\n"
-            f"  only the reference: {sorted(expected - results)}"
+            f"card {card} in {_shown(position)} under {rules.name}:\n"
+            f"  only the engine: {_listed(results - expected)}\n"
+            f"  only the reference: {_listed(expected - results)}"
         )
+        for move in moves:
+            bumps = tuple(sorted(move.bumps))
+            assert (move.result, move.is_pass, bumps) in outcomes, (
+                f"card {card} in {_shown(position)} under {rules.name}: the move to {_shown(move.result)} "
+                f"bumps {bumps}, the reference {[b for r, p, b in outcomes if (r, p) == (move.result, move.is_pass)]}"
+            )
+    if rules.tokens:
+        fire = {(move.result, tuple(sorted(move.bumps))) for move in fire_moves(position)}
+        assert fire == reference.reference_fire_moves(rules, position), (
+            f"the Fire move in {_shown(position)} under {rules.name}: engine {fire}, "
+            f"reference {reference.reference_fire_moves(rules, position)}"
+        )
+
+
+def _shown(position: Position) -> str:
+    return format_position(position)
+
+
+def _listed(results: set[tuple[Position, bool]]) -> list[str]:
+    return sorted(f"{_shown(result)}{' (pass)' if is_pass else ''}" for result, is_pass in results)
 
 
 @pytest.mark.slow
@@ -98,6 +129,40 @@ def test_legal_moves_match_the_reference_in_random_games(rules: Rules, players: 
     for seed in range(games):
         for position in game_positions(rules, players, seed):
             check_against_reference(rules, position)
+
+
+#: (rules, players, games) with Fire and Ice: about 11 500 positions.
+TOKEN_GAMES = [(TOKENS, 2, 24), (TOKENS, 3, 14), (TOKENS, 4, 12), (TOKENS_VARIED, 2, 6), (TOKENS_VARIED, 4, 6)]
+
+
+def token_game_positions(rules: Rules, players: int, seed: int) -> Iterator[Position]:
+    """Every position of the random game ``seed`` with Fire and Ice: before a draw the
+    Fire pawn's move, when there is one, is made or not at random, and the position
+    after it is yielded too."""
+    position = initial_position(rules, seats_for(players))
+    pack = Pack.new(rules.deck, seed)
+    rng = random.Random(seed)
+    while position.winner is None:
+        yield position
+        fire = fire_moves(position)
+        if fire and rng.random() < 0.5:
+            position = fire[0].result
+            yield position
+        card, pack = pack.draw(seed)
+        position = rng.choice(legal_moves(rules, position, card)).result
+    yield position
+
+
+@pytest.mark.parametrize(
+    ("rules", "players", "games"), TOKEN_GAMES, ids=[f"{_name(r)}-{p}p" for r, p, _ in TOKEN_GAMES]
+)
+def test_fire_and_ice_moves_match_the_reference_in_random_games(rules: Rules, players: int, games: int) -> None:
+    tokens_seen = set()
+    for seed in range(games):
+        for position in token_game_positions(rules, players, seed):
+            check_against_reference(rules, position)
+            tokens_seen.add((position.fire is not None, position.ice is not None))
+    assert tokens_seen == {(False, False), (True, False), (False, True), (True, True)}
 
 
 def crowded_position(rules: Rules, players: int, rng: random.Random) -> Position:
@@ -134,6 +199,26 @@ def test_legal_moves_match_the_reference_in_crowded_positions(rules: Rules) -> N
     rng = random.Random(f"crowded:{rules.name}")
     for index in range(300):
         check_against_reference(rules, crowded_position(rules, 4 if rules.partners else 2 + index % 3, rng))
+
+
+def with_tokens_placed(rules: Rules, position: Position, rng: random.Random) -> Position:
+    """``position`` with the Ice on a random pawn on the track and the Fire on a random pawn
+    out of Start and not Home (often the player's, for its move before the draw, and now
+    and then the iced one), or either token in the centre."""
+    pawns = [(colour, pawn) for colour in position.seats for pawn in dict.fromkeys(position.pawns[colour])]
+    on_track = [(colour, pawn) for colour, pawn in pawns if FIRST_TRACK <= pawn < START]
+    out = [(colour, pawn) for colour, pawn in pawns if HOME < pawn < START]
+    own = [(colour, pawn) for colour, pawn in out if colour == position.turn]
+    ice = rng.choice(on_track) if on_track and rng.random() < 0.8 else None
+    fire = rng.choice(rng.choice([own or out, out, [ice] if ice else out])) if out and rng.random() < 0.8 else None
+    return check_position(rules, position.with_extras(fire=fire, ice=ice))
+
+
+@pytest.mark.parametrize("rules", [TOKENS, TOKENS_VARIED], ids=_name)
+def test_fire_and_ice_moves_match_the_reference_in_crowded_positions(rules: Rules) -> None:
+    rng = random.Random(f"crowded:{rules.name}")
+    for index in range(1200):
+        check_against_reference(rules, with_tokens_placed(rules, crowded_position(rules, 2 + index % 3, rng), rng))
 
 
 def moves_digest(generate: Callable[[Rules, Position, int], list[Move]]) -> str:

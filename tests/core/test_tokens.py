@@ -9,13 +9,14 @@ from pardon.core.board import DISTANCE, YELLOW
 from pardon.core.cards import Pack
 from pardon.core.game import BEFORE_DRAW
 from pardon.core.notation import format_move, format_position
+from pardon.core.rules import Rules
 
 MODERN = parse_rules("modern")
 
 
-def outcomes(position_text: str, card: str) -> dict[str, str]:
+def outcomes(position_text: str, card: str, rules: Rules = MODERN) -> dict[str, str]:
     position = parse_position(position_text)
-    moves = legal_moves(MODERN, position, parse_card(card))
+    moves = legal_moves(rules, position, parse_card(card))
     return {format_move(position, move): format_position(move.result) for move in moves}
 
 
@@ -24,7 +25,7 @@ def expect(mapping: dict[str, str]) -> dict[str, str]:
 
 
 def game_at(position_text: str, seed: int = 1) -> Game:
-    return Game(MODERN, parse_position(position_text), Pack.new(MODERN.deck, seed), seed)
+    return Game.at(MODERN, parse_position(position_text), Pack.new(MODERN.deck, seed), seed)
 
 
 # --- Ice -----------------------------------------------------------------------------
@@ -77,6 +78,33 @@ def test_a_slide_cannot_end_on_an_iced_pawn() -> None:
     )
 
 
+def test_no_pawn_may_land_on_the_iced_pawn_even_to_slide_on() -> None:
+    # Red's 6-9 would land on Red's own long slide triangle, where the iced Yellow pawn
+    # stands: the square is blocked, so the slide on to 13 is too.
+    assert outcomes("R:6,20,start Y:9,start,start turn:R ice:Y9", "3") == expect(
+        {"3 20-23": "R:23,6,start Y:9,start,start turn:Y ice:Y9"}
+    )
+
+
+def test_a_move_that_ends_like_one_the_ice_bars_is_still_allowed() -> None:
+    # Without the Ice, 11 1x2 and 11 1x4 leave the same pawns (Red's slide 1-4 sweeps the
+    # other pawns): with Red's 2 iced, 1x2 is barred but 1x4 is not, and the slide
+    # passes over the iced pawn.
+    assert outcomes("R:2,4,start Y:1,start,start turn:Y ice:R2", "11") == expect(
+        {
+            "11 1-12": "R:2,4,start Y:12,start,start turn:R ice:R2",
+            "11 start-44": "R:2,4,start Y:1,44,start turn:R ice:R2",
+            "11 1x4": "R:2,4,start Y:start,start,start turn:R ice:R2",
+        }
+    )
+    # Riding the others' slides, Red's 4s 43-39 and 28-24 both slide back to where they
+    # began: only the iced pawn's is barred.
+    others_slides = parse_rules("modern(slide_riders=others)")
+    assert outcomes("R:43,28,start Y:start,start,start turn:R ice:R43", "4", others_slides) == expect(
+        {"4 28-24": "R:43,28,start Y:start,start,start turn:Y ice:R43"}
+    )
+
+
 def test_a_1_must_first_put_the_ice_on_an_opponents_pawn() -> None:
     assert outcomes("R:20,start,start Y:33,40,start turn:R", "1") == expect(
         {
@@ -99,8 +127,8 @@ def test_the_ice_returns_to_the_centre_when_no_opponent_is_on_the_track() -> Non
 
 
 def test_the_ice_move_is_written_and_read_back() -> None:
-    game = game_at("R:20,start,start Y:33,40,start turn:R")
-    game.pack = Pack((1,), game.pack.discards, game.pack.shuffles)
+    position = parse_position("R:20,start,start Y:33,40,start turn:R")
+    game = Game.at(MODERN, position, Pack((1,), (), 1), 1)
     game.draw()
     with pytest.raises(IllegalError, match="ice:33, ice:40"):
         game.parse("1 20-21")
@@ -166,6 +194,64 @@ def test_a_bumped_fire_pawn_loses_the_fire() -> None:
     assert outcomes("R:start,start,start Y:33,start,start turn:R fire:Y33", "sorry") == expect(
         {"sorry start-33": "R:33,start,start Y:start,start,start turn:Y"}
     )
+
+
+def test_a_switched_fire_pawn_that_slides_back_to_its_square_keeps_the_fire() -> None:
+    # The Yellow Fire pawn on 43 goes to 39, Yellow's long slide triangle, and slides
+    # back to 43, sweeping the Red pawn that came there.
+    assert outcomes("R:39,start,start Y:43,start,start turn:R fire:Y43", "11") == expect(
+        {
+            "11 39-50": "R:50,start,start Y:43,start,start turn:Y fire:Y43",
+            "11 start-14": "R:39,14,start Y:43,start,start turn:Y fire:Y43",
+            "11 39x43": "R:start,start,start Y:43,start,start turn:Y fire:Y43",
+        }
+    )
+
+
+def test_which_pawn_a_switch_slides_tells_apart_where_the_fire_goes() -> None:
+    # Both switches put Red's pawns on 4 and in Start: the Fire pawn slides 1-4 and
+    # sweeps the other Red pawn, or is swept by it.
+    assert outcomes("R:2,4,start Y:1,start,start turn:Y fire:R2", "11") == expect(
+        {
+            "11 1-12": "R:2,4,start Y:12,start,start turn:R fire:R2",
+            "11 start-44": "R:2,4,start Y:1,44,start turn:R fire:R2",
+            "11 1x2": "R:4,start,start Y:start,start,start turn:R fire:R4",
+            "11 1x4": "R:4,start,start Y:start,start,start turn:R",
+        }
+    )
+
+
+def test_the_fire_pawn_may_leapfrog_another_on_a_split_7() -> None:
+    # "7 18-20 13-18" and "7 13-20" leave pawns on 18 and 20: the Fire tells them apart.
+    assert outcomes("R:18,13,start Y:start,start,start turn:R fire:R18", "7") == expect(
+        {
+            "7 18-25": "R:25,13,start Y:start,start,start turn:Y fire:R25",
+            "7 13-20": "R:20,18,start Y:start,start,start turn:Y fire:R18",
+            "7 start-10": "R:18,13,10 Y:start,start,start turn:Y fire:R18",
+            "7 18-21 13-17": "R:21,17,start Y:start,start,start turn:Y fire:R21",
+            "7 18-22 13-16": "R:22,16,start Y:start,start,start turn:Y fire:R22",
+            "7 18-23 13-15": "R:23,15,start Y:start,start,start turn:Y fire:R23",
+            "7 18-24 13-14": "R:24,14,start Y:start,start,start turn:Y fire:R24",
+            "7 18-20 13-18": "R:20,18,start Y:start,start,start turn:Y fire:R20",
+        }
+    )
+
+
+def test_a_split_7_may_take_the_fire_pawn_home_rather_than_the_other() -> None:
+    assert outcomes("R:S3,2,start Y:start,start,start turn:R fire:RS3", "7") == expect(
+        {
+            "7 start-10": "R:S3,2,10 Y:start,start,start turn:Y fire:RS3",
+            "7 S3-S4 2-home": "R:home,S4,start Y:start,start,start turn:Y fire:RS4",
+            "7 S3-home 2-S4": "R:home,S4,start Y:start,start,start turn:Y",
+            "7 S3-home 2-S4 bonus:S4": "R:home,home,start Y:start,start,start turn:Y",
+        }
+    )
+
+
+def test_a_fire_pawn_swept_by_the_second_part_of_a_split_loses_the_fire() -> None:
+    # The Fire pawn goes 10-13; the other pawn's 5-9 rides Red's slide to 13 and sweeps it.
+    found = outcomes("R:10,5,start Y:start,start,start turn:R fire:R10", "7")
+    assert found["7 10-13 5-9"] == format_position(parse_position("R:13,start,start Y:start,start,start turn:Y"))
 
 
 def test_tokens_are_refused_where_they_cannot_be() -> None:

@@ -15,6 +15,10 @@ or in the centre (``None``); it follows its pawn as the pawn moves.
   Safety Zone straight Home, and Fire returns to the centre; a bumped Fire pawn
   loses it to the centre.  Ice beats Fire: an iced Fire pawn does not move.
 
+The board moves list one move per arrangement of the pawns; where the tokens tell two
+such moves apart (one barred by the Ice, or leaving the Fire elsewhere), the moves are
+made again here.
+
 Every token decision is part of a move (:data:`~pardon.core.moves.ICE`,
 :data:`~pardon.core.moves.FIRE`, :data:`~pardon.core.moves.BONUS_HOME` actions, first
 or last), so a move still carries all its consequences and needs no chance.
@@ -22,12 +26,32 @@ or last), so a move still carries all its consequences and needs no chance.
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Final
 
 from pardon.core.board import DISTANCE, FIRST_TRACK, HOME, SQUARE, START, corner_squares, next_seat
 from pardon.core.cards import NO_CARD
-from pardon.core.moves import BONUS_HOME, FIRE, ICE, STEP, SWITCH, Action, Move, board_moves
+from pardon.core.moves import (
+    BONUS_HOME,
+    FIRE,
+    ICE,
+    SPLIT_CARD,
+    STEP,
+    SWITCH,
+    SWITCH_WITH,
+    Action,
+    Context,
+    Move,
+    Option,
+    Pawns,
+    _backward,
+    _forward,
+    _land,
+    _moved,
+    board_moves,
+    context,
+    realise,
+    tables,
+)
 from pardon.core.rules import Rules
 from pardon.core.state import Position
 
@@ -35,6 +59,7 @@ CORNERS: Final = frozenset(corner_squares())
 CENTRE: Final = -1
 
 Pawn = tuple[int, int]  # (colour, distance)
+Made = tuple[tuple[Action, ...], tuple[Pawn, ...], Pawns]  # a move's actions, bumps and pawns
 
 
 def token_moves(rules: Rules, position: Position, card: int) -> list[Move]:
@@ -91,19 +116,122 @@ def _prefixed(rules: Rules, position: Position, card: int, action: Action) -> li
 def _frozen_aware_moves(rules: Rules, position: Position, card: int) -> list[Move]:
     """The board moves of ``card`` with the iced pawn frozen and Fire following its pawn."""
     moves = board_moves(rules, position, card)
+    if _may_hide_moves(position, card, moves):
+        moves += _told_apart_by_tokens(rules, position, card)
     if position.ice is not None:
         moves = _thawed(rules, position, card, moves, position.ice)
     if position.fire is not None:
-        moves = [fired for move in moves for fired in _follow_fire(position, move, position.fire)]
+        moves = [fired for move in moves for fired in _follow_fire(rules, move, position.fire)]
     return _distinct(moves)
 
 
+def _may_hide_moves(position: Position, card: int, moves: list[Move]) -> bool:
+    """Whether the board moves may leave out a move that the tokens tell apart from one
+    they list (see :func:`_told_apart_by_tokens`).  Two moves end alike only as split 7s,
+    or when a slide makes them (for switches, a slide that sweeps a pawn to Start)."""
+    ice, fire = position.ice, position.fire
+    if card == SPLIT_CARD:
+        if fire is not None and fire[0] == position.turn:
+            return True
+        if ice is None:
+            return False
+        square = SQUARE[ice[0]][ice[1]]
+        return any(_touches(action, ice, square) for move in moves for action in move.actions)
+    if card in (4, 10, 11) and (ice is not None or fire is not None):
+        return any(_slides(move) for move in moves)
+    return False
+
+
+def _slides(move: Move) -> bool:
+    """Whether a pawn of ``move`` rides a slide (for a switch: one that sweeps a pawn)."""
+    if move.actions and move.actions[0].kind == SWITCH:
+        return bool(move.bumps)
+    return any(action.landing != action.end for action in move.actions)
+
+
+def _told_apart_by_tokens(rules: Rules, position: Position, card: int) -> list[Move]:
+    """The moves that the board moves leave out as ending like one they list (one outcome,
+    one move), made again here, since the tokens may tell them apart.
+
+    Of two moves that end alike, the Ice may bar one and not the other (with Red's 43
+    iced, ``4 43-39`` and ``4 28-24`` both slide back to where they began), or they may
+    leave the Fire on different pawns (the Fire pawn leapfrogging another on a split 7,
+    or a switched pawn sliding on to where a pawn of its colour was swept).  Duplicates
+    go once the tokens have had their say.
+    """
+    ctx = context(rules, position.seats, position.turn)
+    pawns = position.pawns
+    row = pawns[ctx.colour]
+    if card == SPLIT_CARD:
+        made = _every_split(ctx, pawns)
+    elif card == 11:
+        made = [realise(ctx, pawns, switch) for switch in _every_switch(ctx, pawns)]
+    elif card == 4:
+        made = [realise(ctx, pawns, step) for step in _backward(row, 4, [])]
+    elif card == 10:
+        made = [realise(ctx, pawns, step) for step in _backward(row, 1, _forward(row, 10, []))]
+    else:
+        return []
+    moves = []
+    for actions, bumps, after in made:
+        won = after[ctx.colour][-1] == HOME  # sorted, so the farthest pawn is last
+        turn, winner = (ctx.colour, ctx.colour) if won else (ctx.next_turn, None)
+        moves.append(Move(card, actions, position._replace(pawns=after, turn=turn, winner=winner), bumps))
+    return moves
+
+
+def _every_switch(ctx: Context, pawns: Pawns) -> list[Option]:
+    """Every 11 switch of a pawn of the player's with an opponent's, both on the track."""
+    return [
+        (SWITCH_WITH, pawn, other, at)
+        for pawn in pawns[ctx.colour]
+        if FIRST_TRACK <= pawn < START
+        for other in ctx.targets
+        for at in pawns[other]
+        if FIRST_TRACK <= at < START
+    ]
+
+
+def _every_split(ctx: Context, pawns: Pawns) -> list[Made]:
+    """Every split 7 of two of the player's pawns, each order made part by part."""
+    movable = [pawn for pawn in pawns[ctx.colour] if HOME < pawn < START]  # distinct
+    made = []
+    for first in movable:
+        for second in movable:
+            if first == second:
+                continue
+            for count in range(1, SPLIT_CARD):
+                split = _split_made(ctx, pawns, ((first, count), (second, SPLIT_CARD - count)))
+                if split is not None:
+                    made.append(split)
+    return made
+
+
+def _split_made(ctx: Context, pawns: Pawns, parts: tuple[tuple[int, int], ...]) -> Made | None:
+    """The actions, bumps and pawns of a split 7's ``(pawn, count)`` parts made in order,
+    each judged when it is made; ``None`` if one is illegal then."""
+    actions: tuple[Action, ...] = ()
+    bumps: tuple[Pawn, ...] = ()
+    for origin, count in parts:
+        if origin - count < HOME or (ctx.colour, origin) in bumps:  # past Home, or swept by the first part
+            return None
+        landed = _land(ctx, pawns, origin, origin - count)
+        if landed is None:
+            return None
+        end, more = landed
+        actions += (Action(STEP, ctx.colour, origin, origin - count, end),)
+        bumps += more
+        pawns = _moved(pawns, ctx.colour, origin, end, more)
+    return actions, bumps, pawns
+
+
 def _thawed(rules: Rules, position: Position, card: int, moves: list[Move], ice: Pawn) -> list[Move]:
-    """``moves`` less those that move, or end a pawn on, the iced pawn; a slide that
-    swept it leaves it in place."""
+    """``moves`` less those that move, or end a pawn on, the iced pawn (landing there
+    and sliding on included); a slide that swept it leaves it in place."""
     kept: list[Move] = []
+    square = SQUARE[ice[0]][ice[1]]
     for move in moves:
-        if any(_touches(action, ice) for action in move.actions):
+        if any(_touches(action, ice, square) for action in move.actions):
             continue
         if ice in move.bumps:
             move = _unswept(move, ice)
@@ -116,12 +244,14 @@ def _thawed(rules: Rules, position: Position, card: int, moves: list[Move], ice:
     return kept
 
 
-def _touches(action: Action, ice: Pawn) -> bool:
+def _touches(action: Action, ice: Pawn, square: int) -> bool:
+    """Whether ``action`` moves the iced pawn, or lands a pawn on its ``square``: the
+    square is blocked even to a pawn that would slide on from it."""
     if action.kind in (ICE, FIRE, BONUS_HOME):
         return False
-    if (action.colour, action.origin) == ice:
+    if ice in ((action.colour, action.origin), (action.target, action.target_origin)):
         return True
-    return (action.target, action.target_origin) == ice
+    return FIRST_TRACK <= action.landing < START and SQUARE[action.colour][action.landing] == square
 
 
 def _unswept(move: Move, ice: Pawn) -> Move:
@@ -147,10 +277,10 @@ def _pass(rules: Rules, position: Position, card: int) -> Move:
     return Move(card, (), position._replace(turn=follows))
 
 
-def _follow_fire(before: Position, move: Move, fire: Pawn) -> list[Move]:
+def _follow_fire(rules: Rules, move: Move, fire: Pawn) -> list[Move]:
     """``move`` with the Fire token moved along with its pawn; when that pawn comes
     Home, one move without and one per other pawn that may go straight Home."""
-    where = _fire_after(before, move, fire)
+    where = _fire_after(rules, move, fire)
     if where is not None and where[1] == HOME:
         return _fire_home(move, where[0])
     if where == fire:
@@ -158,20 +288,38 @@ def _follow_fire(before: Position, move: Move, fire: Pawn) -> list[Move]:
     return [Move(move.card, move.actions, move.result.with_extras(fire=where), move.bumps)]
 
 
-def _fire_after(before: Position, move: Move, fire: Pawn) -> Pawn | None:
+def _fire_after(rules: Rules, move: Move, fire: Pawn) -> Pawn | None:
     """Where the Fire pawn is after ``move``: ``None`` once bumped to Start."""
     colour, pawn = fire
     if fire in move.bumps:
         return None
-    for action in move.actions:
+    moved_by = -1
+    for index, action in enumerate(move.actions):
         if action.kind in (STEP, SWITCH) and (action.colour, action.origin) == (colour, pawn):
-            pawn = action.end
+            pawn, moved_by = action.end, index
         elif action.kind == SWITCH and (action.target, action.target_origin) == (colour, pawn):
-            arrived = Counter(move.result.pawns[colour]) - Counter(before.pawns[colour])
-            pawn = next((place for place in arrived if place != START), START)
-    if pawn not in move.result.pawns[colour] or pawn == START:  # swept by a slide on the way
+            pawn, moved_by = _switched_end(rules, move, action), index
+    if pawn == START or pawn not in move.result.pawns[colour]:  # swept by a slide on the way
         return None
+    later = move.actions[moved_by + 1 :]
+    if later and pawn != HOME and any(action.colour == colour and action.end == pawn for action in later):
+        return None  # a later part of a split 7 slid onto its square, sweeping it
     return colour, pawn
+
+
+def _switched_end(rules: Rules, move: Move, switch: Action) -> int:
+    """Where the opponent's pawn of an 11 switch ends: on the player's pawn's square, then
+    at the end of a slide it rides from there (if switched pawns slide), or back in
+    Start if the player's pawn's slide swept it first."""
+    colour = switch.target
+    square = SQUARE[switch.colour][switch.origin]
+    landing = DISTANCE[colour][square]
+    if (colour, landing) in move.bumps:
+        return START
+    ride = tables(rules).rides[colour].get(square)
+    if ride is None or not rules.switched_opponent_slides:
+        return landing
+    return DISTANCE[colour][ride[0]]
 
 
 def _fire_home(move: Move, colour: int) -> list[Move]:
