@@ -216,9 +216,12 @@ class Table:
             connection.drain()
         latest = max(self.connections, key=lambda connection: connection.seen)
         if latest.state.get("status") == "finished":
-            for connection in self.connections:  # every client hears the end
-                while connection.state.get("status") != "finished":
-                    connection.drain(timeout=5)
+            for connection in self.connections:  # every client hears the end, resynchronising if it must
+                connection.drain(timeout=5 if connection.state.get("status") != "finished" else 0.0)
+                if connection.state.get("status") != "finished":
+                    connection.close()
+                    connection.open(time.monotonic() + 30)
+                assert connection.state.get("status") == "finished", (self.game["rules"], connection.state)
             return True
         deciding = [c for c in self.connections if c.state.get("moves") and c.seen == latest.seen]
         if not deciding:
