@@ -4,8 +4,10 @@ What is measured, single-threaded, for 2 and 4 players in the classic game, ever
 game from the first position (first seat leads, ``Pack.new(45, seed)``) to a winner,
 with ``random.Random(seed)`` choosing uniformly among the legal moves:
 
-* the **public API loop** — ``pack.draw``, ``legal_moves``, ``rng.choice``, take
-  ``.result`` — in games per second;
+* the **public API loops**, in games per second: the ``Game`` loop (``Game.new``,
+  ``draw``, ``legal_moves``, ``rng.choice``, ``play_trusted``), the turn functions
+  (``turn.start``, ``draw_next``, ``legal_moves``, ``rng.choice``, ``apply``), and the
+  bare moves loop (``pack.draw``, ``moves.legal_moves``, ``rng.choice``, take ``.result``);
 * the **playout kernel** — ``pardon.core.playout.play_random_game``, which plays the
   very same games without building every move — in games per second;
 * the median microseconds of one ``legal_moves`` call over every call of those games
@@ -52,6 +54,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from pardon.core import turn
 from pardon.core.cards import Pack
 from pardon.core.game import Game
 from pardon.core.moves import legal_moves
@@ -104,6 +107,25 @@ def games_per_second(play: Any, players: int, seeds: range) -> tuple[float, int]
     return len(seeds) / (time.perf_counter() - start), draws
 
 
+def turn_game(players: int, seed: int, rules: Rules = RULES) -> int:
+    """One game through the pure turn functions; returns the number of cards played."""
+    seats = seats_for(players)
+    state, _ = turn.start(rules, seats, seed, first=seats[0])
+    rng = random.Random(seed)
+    cards = 0
+    while state.position.winner is None:
+        if turn.awaiting_draw(rules, state):
+            _, state = turn.draw_next(rules, state)
+        move = rng.choice(turn.legal_moves(rules, state))
+        state = turn.apply(rules, state, move)
+        cards += 1 if move.card else 0
+    return cards
+
+
+def whole_game(players: int, seed: int) -> int:
+    return game_loop(RULES, players, seed)
+
+
 def kernel_game(players: int, seed: int) -> int:
     return play_random_game(RULES, seats_for(players), seed)[1]
 
@@ -111,15 +133,20 @@ def kernel_game(players: int, seed: int) -> int:
 def measure_pardon(players: int, seeds: range) -> dict[str, float]:
     """One round of pardon figures for one player count."""
     loop_rate, draws = games_per_second(loop_game, players, seeds)
+    game_rate, game_draws = games_per_second(whole_game, players, seeds)
+    turn_rate, turn_draws = games_per_second(turn_game, players, seeds)
     kernel_rate, kernel_draws = games_per_second(kernel_game, players, seeds)
-    if kernel_draws != draws:
-        progress(f"warning: the kernel drew {kernel_draws} cards where the public loop drew {draws}")
+    for name, count in (("the kernel", kernel_draws), ("the Game loop", game_draws), ("the turn loop", turn_draws)):
+        if count != draws:
+            progress(f"warning: {name} drew {count} cards where the moves loop drew {draws}")
     times: list[int] = []
     for seed in seeds:
         timed_calls(players, seed, times)
     return {
         "games": len(seeds),
         "loop_games_per_s": loop_rate,
+        "game_games_per_s": game_rate,
+        "turn_games_per_s": turn_rate,
         "kernel_games_per_s": kernel_rate,
         "legal_moves_us_median": statistics.median(times) / 1000,
         "legal_moves_us_mean": statistics.fmean(times) / 1000,
@@ -302,6 +329,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "games": args.games,
             "draws_per_game": rounds[0]["draws_per_game"],
             "loop_games_per_s": round(best(rounds, "loop_games_per_s"), 1),
+            "game_games_per_s": round(best(rounds, "game_games_per_s"), 1),
+            "turn_games_per_s": round(best(rounds, "turn_games_per_s"), 1),
             "kernel_games_per_s": round(best(rounds, "kernel_games_per_s"), 1),
             "legal_moves_us_median": round(best(rounds, "legal_moves_us_median", highest=False), 2),
             "legal_moves_us_mean": round(best(rounds, "legal_moves_us_mean", highest=False), 2),
@@ -320,6 +349,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             mine = result["pardon"][str(players)]
             ratios[str(players)] = {
                 "loop": round(mine["loop_games_per_s"] / peer[str(players)]["games_per_s"], 1),
+                "game": round(mine["game_games_per_s"] / peer[str(players)]["games_per_s"], 1),
+                "turn": round(mine["turn_games_per_s"] / peer[str(players)]["games_per_s"], 1),
                 "kernel": round(mine["kernel_games_per_s"] / peer[str(players)]["games_per_s"], 1),
                 "legal_moves_call": round(
                     peer[str(players)]["legal_moves_us_median"] / mine["legal_moves_us_median"], 1
@@ -353,7 +384,9 @@ def table(result: dict[str, Any]) -> str:
         rows.append((label, *(f"{source[str(players)][key]:,.1f} {unit}".strip() for players in PLAYERS)))
 
     mine = result["pardon"]
-    row("pardon: public API loop", mine, "loop_games_per_s", "games/s")
+    row("pardon: Game loop (public API)", mine, "game_games_per_s", "games/s")
+    row("pardon: turn functions loop (public API)", mine, "turn_games_per_s", "games/s")
+    row("pardon: moves loop (legal_moves, pack)", mine, "loop_games_per_s", "games/s")
     row("pardon: playout kernel", mine, "kernel_games_per_s", "games/s")
     row("pardon: legal_moves median", mine, "legal_moves_us_median", "µs")
     row("pardon: legal_moves calls per game", mine, "draws_per_game", "")
@@ -364,7 +397,9 @@ def table(result: dict[str, Any]) -> str:
         row(f"apologies {version}: legal moves median", peer, "legal_moves_us_median", "µs")
         row(f"apologies {version}: legal-move calls per game", peer, "draws_per_game", "")
         ratios = result["ratios"]
-        row("ratio: public loop / apologies", ratios, "loop", "x")
+        row("ratio: Game loop / apologies", ratios, "game", "x")
+        row("ratio: turn functions loop / apologies", ratios, "turn", "x")
+        row("ratio: moves loop / apologies", ratios, "loop", "x")
         row("ratio: playout kernel / apologies", ratios, "kernel", "x")
         row("ratio: one legal-moves call, apologies / pardon", ratios, "legal_moves_call", "x")
     mixed = result.get("interleaved")

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from pardon.core.board import FIRST_TRACK, HOME, START, partner
 from pardon.core.cards import SORRY
-from pardon.core.moves import (
-    _ACROSS,
+from pardon.core.kernel import (
+    ACROSS,
     BUMP_FROM_START,
     PASS,
     SORRY_ON,
@@ -30,9 +30,10 @@ from pardon.core.moves import (
     Context,
     Move,
     Pawns,
-    _land,
-    _moved,
+    classic_moves,
     context,
+    land,
+    moved,
     options,
     realise,
 )
@@ -40,6 +41,14 @@ from pardon.core.rules import Rules
 from pardon.core.state import Position
 
 Made = tuple[tuple[Action, ...], tuple[tuple[int, int], ...], Pawns]
+
+
+def board_moves(rules: Rules, position: Position, card: int) -> list[Move]:
+    """The moves of ``card`` on the board, before any Fire and Ice: the team's with
+    partners, else the player's own (:func:`pardon.core.kernel.classic_moves`)."""
+    if rules.partners:
+        return team_moves(rules, position, card)
+    return classic_moves(rules, position, card)
 
 
 def team_moves(rules: Rules, position: Position, card: int) -> list[Move]:
@@ -97,12 +106,12 @@ def _lands_on(colour: int, ctx: Context, pawns: Pawns, actions: tuple[Action, ..
             return True
         if action.kind != STEP:
             continue
-        if _ACROSS[mover][colour][action.landing] in pawns[colour]:  # -1, in no row, off the track
+        if ACROSS[mover][colour][action.landing] in pawns[colour]:  # -1, in no row, off the track
             return True
-        landed = _land(ctx, pawns, action.origin, action.landing)
+        landed = land(ctx, pawns, action.origin, action.landing)
         if landed is None:
             return True
-        pawns = _moved(pawns, mover, action.origin, *landed)
+        pawns = moved(pawns, mover, action.origin, *landed)
     return False
 
 
@@ -132,7 +141,7 @@ def _add_team_splits(
     def extend(
         current: Pawns,
         left: int,
-        moved: frozenset[tuple[int, int]],
+        used: frozenset[tuple[int, int]],
         steps: tuple[Action, ...],
         bumps: tuple[tuple[int, int], ...],
     ) -> None:
@@ -140,26 +149,26 @@ def _add_team_splits(
             if len(steps) >= 2:
                 made.setdefault(current, (steps, bumps, current))
             return
-        if len(steps) == most or (current, left, moved) in seen:
+        if len(steps) == most or (current, left, used) in seen:
             return
-        seen.add((current, left, moved))
+        seen.add((current, left, used))
         for member, ctx in contexts.items():
             for pawn in dict.fromkeys(current[member]):
-                if not HOME < pawn < START or (member, pawn) in moved:
+                if not HOME < pawn < START or (member, pawn) in used:
                     continue
                 last = left if len(steps) >= 1 or left < SPLIT_CARD else SPLIT_CARD - 1
                 for count in range(1, min(last, pawn) + 1):
                     if len(steps) + 1 == most and count != left:
                         continue
                     landing = pawn - count
-                    if member != player and _ACROSS[member][player][landing] in current[player]:
+                    if member != player and ACROSS[member][player][landing] in current[player]:
                         continue  # the partner's pawn may not land on the player's
-                    landed = _land(ctx, current, pawn, landing)
+                    landed = land(ctx, current, pawn, landing)
                     if landed is None:
                         continue
                     end, more = landed  # a pawn swept to Start here cannot be a later part
-                    after = _moved(current, member, pawn, end, more)
+                    after = moved(current, member, pawn, end, more)
                     step = Action(STEP, member, pawn, landing, end)
-                    extend(after, left - count, moved | {(member, end)}, (*steps, step), bumps + more)
+                    extend(after, left - count, used | {(member, end)}, (*steps, step), bumps + more)
 
     extend(pawns, SPLIT_CARD, frozenset(), (), ())

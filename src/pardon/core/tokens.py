@@ -30,7 +30,7 @@ from typing import Final
 
 from pardon.core.board import DISTANCE, FIRST_TRACK, HOME, SQUARE, START, corner_squares, next_seat
 from pardon.core.cards import NO_CARD
-from pardon.core.moves import (
+from pardon.core.kernel import (
     BONUS_HOME,
     FIRE,
     ICE,
@@ -43,15 +43,14 @@ from pardon.core.moves import (
     Move,
     Option,
     Pawns,
-    _backward,
-    _forward,
-    _land,
-    _moved,
-    board_moves,
+    card_steps,
     context,
+    land,
+    moved,
     realise,
     tables,
 )
+from pardon.core.partners import board_moves
 from pardon.core.rules import Rules
 from pardon.core.state import Position
 
@@ -161,15 +160,13 @@ def _told_apart_by_tokens(rules: Rules, position: Position, card: int) -> list[M
     """
     ctx = context(rules, position.seats, position.turn)
     pawns = position.pawns
-    row = pawns[ctx.colour]
     if card == SPLIT_CARD:
         made = _every_split(ctx, pawns)
     elif card == 11:
         made = [realise(ctx, pawns, switch) for switch in _every_switch(ctx, pawns)]
-    elif card == 4:
-        made = [realise(ctx, pawns, step) for step in _backward(row, 4, [])]
-    elif card == 10:
-        made = [realise(ctx, pawns, step) for step in _backward(row, 1, _forward(row, 10, []))]
+    elif card in (4, 10):  # every step by count, out of Start apart (it cannot slide)
+        steps = card_steps(ctx, pawns[ctx.colour], card)
+        made = [realise(ctx, pawns, step) for step in steps if step[1] != START]
     else:
         return []
     moves = []
@@ -215,13 +212,13 @@ def _split_made(ctx: Context, pawns: Pawns, parts: tuple[tuple[int, int], ...]) 
     for origin, count in parts:
         if origin - count < HOME or (ctx.colour, origin) in bumps:  # past Home, or swept by the first part
             return None
-        landed = _land(ctx, pawns, origin, origin - count)
+        landed = land(ctx, pawns, origin, origin - count)
         if landed is None:
             return None
         end, more = landed
         actions += (Action(STEP, ctx.colour, origin, origin - count, end),)
         bumps += more
-        pawns = _moved(pawns, ctx.colour, origin, end, more)
+        pawns = moved(pawns, ctx.colour, origin, end, more)
     return actions, bumps, pawns
 
 
