@@ -3,20 +3,31 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: play test check setup bench clean
+.PHONY: play test check setup bench clean compiled
 
-$(BIN)/pardon: pyproject.toml
+# Stamps: what the environment has.  The developer tools (`dev`) include what the server needs.
+DEV_STAMP := $(VENV)/.installed-dev
+PLAY_STAMP := $(VENV)/.installed-play
+
+$(DEV_STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
-	touch $(BIN)/pardon
+	touch $(DEV_STAMP) $(PLAY_STAMP)
 
-setup: $(BIN)/pardon
+setup: $(DEV_STAMP)
+
+# Playing needs only the server (and the printable sheets it offers): no developer tools.
+$(PLAY_STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[web,print]'
+	touch $(PLAY_STAMP)
 
 # The browser client: the server prints the address to open (Ctrl+C stops it).
-# The terminal game stays one command away: $(BIN)/pardon play
-play: setup
-	$(BIN)/pardon serve
+# `make play PORT=8001` serves on another port.  The terminal game: $(BIN)/pardon tui (the tui extra)
+PORT ?= 8000
+play: $(PLAY_STAMP)
+	$(BIN)/pardon serve --port $(PORT)
 
 test: setup
 	$(BIN)/ruff check src tests benchmarks scripts
@@ -35,4 +46,12 @@ bench: setup
 	$(BIN)/python benchmarks/engine.py
 
 clean:
-	rm -rf $(VENV) .peer-venv .mypy_cache .pytest_cache .ruff_cache
+	rm -rf $(VENV) .venv-compiled build .peer-venv .mypy_cache .pytest_cache .ruff_cache
+
+# Optional: the rules core compiled with mypyc, in its own environment (.venv-compiled), for
+# simulations and search; the pure-Python package stays the one tested.
+compiled:
+	$(PYTHON) -m venv .venv-compiled
+	.venv-compiled/bin/python -m pip install --quiet --upgrade pip 'setuptools>=77' wheel 'mypy>=1.10,<3'
+	PARDON_MYPYC=1 .venv-compiled/bin/python -m pip install --quiet --no-build-isolation '.[web,sim]'
+	.venv-compiled/bin/python -c "import pardon.core.kernel as k; print('compiled:', k.__file__)"

@@ -108,7 +108,10 @@ def main() -> None:
                 browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
                 for view, size in VIEWS.items():
                     game = create_game(url, options.seed)
-                    page = browser.new_page(viewport=size, device_scale_factor=2 if view == "phone" else 1)
+                    phone = view == "phone"  # a touch screen: the page says "Tap"
+                    page = browser.new_page(
+                        viewport=size, device_scale_factor=2 if phone else 1, has_touch=phone, is_mobile=phone
+                    )
                     page.emulate_media(reduced_motion="reduce")
                     page.goto(game["seats"][0]["link"])
                     page.wait_for_function(READY, timeout=15_000)

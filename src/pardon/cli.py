@@ -1,6 +1,7 @@
 """The ``pardon`` command.
 
     pardon play                       watch computer players play, move by move
+    pardon tui                        play in the terminal, full screen (needs the tui extra)
     pardon moves FILE --card CARD     every legal move in a JSON position
     pardon selfplay --record FILE     play a game between random players, keep its record
     pardon replay FILE                check a record move by move, print the final position
@@ -28,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from pardon import __version__
-from pardon.bots import BOTS, make_bot
+from pardon.bots import BOTS, DEFAULT_BOT, make_bot
 from pardon.core.board import COLOUR_NAMES
 from pardon.core.cards import card_name
 from pardon.core.describe import describe_move
@@ -39,6 +40,7 @@ from pardon.core.notation import format_record, parse_card_word, parse_record
 from pardon.core.rules import OPTION_HELP, PRESET_HELP, PRESETS, parse_rules, to_dict
 from pardon.core.state import seats_for
 from pardon.textboard import render
+from pardon.tui.watch import FOLLOWABLE_PACE, Watcher, wants_colour
 
 
 class UserError(Exception):
@@ -94,19 +96,21 @@ def _players(rules_text: str, players: int | None, usual: int) -> int:
 
 
 def _play_game(
-    rules_text: str, players: int, seed: int, bot_names: list[str], show: bool, delay: float, board: str = "every"
+    rules_text: str,
+    players: int,
+    seed: int,
+    bot_names: list[str],
+    watcher: Watcher | None = None,
+    heading: Sequence[str] = (),
 ) -> Game:
+    """Computer players play a game; ``watcher`` shows it, under ``heading`` and the Leader draw."""
     rules = parse_rules(rules_text)
     seats = seats_for(players)
     game = Game.new(rules, seats, seed)
     bots = {colour: make_bot(bot_names[index % len(bot_names)]) for index, colour in enumerate(seats)}
     rng = random.Random(f"pardon-bots:{seed}")
-    if show and game.leader_draw is not None:
-        draws = "; ".join(
-            ", ".join(f"{COLOUR_NAMES[colour]} {card_name(card)}" for colour, card in round_)
-            for round_ in game.leader_draw.rounds
-        )
-        print(f"Leader draw: {draws}. {COLOUR_NAMES[game.turn].capitalize()} plays first.\n")
+    if watcher is not None:
+        watcher.opening([*heading, *_leader_draw_lines(game)], rules.tokens)
     while not game.is_over:
         if game.awaiting_draw:
             game.draw()
@@ -115,20 +119,19 @@ def _play_game(
         move = bots[colour].choose(game.observe(colour), moves, rng)
         before = game.position
         game.play_trusted(move)
-        if show and (move.card or move.actions):  # going on to the card goes without saying
-            _show_turn(game, before, move, delay, board == "every")
-    if show and board == "end":
-        print(render(game.position))
+        if watcher is not None and (move.card or move.actions):  # going on to the card goes without saying
+            watcher.turn(len(game.moves), describe_move(before, move), game.position, move.is_pass)
     return game
 
 
-def _show_turn(game: Game, before: Any, move: Any, delay: float, with_board: bool) -> None:
-    print(f"{len(game.moves):4d}. {describe_move(before, move)}")
-    if with_board and not move.is_pass:
-        print(render(game.position))
-        print()
-    if delay:
-        time.sleep(delay)
+def _leader_draw_lines(game: Game) -> list[str]:
+    draw = game.leader_draw
+    if draw is None:
+        return []
+    draws = "; ".join(
+        ", ".join(f"{COLOUR_NAMES[colour]} {card_name(card)}" for colour, card in round_) for round_ in draw.rounds
+    )
+    return [f"Leader draw: {draws}. {COLOUR_NAMES[draw.leader].capitalize()} plays first.", ""]
 
 
 def command_play(arguments: argparse.Namespace) -> int:
@@ -138,23 +141,37 @@ def command_play(arguments: argparse.Namespace) -> int:
     levels = ", ".join(
         f"{COLOUR_NAMES[colour]} {names[index % len(names)]}" for index, colour in enumerate(seats_for(players))
     )
-    print(f"pardon {__version__}: rules {arguments.rules}, seed {seed}; computer players: {levels}\n")
-    game = _play_game(arguments.rules, players, seed, names, True, arguments.delay, arguments.board)
+    in_terminal = sys.stdout.isatty() and not arguments.fast
+    delay = arguments.delay if arguments.delay is not None else FOLLOWABLE_PACE if in_terminal else 0.0
+    colour = not arguments.fast and wants_colour(sys.stdout, arguments.colour)
+    watcher = Watcher(sys.stdout, arguments.board, colour, live=in_terminal, delay=max(0.0, delay), fast=arguments.fast)
+    heading = [f"pardon {__version__}: rules {arguments.rules}, seed {seed}; computer players: {levels}", ""]
+    game = _play_game(arguments.rules, players, seed, names, watcher, heading)
     assert game.winner is not None
     cards = sum(1 for move in game.moves if move.card)
     if len(game.position.seats) == 1:
-        print(f"{COLOUR_NAMES[game.winner].capitalize()} has every pawn Home after {cards} cards.")
+        result = [f"{COLOUR_NAMES[game.winner].capitalize()} has every pawn Home after {cards} cards."]
     else:
-        print(f"{COLOUR_NAMES[game.winner].capitalize()} wins after {cards} cards.")
+        result = [f"{COLOUR_NAMES[game.winner].capitalize()} wins after {cards} cards."]
     if game.points is not None:
-        print("Points: " + ", ".join(f"{COLOUR_NAMES[colour]} {points}" for colour, points in game.points.items()))
-    print(f"Watch this game again with: pardon play --rules '{arguments.rules}' --players {players} --seed {seed}")
+        result.append("Points: " + ", ".join(f"{COLOUR_NAMES[c]} {points}" for c, points in game.points.items()))
+    again = f"pardon play --rules '{arguments.rules}' --players {players} --seed {seed}"
+    result.append(f"Watch this game again with: {again}")
+    watcher.end(game.position, result)
     return 0
+
+
+def command_tui(arguments: argparse.Namespace) -> int:
+    try:
+        from pardon.tui.launch import launch
+    except ImportError as error:
+        raise UserError(f"the terminal game needs the tui extra: pip install 'pardon[tui]' (no {error.name})") from None
+    return launch(arguments)
 
 
 def command_selfplay(arguments: argparse.Namespace) -> int:
     players = _players(arguments.rules, arguments.players, 2)
-    game = _play_game(arguments.rules, players, arguments.seed, arguments.bots.split(","), False, 0)
+    game = _play_game(arguments.rules, players, arguments.seed, arguments.bots.split(","))
     record = format_record(record_of(game))
     if arguments.record:
         try:
@@ -361,12 +378,18 @@ def _parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     bots_help = f"computer players, comma-separated, one per seat in turn ({', '.join(BOTS)})"
 
-    play = commands.add_parser("play", help="watch computer players play a game, move by move")
+    play = commands.add_parser("play", help="watch computer players play a game, move by move (to play: pardon tui)")
     play.add_argument("--rules", default="classic", help="preset, optionally adjusted (see 'pardon rules')")
     play.add_argument("--players", type=int, choices=(1, 2, 3, 4), help="4 unless the rules say otherwise")
     play.add_argument("--seed", type=int, help="the game's seed (random if left out)")
     play.add_argument("--bots", default="greedy,random", help=bots_help)
-    play.add_argument("--delay", type=float, default=0.0, help="seconds to pause after each move")
+    play.add_argument(
+        "--delay", type=float, help=f"seconds to pause after each move ({FOLLOWABLE_PACE:g} in a terminal, else 0)"
+    )
+    play.add_argument("--fast", action="store_true", help="every move at once, as plain text: no legend, no colour")
+    play.add_argument(
+        "--colour", choices=("auto", "always", "never"), default="auto", help="colour the board (auto: in a terminal)"
+    )
     play.add_argument(
         "--board",
         choices=("every", "end", "none"),
@@ -374,6 +397,20 @@ def _parser() -> argparse.ArgumentParser:
         help="draw the board after every move, at the end, or never",
     )
     play.set_defaults(run=command_play)
+
+    tui = commands.add_parser("tui", help="play in the terminal, full screen: against the computer, hot-seat, online")
+    tui.add_argument("--rules", default="classic", help="preset, optionally adjusted (see 'pardon rules')")
+    tui.add_argument("--players", type=int, choices=(1, 2, 3, 4), help="4 unless the rules say otherwise")
+    tui.add_argument(
+        "--you", metavar="COLOURS", help="colours played at this screen: red (the default), red,blue (hot-seat), none"
+    )
+    tui.add_argument("--level", default=DEFAULT_BOT, help=f"the computer players' level ({', '.join(BOTS)})")
+    tui.add_argument("--seed", type=int, help="the game's seed (random if left out)")
+    tui.add_argument("--pace", type=float, default=0.6, help="seconds a computer player waits before each decision")
+    tui.add_argument("--record", metavar="FILE", help="file for the game's record (default: pardon-SEED.txt here)")
+    tui.add_argument("--no-record", action="store_true", help="keep no record of the game")
+    tui.add_argument("--join", metavar="LINK", help="take your seat in an online game: its invite link")
+    tui.set_defaults(run=command_tui)
 
     moves = commands.add_parser("moves", help="list every legal move in a JSON position")
     moves.add_argument("file", help="position JSON file, or - for standard input")

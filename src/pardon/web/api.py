@@ -56,6 +56,14 @@ class _Body(BaseModel):
 #: A seat of a new game left open for anyone: a human seat offered in the lobby, without an invite link.
 OPEN = "open"
 
+#: The computer levels as players know them, weakest first (the browser's LEVEL_NAMES in static/site.js).
+LEVEL_NAMES = {"random": "Beginner", "greedy": "Easy", "tactician": "Medium", "expectimax": "Hard", "mcts": "Expert"}
+
+
+def computer_name(level: str) -> str:
+    """The name a computer seat gets when none is given: ``Computer (Hard)``."""
+    return f"Computer ({LEVEL_NAMES.get(level, level)})"
+
 
 class SeatSpec(_Body):
     """One seat of a new game."""
@@ -271,7 +279,7 @@ def _new_game_row(body: CreateGame) -> tuple[GameRow, dict[int, str], str, str]:
         level = (spec.level or "greedy") if spec.kind == BOT else None
         if spec.kind == HUMAN:
             tokens[colour] = new_token()
-        name = spec.name or (f"computer ({level})" if level else COLOUR_NAMES[colour].capitalize())
+        name = spec.name or (computer_name(level) if level else COLOUR_NAMES[colour].capitalize())
         kind = HUMAN if spec.kind == OPEN else spec.kind
         token_hash = _hash(tokens.get(colour))
         seat_rows.append(SeatRow(colour, kind, level, name, token_hash, spec.kind == BOT, open=spec.kind == OPEN))

@@ -38,6 +38,9 @@ RED_SEAT = 2  # quarter turns of the layout that put Red's side at the bottom
 CIRCLE_RADIUS = 1.3  # Start and Home circles, in squares
 START_GAP = 0.5  # between the track and Start's edge
 HOME_GAP = 0.55  # between S5 and Home's edge
+#: Where the Fire and Ice tokens wait in the centre: above the logo, clear of the pack, the card
+#: turned up and the Home circle above (the centre is drawn the same whichever side is at the bottom).
+TOKEN_SPOTS = {"fire": (CENTRE + 0.3, CENTRE - 3.1), "ice": (CENTRE + 1.3, CENTRE - 3.1)}
 
 router = APIRouter(prefix="/api", responses=ERRORS)
 
@@ -138,9 +141,7 @@ def board_geometry(rules: Rules) -> dict[str, Any]:
         "players": {COLOUR_NAMES[colour]: _colour(colour, rules.pawns) for colour in COLOURS},
         "diamonds": [side_base(colour) + DIAMOND_OFFSET for colour in COLOURS] if older_board else [],
         "fire_spaces": list(corner_squares()) if rules.tokens else [],
-        "tokens": {"fire": _xy((CENTRE - 1.4, CENTRE + 2.2)), "ice": _xy((CENTRE + 1.4, CENTRE + 2.2))}
-        if rules.tokens
-        else None,
+        "tokens": {"fire": _xy(TOKEN_SPOTS["fire"]), "ice": _xy(TOKEN_SPOTS["ice"])} if rules.tokens else None,
         "centre": _xy((CENTRE, CENTRE)),
         "pawn_radius": 0.36,
     }

@@ -146,6 +146,9 @@ class Room:
         self.broken: str | None = None
         #: The game is no longer in the database (expired while waiting).
         self.gone = False
+        #: The legal moves of the state they were made for, and their notation: what the
+        #: clients are sent and what a command is resolved against (made once per state).
+        self._offered: tuple[GameState | None, list[Move], dict[str, Move]] = (None, [], {})
         draw_if_due(game)
 
     @classmethod
@@ -202,9 +205,12 @@ class Room:
             self._broadcast_presence()
 
     def sync(self, listener: Listener, since: int) -> None:
-        """Everything after event ``since``: the decisions missed, then the state now."""
+        """Everything after event ``since``: the decisions missed (in notation and in words), then the state now."""
+        from pardon.web.views import decision_texts  # the log's words, as it said them live
+
+        texts = decision_texts(new_game(self.row), self.game.moves) if since < len(self.history) else []
         events = [
-            {"event": number, "colour": COLOUR_NAMES[colour], "move": move}
+            {"event": number, "colour": COLOUR_NAMES[colour], "move": move, "text": texts[number - 1]}
             for number, (colour, move) in enumerate(self.history[since:], start=since + 1)
         ]
         listener.deliver({"type": "sync", "since": since, "events": events, "state": self.state_for(listener, {})})
@@ -218,7 +224,7 @@ class Room:
             moves = None
             if deciding:
                 if "moves" not in cache:
-                    cache["moves"] = moves_json(self.game, self.game.legal_moves())
+                    cache["moves"] = moves_json(self.game, self.offered())
                 moves = cache["moves"]
             cache[key] = {**self.summary(), **view_json(self.game, viewer, moves)}
         state: dict[str, Any] = cache[key]
@@ -330,7 +336,25 @@ class Room:
             raise CommandError(errors.DUPLICATE, f"{made!r} was already played as event {event + 1}")
         raise CommandError(errors.STALE, f"event {event} is not the latest: the last is {self.event}; resynchronise")
 
+    def offered(self) -> list[Move]:
+        """The legal moves now, made once for the game's state and shared by everything that
+        reads them in it (the clients' view, commands, hints, the computer players)."""
+        state, moves, _ = self._offered
+        if state is not self.game.state:
+            moves = self.game.legal_moves()
+            position = self.game.position
+            by_text = {format_move(position, move).lower(): move for move in moves}
+            self._offered = (self.game.state, moves, by_text)
+        return moves
+
     def _parse(self, text: str) -> Move:
+        """The offered move ``text`` names: looked up by its notation, as the clients send it;
+        other ways of writing it (a split's parts in another order, say) are read by the
+        notation parser, which also says why a move that is not offered is not legal."""
+        self.offered()
+        found = self._offered[2].get(" ".join(text.lower().split()))
+        if found is not None:
+            return found
         try:
             return self.game.parse(text)
         except InvalidError as error:
@@ -477,7 +501,7 @@ class Room:
                 raise CommandError(errors.NOT_YOUR_TURN, "hints are for your own decision")
             if game.stage != CARD or (game.card is None and not game.rules.hand):
                 raise CommandError(errors.NO_HINT, "hints rank the moves of a card: there is none to play yet")
-            seen, legal, position = game.observe(colour), game.legal_moves(), game.position
+            seen, legal, position = game.observe(colour), self.offered(), game.position
         ranked = await asyncio.to_thread(rank_observed, seen, legal, self.settings.hint_level, random.Random(0))
         moves = [{"move": format_move(position, move), "chance": round(chance, 4)} for move, chance in ranked]
         listener.deliver({"type": "hint", "event": event, "moves": moves})
@@ -526,7 +550,7 @@ class Room:
             if self._machine_decider() != colour:
                 return True
             event = self.event
-            observation, moves = self.game.observe(colour), self.game.legal_moves()
+            observation, moves = self.game.observe(colour), self.offered()
         move = await self._machine_choice(colour, observation, moves, event)
         try:
             await _to_the_end(self._machine_commit(colour, move, event))

@@ -11,15 +11,19 @@ The browser therefore needs no rules of its own.  A spectator sees no hand at al
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
+from itertools import permutations
 from typing import Any
 
-from pardon.core.board import COLOUR_NAMES, FIRST_TRACK, SQUARE, START, START_EXIT, TRACK_LENGTH
+from pardon.core.board import COLOUR_NAMES, FIRST_TRACK, HOME, SQUARE, START, START_EXIT, TRACK_LENGTH, partner
 from pardon.core.cards import CARD_TEXT, SORRY, card_name
 from pardon.core.describe import describe_move
+from pardon.core.errors import PardonError
 from pardon.core.game import CARD, Game
 from pardon.core.jsonio import position_to_json
+from pardon.core.locations import format_location
 from pardon.core.moves import ACCEPT, BONUS_HOME, BUMP_FROM_START, DOUBLE, DROP, FIRE, ICE, STEP, SWITCH, Action, Move
-from pardon.core.notation import format_move, location_to_json
+from pardon.core.notation import format_move, location_to_json, parse_move
 from pardon.core.rules import Rules
 from pardon.core.state import Position
 from pardon.core.why import why_pawn_cannot_move
@@ -58,11 +62,23 @@ def pawn_key(colour: int, distance: int) -> str:
     return f"{COLOUR_NAMES[colour]}:{location_to_json(colour, distance)}"
 
 
+def is_backward(origin: int, landing: int) -> bool:
+    """Whether a move by count from ``origin`` to ``landing`` (distances to Home) goes backward.
+
+    Backward, a pawn's distance grows, or wraps from its last track square (a lap from Home)
+    to its entrance: a backward 4 from its start exit (64) lands on 8.  No count reaches half
+    way round the track, so a drop of more than that is such a wrap, never a forward move.
+    """
+    if origin == START:
+        return False
+    return landing > origin or origin - landing > TRACK_LENGTH // 2
+
+
 def _count_path(colour: int, origin: int, landing: int) -> list[int | str]:
     """Every place a pawn passes moving by count from ``origin`` to ``landing``, ``landing`` included."""
     if origin == START:  # out onto the start exit circle, then on if the circle counts as a square
         places = list(range(START_EXIT, landing - 1, -1))
-    elif landing < origin:  # forward: towards Home
+    elif not is_backward(origin, landing):  # forward: towards Home
         places = list(range(origin - 1, landing - 1, -1))
     else:  # backward, round the track (past the entrance, a full lap from Home)
         places, place = [], origin
@@ -111,11 +127,35 @@ def action_json(action: Action) -> dict[str, Any]:
         "slide_squares": len(slide),
     }
     if kind == STEP:  # squares counted: forward is positive, back is negative
-        start = START_EXIT + 1 if action.origin == START else action.origin
-        result["steps"] = start - action.landing if action.landing <= start else -len(path)
+        result["steps"] = -len(path) if is_backward(action.origin, action.landing) else len(path)
     if action.target >= 0:
         result["target"] = pawn_key(action.target, action.target_origin)
     return result
+
+
+def decision_text(position: Position, move: Move) -> str:
+    """A move in a player's words; in a partners game each partner's pawn it moves is named.
+
+    >>> from pardon.core import legal_moves, parse_position, parse_rules
+    >>> position = parse_position("R:start,start,start,start B:start,start,start,start "
+    ...                           "Y:start,start,start,start G:start,start,start,start turn:R")
+    >>> for move in legal_moves(parse_rules("partners"), position, 1):
+    ...     print(decision_text(position, move))
+    Red plays a 1: Start to 4
+    Red plays a 1: Yellow's pawn from Start to 34
+    """
+    text = describe_move(position, move).split("  [")[0]
+    theirs = [action.kind in PAWN_ACTIONS and action.colour != position.turn for action in move.actions]
+    head, colon, body = text.partition(": ")
+    parts = body.split("; ")
+    if not any(theirs) or not colon or len(parts) != len(move.actions):
+        return text
+    for index, action in enumerate(move.actions):
+        if theirs[index]:
+            owner = COLOUR_NAMES[action.colour].capitalize()
+            joined = " " if parts[index].startswith("switches") else " from "
+            parts[index] = f"{owner}'s pawn{joined}{parts[index]}"
+    return f"{head}: {'; '.join(parts)}"
 
 
 def decision_json(position: Position, move: Move) -> dict[str, Any]:
@@ -124,22 +164,104 @@ def decision_json(position: Position, move: Move) -> dict[str, Any]:
         "card": card_name(move.card) if move.card in CARD_TEXT else None,
         "actions": [action_json(action) for action in move.actions],
         "bumps": [pawn_key(colour, distance) for colour, distance in move.bumps],
-        "text": describe_move(position, move).split("  [")[0],
+        "text": decision_text(position, move),
     }
 
 
+def decision_texts(start: Game, moves: Sequence[Move]) -> list[str]:
+    """Every decision of a game in a player's words, as the log said each when it was made.
+
+    ``start`` is the game before its first decision (a fresh one: it is played on), ``moves``
+    the decisions made since.  A page that connects mid-game reads the log so.
+    """
+    texts = []
+    for move in moves:
+        if start.awaiting_draw:
+            start.draw()
+        before = start.position
+        start.play_trusted(move)
+        texts.append(decision_text(before, move))
+    return texts
+
+
 def moves_json(game: Game, moves: list[Move]) -> list[dict[str, Any]]:
-    """Each legal move by its notation, whether it passes, the position after it, and its structure."""
+    """Each legal move by its notation, whether it passes, the position after it, and its structure.
+
+    ``ways`` lists the other ways a player may make the same move: a split 7 whose outcome is
+    that of another split, or of a 7 by one pawn, is one move (one outcome, one move), yet a
+    player may well move its pawns so; the board offers each way, and sends the one move.
+    """
     position = game.position
+    ways = split_ways(game, moves)
     return [
         {
             "move": format_move(position, move),
             "pass": move.is_pass,
             "result": position_to_json(game.rules, move.result),
             **decision_json(position, move),
+            "ways": ways.get(index, []),
         }
-        for move in moves
+        for index, move in enumerate(moves)
     ]
+
+
+def _steps_of(move: Move) -> frozenset[tuple[int, int]] | None:
+    """A move's pawns moved by count, as (origin, landing); None if it does anything else."""
+    if any(action.kind != STEP for action in move.actions):
+        return None
+    return frozenset((action.origin, action.landing) for action in move.actions)
+
+
+def _step_json(colour: int, origin: int, landing: int) -> dict[str, Any]:
+    """One part of another way to make a move: a pawn moved forward by count."""
+    path = _count_path(colour, origin, landing)
+    where = location_to_json(colour, landing)
+    return {
+        "kind": ACTION_KINDS[STEP],
+        "colour": COLOUR_NAMES[colour],
+        "pawn": pawn_key(colour, origin),
+        "from": location_to_json(colour, origin),
+        "landing": where,
+        "to": where,
+        "path": path,
+        "slide": False,
+        "slide_squares": 0,
+        "steps": len(path),
+    }
+
+
+def split_ways(game: Game, moves: list[Move]) -> dict[int, list[list[dict[str, Any]]]]:
+    """For each move of a 7 (by its index in ``moves``), the other ways of moving the player's
+    pawns that come to its outcome: other splits, or the whole 7 by one pawn.
+
+    Each way is tried as a player would write it (``7 2-S2 57-2``) and read as the rules read
+    it (:func:`pardon.core.notation.parse_move`), so no rule is repeated here.
+    """
+    position = game.position
+    sevens = {index: steps for index, move in enumerate(moves) if move.card == 7 and (steps := _steps_of(move))}
+    if not sevens:
+        return {}
+    colour = position.turn
+    text_of = {format_move(position, move): index for index, move in enumerate(moves)}
+    pawns = sorted({distance for distance in position.pawns[colour] if HOME < distance < START})
+    tries: list[tuple[tuple[int, int], ...]] = [((pawn, pawn - 7),) for pawn in pawns]
+    for first, second in permutations(pawns, 2):
+        tries += [((first, first - count), (second, second - 7 + count)) for count in range(1, 7)]
+    found: dict[int, dict[frozenset[tuple[int, int]], list[dict[str, Any]]]] = {}
+    for parts in tries:
+        if min(landing for _, landing in parts) < HOME:
+            continue
+        written = "7 " + " ".join(f"{format_location(colour, a)}-{format_location(colour, b)}" for a, b in parts)
+        try:
+            made = format_move(position, parse_move(game.rules, position, 7, written))
+        except (PardonError, ValueError):
+            continue
+        index = text_of.get(made)
+        if index is None or index not in sevens or sevens[index] == frozenset(parts):
+            continue
+        way = [_step_json(colour, origin, landing) for origin, landing in parts]
+        found.setdefault(index, {}).setdefault(frozenset(parts), way)
+    return {index: list(ways.values()) for index, ways in found.items()}
 
 
 def card_text(rules: Rules, card: int) -> str:
@@ -181,6 +303,14 @@ def last_decision_json(game: Game) -> dict[str, Any] | None:
     return {"colour": COLOUR_NAMES[colour], **decision_json(before, move)}
 
 
+def teams_json(game: Game) -> list[list[str]] | None:
+    """The partnerships of a partners game (Red+Yellow, Blue+Green); None in any other game."""
+    if not game.rules.partners:
+        return None
+    seats = game.position.seats
+    return [[COLOUR_NAMES[colour], COLOUR_NAMES[partner(colour)]] for colour in seats if colour < partner(colour)]
+
+
 def view_json(game: Game, viewer: int | None, moves: list[dict[str, Any]] | None) -> dict[str, Any]:
     """The game as ``viewer`` sees it (None: a spectator); ``moves`` only if the decision is theirs."""
     if viewer is None:
@@ -202,4 +332,5 @@ def view_json(game: Game, viewer: int | None, moves: list[dict[str, Any]] | None
         "why_not": why_not_json(game, viewer) if moves and viewer is not None else {},
         "last": last_decision_json(game),
         "rules": game.rules.name,
+        "teams": teams_json(game),
     }

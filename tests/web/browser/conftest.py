@@ -73,3 +73,11 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     server = Server(tmp_path_factory.mktemp("live") / "games.sqlite3")
     yield server
     server.stop()
+
+
+@pytest.fixture(scope="session")
+def quick_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A server whose computer players decide at once: a game between them ends in a moment."""
+    server = Server(tmp_path_factory.mktemp("quick") / "games.sqlite3", bot_pace=0)
+    yield server
+    server.stop()

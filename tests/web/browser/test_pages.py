@@ -51,9 +51,9 @@ def test_one_click_from_home_plays_the_computer(live_server: Any, page: Any, art
     game_id = game_id_of(page.url)
     assert seats_of(live_server, game_id) == [
         ("red", "human", None, "Red"),
-        ("blue", "bot", "expectimax", "computer (expectimax)"),
-        ("yellow", "bot", "expectimax", "computer (expectimax)"),
-        ("green", "bot", "expectimax", "computer (expectimax)"),
+        ("blue", "bot", "expectimax", "Computer (Hard)"),
+        ("yellow", "bot", "expectimax", "Computer (Hard)"),
+        ("green", "bot", "expectimax", "Computer (Hard)"),
     ]
     assert live_server.rest(f"/api/games/{game_id}")["rules"] == "classic"
     if game_page_exists():
@@ -71,13 +71,13 @@ def test_home_options_choose_the_rules_players_level_and_colour(live_server: Any
     page.locator("label[for=players-2]").click()
     page.get_by_label("Computer level", exact=True).select_option("tactician")
     page.locator("label[for=colour-blue]").click()
-    assert "Blue against 1 computer player (tactician)" in page.locator("#quick-summary").inner_text()
+    assert "Blue against 1 computer player (Medium)" in page.locator("#quick-summary").inner_text()
     page.get_by_role("button", name="Play against the computer").click()
     page.wait_for_url(PLAY_URL)
     game_id = game_id_of(page.url)
     assert seats_of(live_server, game_id) == [
         ("blue", "human", None, "Blue"),
-        ("green", "bot", "tactician", "computer (tactician)"),
+        ("green", "bot", "tactician", "Computer (Medium)"),
     ]
     assert live_server.rest(f"/api/games/{game_id}")["rules"] == "modern"
 
@@ -100,7 +100,7 @@ def test_hot_seat_names_players_and_refuses_a_screen_with_nobody(live_server: An
     assert seats_of(live_server, game_id_of(page.url)) == [
         ("red", "hotseat", None, "Ann"),
         ("blue", "hotseat", None, "Bob"),
-        ("yellow", "bot", "random", "computer (random)"),
+        ("yellow", "bot", "random", "Computer (Beginner)"),
     ]
 
 
@@ -174,9 +174,9 @@ def test_public_lobby_lists_a_game_and_join_takes_the_seat(live_server: Any, pag
     page.goto(open_ready_lobby)
     card = page.locator(f"[data-game='{game_id}']")
     card.wait_for()
-    assert card.get_by_role("button", name=re.compile("Join .* as Red")).is_visible()
+    assert card.get_by_role("button", name="Join as Red", exact=True).is_visible()
     page.screenshot(path=str(artefacts / "lobby.png"), full_page=True)
-    card.get_by_role("button", name=re.compile("Join .* as Yellow")).click()
+    card.get_by_role("button", name="Join as Yellow", exact=True).click()
     page.wait_for_url(PLAY_URL)
     assert game_id_of(page.url) == game_id
     summary = live_server.rest(f"/api/games/{game_id}")

@@ -13,9 +13,12 @@
  *
  * API (ES module):
  *   const geometry = await loadGeometry(rules)          // fetch /api/board
- *   const board = createBoard(container, geometry, {onPawn, onPlace})
+ *   const board = createBoard(container, geometry, {onPawn, onPlace, seat})
  *        container: an element the <svg> is put in; onPawn(pawnKey, element) and
- *        onPlace(placeKey) are called on click / Enter / Space.
+ *        onPlace(placeKey) are called on click / Enter / Space; seat: the colour whose side
+ *        is drawn at the bottom, as at a real table (Red's when left out).  A tap that misses
+ *        everything a player may choose, but lands within SNAP_PX of one, chooses the nearest:
+ *        every choice is at least a finger wide, however small the board.
  *   showPosition(board, position)                       // pawns (and Fire/Ice tokens) where it says
  *   await animateDecision(board, before, after, decision) // steps square by square, slides, bumps, switches
  *   showCard(board, {card, text, pack, discards})       // the card face up in the centre, the pack count
@@ -32,6 +35,7 @@ const UNIT = 40; // pixels of the viewBox per board square
 const LETTERS = { red: "R", blue: "B", yellow: "Y", green: "G" };
 const STEP_MS = 120;
 const SLIDE_MS = 70;
+const SNAP_PX = 24; // half a fingertip: a pawn or ring this near a tap is the one meant
 
 export async function loadGeometry(rules) {
   const answer = await fetch(`/api/board?rules=${encodeURIComponent(rules)}`);
@@ -65,17 +69,33 @@ function locationOf(value) {
 /** The point (viewBox units) of a location of a pawn of `colour`; `slot` for Start and Home. */
 function pointOf(board, colour, location, slot = 0) {
   const g = board.geometry;
-  if (typeof location === "number") return scaled(g.track[location]);
+  if (typeof location === "number") return board.at(g.track[location]);
   const player = g.players[colour];
   if (location === "start" || location === "home") {
     const slots = player[location].slots;
-    return scaled(slots[slot % slots.length]);
+    return board.at(slots[slot % slots.length]);
   }
   const index = Number(String(location).slice(1)) - 1; // S1..S5
-  return scaled(player.safety[index]);
+  return board.at(player.safety[index]);
 }
 
+/** A point of the geometry (in squares) in viewBox units, not turned: the centre's card and pack. */
 const scaled = (point) => ({ x: px(point.x), y: px(point.y) });
+
+/** How a board seen from Red's seat is turned so that `seat`'s side is at the bottom. */
+function turnsFor(geometry, seat) {
+  const angle = geometry.players[seat]?.angle ?? 0; // degrees clockwise from Red's side
+  return Math.round(angle / 90) % 4;
+}
+
+/** A point of the geometry in viewBox units, turned a quarter anticlockwise `turns` times. */
+function turnedPoint(geometry, turns, point) {
+  const centre = geometry.size / 2;
+  let x = point.x - centre;
+  let y = point.y - centre;
+  for (let turn = 0; turn < turns; turn++) [x, y] = [y, -x];
+  return { x: px(x + centre), y: px(y + centre) };
+}
 
 export function createBoard(container, geometry, handlers = {}) {
   const size = px(geometry.size);
@@ -86,14 +106,19 @@ export function createBoard(container, geometry, handlers = {}) {
     "aria-label": "The Sorry! board",
   });
   container.replaceChildren(svg);
+  const turns = turnsFor(geometry, handlers.seat ?? "red");
   const board = {
     svg,
     geometry,
     handlers,
+    seat: handlers.seat ?? "red",
+    turns,
+    at: (point) => turnedPoint(geometry, turns, point),
     pawns: {}, // colour → [{node, location}]
     places: {}, // place key → node
     reducedMotion: window.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false,
   };
+  svg.dataset.seat = board.seat;
   const layers = {};
   for (const name of ["base", "track", "features", "centre", "marks", "pawns", "tokens", "badges"]) {
     layers[name] = el("g", { class: `layer-${name}` }, svg);
@@ -104,13 +129,26 @@ export function createBoard(container, geometry, handlers = {}) {
   for (const colour of geometry.colours) drawColour(board, colour);
   drawSlides(board);
   drawCentre(board);
-  svg.addEventListener("click", (event) => activate(board, event.target));
+  svg.addEventListener("click", (event) => activate(board, nearestChoice(board, event) ?? event.target));
   svg.addEventListener("keydown", (event) => {
     if (event.key === "Enter" || event.key === " ") {
       if (activate(board, event.target)) event.preventDefault();
     }
   });
   return board;
+}
+
+/** The pawn or ring a player may choose nearest a tap that hit none of them, if one is near. */
+function nearestChoice(board, event) {
+  if (event.target.closest?.(".mark, .pawn[tabindex]") || !event.clientX) return null;
+  let best = null;
+  let bestDistance = SNAP_PX;
+  for (const node of board.svg.querySelectorAll(".mark, .pawn[tabindex]")) {
+    const box = node.getBoundingClientRect();
+    const distance = Math.hypot(box.x + box.width / 2 - event.clientX, box.y + box.height / 2 - event.clientY);
+    if (distance <= bestDistance) [best, bestDistance] = [node, distance];
+  }
+  return best;
 }
 
 function activate(board, target) {
@@ -138,17 +176,18 @@ function drawTrack(board) {
   const { track, diamonds, fire_spaces: fire } = board.geometry;
   for (const square of track) {
     const group = el("g", { class: `square side-${square.side}`, "data-place": `sq:${square.square}` }, board.layers.track);
-    el("rect", { x: px(square.x - 0.5), y: px(square.y - 0.5), width: UNIT, height: UNIT, class: "square-face" }, group);
+    const centre = board.at(square);
+    el("rect", { x: centre.x - UNIT / 2, y: centre.y - UNIT / 2, width: UNIT, height: UNIT, class: "square-face" }, group);
     el("title", {}, group).textContent = `square ${square.square}`;
     board.places[`sq:${square.square}`] = group;
   }
   for (const number of diamonds) {
-    const { x, y } = scaled(track[number]);
+    const { x, y } = board.at(track[number]);
     const r = UNIT * 0.3;
     el("polygon", { points: `${x},${y - r} ${x + r},${y} ${x},${y + r} ${x - r},${y}`, class: "diamond" }, board.layers.features);
   }
   for (const number of fire) {
-    const { x, y } = scaled(track[number]);
+    const { x, y } = board.at(track[number]);
     const flame = `M${x},${y - 14} C${x + 10},${y - 4} ${x + 11},${y + 8} ${x},${y + 13} C${x - 11},${y + 8} ${x - 10},${y - 4} ${x},${y - 14} Z`;
     el("path", { d: flame, class: "fire-space" }, board.layers.features);
     el("circle", { cx: x, cy: y + 5, r: 4.5, class: "fire-core" }, board.layers.features);
@@ -161,7 +200,8 @@ function drawColour(board, colour) {
   player.safety.forEach((point, index) => {
     const key = `${colour}:S${index + 1}`;
     const group = el("g", { class: `safety ${colour}`, "data-place": key }, layer);
-    el("rect", { x: px(point.x - 0.5), y: px(point.y - 0.5), width: UNIT, height: UNIT, class: "safety-face" }, group);
+    const centre = board.at(point);
+    el("rect", { x: centre.x - UNIT / 2, y: centre.y - UNIT / 2, width: UNIT, height: UNIT, class: "safety-face" }, group);
     el("title", {}, group).textContent = `${colour} Safety Zone S${index + 1}`;
     board.places[key] = group;
   });
@@ -169,22 +209,23 @@ function drawColour(board, colour) {
     const circle = player[name];
     const key = `${colour}:${name}`;
     const group = el("g", { class: `${name}-circle ${colour}`, "data-place": key }, layer);
-    el("circle", { cx: px(circle.x), cy: px(circle.y), r: px(circle.r), class: "circle-face" }, group);
-    const label = el("text", { x: px(circle.x), y: px(circle.y), class: "circle-label" }, group);
+    const centre = board.at(circle);
+    el("circle", { cx: centre.x, cy: centre.y, r: px(circle.r), class: "circle-face" }, group);
+    const label = el("text", { x: centre.x, y: centre.y, class: "circle-label" }, group);
     label.textContent = name === "start" ? "START" : "HOME";
-    label.setAttribute("transform", `rotate(${player.angle} ${px(circle.x)} ${px(circle.y)})`);
+    label.setAttribute("transform", `rotate(${player.angle - 90 * board.turns} ${centre.x} ${centre.y})`);
     el("title", {}, group).textContent = `${colour} ${name === "start" ? "Start" : "Home"}`;
     board.places[key] = group;
   }
   // the start exit circle, printed on the track in the colour of its Start
-  const exit = scaled(board.geometry.track[player.start_exit]);
+  const exit = board.at(board.geometry.track[player.start_exit]);
   el("circle", { cx: exit.x, cy: exit.y, r: UNIT * 0.42, class: `exit-ring ${colour}` }, board.layers.features);
 }
 
 function drawSlides(board) {
   const { track } = board.geometry;
   for (const slide of board.geometry.slides) {
-    const points = slide.squares.map((square) => scaled(track[square]));
+    const points = slide.squares.map((square) => board.at(track[square]));
     const first = points[0];
     const second = points[1];
     const last = points[points.length - 1];
@@ -222,7 +263,7 @@ function drawCentre(board) {
   const face = el("g", { class: "card-face-up", transform: `translate(${c.x + 78} ${c.y + 78})` }, layer);
   el("rect", { x: -70, y: -48, width: 140, height: 96, rx: 8, class: "card-face" }, face);
   board.cardNumber = el("text", { x: -44, y: -10, class: "card-number" }, face);
-  board.cardText = el("text", { x: -16, y: -30, class: "card-text" }, face);
+  board.cardText = el("text", { x: CARD_TEXT_BOX.x, y: CARD_TEXT_BOX.y, class: "card-text" }, face);
   board.discardLabel = el("text", { x: 0, y: 66, class: "pile-label" }, face);
   board.cardFace = face;
 }
@@ -234,19 +275,47 @@ export function showTurn(board, colour) {
   }
 }
 
-/** Shows the card face up (with its rule text), how many cards are left and in the discard pile. */
+/** Shows the card face up (with its rule text), how many cards are left and in the discard pile.
+ * No card (`card` null) shows the empty place where the next card will be turned up. */
 export function showCard(board, { card, text, pack, discards }) {
   board.cardFace.classList.toggle("empty", !card);
   board.cardNumber.textContent = card ? (card === "sorry" ? "S!" : card) : "";
-  board.cardText.replaceChildren();
-  if (card && text) {
-    wrap(text, 15).slice(0, 7).forEach((line, index) => {
-      const span = el("tspan", { x: -16, dy: index === 0 ? 0 : 12.5 }, board.cardText);
-      span.textContent = line;
-    });
-  }
+  fitText(board.cardText, card && text ? text : "", CARD_TEXT_BOX);
   board.packLabel.textContent = `${pack} left`;
   board.discardLabel.textContent = `${discards} discarded`;
+}
+
+/** Where a card's rule text goes on the card (right of its number), in the card's own units. */
+const CARD_TEXT_BOX = { x: -18, y: -42, width: 82, height: 84 };
+const TEXT_SIZES = [10.5, 9.5, 8.5, 7.5, 7, 6.5];
+
+/** Writes `text` wrapped into `box`, in the largest size at which all of it fits: never cut, never spilling. */
+function fitText(node, text, box) {
+  node.replaceChildren();
+  if (!text) return;
+  for (const size of TEXT_SIZES) {
+    const lines = wrap(text, Math.max(8, Math.floor(box.width / (size * 0.56))));
+    node.replaceChildren();
+    node.style.fontSize = `${size}px`;
+    lines.forEach((line, index) => {
+      const span = el("tspan", { x: box.x, dy: index === 0 ? 0 : +(size * 1.18).toFixed(2) }, node);
+      span.textContent = line;
+    });
+    node.setAttribute("y", box.y + size);
+    const measured = measure(node);
+    const width = measured?.width ?? Math.max(...lines.map((line) => line.length)) * size * 0.56;
+    const height = measured?.height ?? lines.length * size * 1.18;
+    if (width <= box.width && height <= box.height) return;
+  }
+}
+
+function measure(node) {
+  try {
+    const box = node.getBBox();
+    return box.width > 0 ? box : null;
+  } catch {
+    return null; // not drawn yet: the estimate stands
+  }
 }
 
 function wrap(text, width) {
@@ -268,7 +337,7 @@ function makePawn(board, colour, index) {
   const node = el("g", { class: `pawn ${colour}`, "data-colour": colour }, board.layers.pawns);
   const r = px(board.geometry.pawn_radius);
   el("circle", { r: UNIT * 0.5, class: "pawn-hit" }, node); // a larger target for fingers
-  el("circle", { r: r + 3, class: "pawn-halo" }, node);
+  el("circle", { r: r + 4, class: "pawn-halo" }, node);
   el("circle", { r, class: "pawn-body" }, node);
   el("circle", { r: r * 0.55, class: "pawn-head" }, node);
   const letter = el("text", { class: "pawn-letter", y: 0.5 }, node);
@@ -330,8 +399,8 @@ export function showPosition(board, position, duration = 0) {
   for (const colour of Object.keys(board.pawns)) {
     if (!(colour in position.pawns)) for (const pawn of board.pawns[colour]) pawn.node.remove();
   }
+  board.position = position; // before the tokens: a token names its pawn by its place in this position
   showTokens(board, position.tokens);
-  board.position = position;
   return Promise.all(done);
 }
 
@@ -459,6 +528,7 @@ export function markPlaces(board, places) {
     );
     el("circle", { cx: point.x, cy: point.y, r: UNIT * 0.5, class: "mark-ring" }, group);
     if (place.badge) {
+      group.dataset.badge = place.badge;
       const spot = badgePoint(point, place.badge);
       // badges sit above the pawns, so a step count is never hidden under a pawn
       el("text", { x: spot.x, y: spot.y, class: "mark-badge" }, board.layers.badges).textContent = place.badge;
@@ -479,11 +549,11 @@ function badgePoint(point, badge) {
 
 function placePoint(board, key) {
   const [first, second] = key.split(":");
-  if (first === "sq") return scaled(board.geometry.track[Number(second)]);
+  if (first === "sq") return board.at(board.geometry.track[Number(second)]);
   const player = board.geometry.players[first];
   if (!player) return null;
-  if (second === "start" || second === "home") return scaled(player[second]);
-  return scaled(player.safety[Number(second.slice(1)) - 1]);
+  if (second === "start" || second === "home") return board.at(player[second]);
+  return board.at(player.safety[Number(second.slice(1)) - 1]);
 }
 
 export function clearMarks(board) {

@@ -1,7 +1,8 @@
 /**
  * game.js — the game page: a websocket to the server (docs/protocol.md), the board (board.js),
  * and the choice of a move among those the server sent.  It knows no rules: every legal move,
- * its pawn actions and paths, its words, and why a pawn cannot move come from the server.
+ * its pawn actions and paths, the other ways of making it, its words, the teams, and why a pawn
+ * cannot move come from the server.
  */
 
 import {
@@ -18,15 +19,20 @@ import {
   showPosition,
   showTurn,
 } from "/static/board.js";
-import { api } from "/static/site.js";
+import { api, levelName, seatLabel } from "/static/site.js";
 
 const PAWN_KINDS = new Set(["step", "switch", "sorry", "bonus-home"]);
+const TOKEN_KINDS = new Set(["fire", "ice"]);
 const NAMES = { red: "Red", blue: "Blue", yellow: "Yellow", green: "Green" };
 const CARD_LABELS = { sorry: "Sorry!" };
 const NOTE_MS = 2500; // how long a passing note stays
+const AUTO_PASS_MS = 900; // long enough to see the card that cannot be used
+const AUTO_PASS_KEY = "pardon.autoPass";
 const $ = (id) => document.getElementById(id);
 const name = (colour) => NAMES[colour] ?? colour;
 const cardLabel = (card) => CARD_LABELS[card] ?? card;
+const touch = () => window.matchMedia?.("(pointer: coarse)").matches ?? false;
+const choose = () => (touch() ? "Tap" : "Click");
 
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() ?? "");
 const app = {
@@ -49,6 +55,9 @@ const app = {
   lastDecider: null,
   lastError: null, // the last error the server sent: a close for good says why
   ready: false, // the latest state is drawn and no animation runs
+  autoPassed: null, // the event at which this page passed by itself (the log says so)
+  focusedEvent: null, // the event whose first movable pawn has had the focus
+  tokenChoice: null, // {moves, byPawn, byPlace}: a Fire or Ice token still to place
 };
 window.pardonGame = app; // for tests and the curious
 
@@ -139,7 +148,7 @@ async function handle(message) {
       app.lastError = null;
       return;
     case "sync":
-      for (const event of message.events) log(`${name(event.colour)}: ${event.move}`);
+      for (const event of message.events) log(logText(event.text ?? `${name(event.colour)}: ${event.move}`, event.event));
       return show(message.state, null);
     case "event":
       return show(message.state, message.state.last ?? message.decision);
@@ -171,7 +180,9 @@ async function show(state, decision) {
   if (decision && before && state.last && state.event === before.event + 1) {
     clearMarks(app.board);
     app.selection = null;
-    const text = state.last.text;
+    app.tokenChoice = null;
+    if (app.autoPassed === before.event) rememberAutoPass(state.event);
+    const text = logText(state.last.text, state.event);
     log(text);
     announce(text);
     await animateDecision(app.board, before.position, state.position, state.last);
@@ -183,12 +194,18 @@ async function show(state, decision) {
   app.ready = true;
 }
 
+/** The colour whose side is at the bottom: the seat this page plays (its first), else the first seat. */
+function seatAtBottom(state) {
+  return app.seats[0] ?? state.seats[0]?.colour ?? "red";
+}
+
 async function ensureBoard(state) {
-  if (app.board && app.boardRules === state.rules) return;
+  const seat = seatAtBottom(state);
+  if (app.board && app.boardRules === state.rules && app.board.seat === seat) return;
   const geometry = await loadGeometry(state.rules);
-  app.board = createBoard($("board"), geometry, { onPawn: clickPawn, onPlace: clickPlace });
+  app.board = createBoard($("board"), geometry, { onPawn: clickPawn, onPlace: clickPlace, seat });
   app.boardRules = state.rules;
-  $("game-title").textContent = `${state.rules} · game ${state.game}`;
+  $("game-title").textContent = `Sorry! · ${state.rules} · game ${state.game}`;
 }
 
 function showError(message) {
@@ -207,8 +224,9 @@ function showError(message) {
 
 function render() {
   const state = app.state;
+  const waiting = state.status === "waiting"; // no card is shown before everyone is here
   showCard(app.board, {
-    card: state.card,
+    card: waiting ? null : state.card,
     text: state.card_text,
     pack: state.pack,
     discards: state.discards.count,
@@ -223,17 +241,34 @@ function render() {
 }
 
 function renderCard() {
-  const { card, card_text: text } = app.state;
+  const { card: drawn, card_text: text, status } = app.state;
+  const card = status === "waiting" ? null : drawn;
   const big = $("big-card");
   big.textContent = card ? cardLabel(card) : "—";
   big.classList.toggle("none", !card);
-  $("card-name").textContent = card ? `Card: ${cardLabel(card)}` : app.state.pack != null ? "No card drawn" : "";
-  $("card-text").textContent = text ?? "";
+  big.classList.toggle("long", cardLabel(card ?? "").length > 2);
+  $("card-name").textContent = card ? `Card: ${cardLabel(card)}` : status === "waiting" ? "" : app.state.pack != null ? "No card drawn" : "";
+  $("card-text").textContent = card ? (text ?? "") : "";
 }
 
 function myDecision() {
   const state = app.state;
   return state.status === "playing" && state.moves.length > 0 && app.seats.includes(state.decider);
+}
+
+function seatOf(colour) {
+  return app.state?.seats.find((seat) => seat.colour === colour) ?? { colour, kind: "human", name: name(colour) };
+}
+
+/** A player as the page names them: a name typed in for the seat, with its colour; else the colour. */
+function playerName(colour) {
+  const seat = seatOf(colour);
+  return seat.kind === "bot" ? name(colour) : seatLabel(seat);
+}
+
+/** The partnership of `colour` in a partners game (its colours), else null. */
+function teamOf(colour) {
+  return app.state.teams?.find((team) => team.includes(colour)) ?? null;
 }
 
 function renderTurn() {
@@ -248,23 +283,27 @@ function renderTurn() {
     return;
   }
   if (state.status === "finished" || !state.decider) {
-    banner.textContent = state.winner ? `${name(state.winner)} wins!` : "The game is over";
+    banner.textContent = state.winner ? winnerText(state.winner) : "The game is over";
     return;
   }
   const decider = state.decider;
-  const dot = `<span class="dot ${decider}"></span>`;
+  const dot = `<span class="dot ${decider}" aria-hidden="true"></span>`;
+  const words = document.createElement("span");
   if (myDecision()) {
     banner.classList.add("yours");
-    banner.innerHTML = app.seats.length > 1 ? `${dot} ${name(decider)} to play` : `${dot} Your turn (${name(decider)})`;
+    words.textContent = app.seats.length > 1 ? `${playerName(decider)} to play` : `Your turn (${name(decider)})`;
     if (app.seats.length > 1 && app.lastDecider !== decider) {
       passDevice.hidden = false;
-      passDevice.textContent = `Pass the device to ${name(decider)}`;
+      passDevice.textContent = `Pass the device to ${playerName(decider)}`;
     }
   } else {
-    const seat = state.seats.find((s) => s.colour === decider);
-    const who = seat?.kind === "bot" ? " (computer)" : seat?.computer_playing ? " (computer while away)" : "";
-    banner.innerHTML = `${dot} ${name(decider)}'s turn${who}`;
+    const seat = seatOf(decider);
+    const who =
+      seat.kind === "bot" ? ` (computer, ${levelName(seat.level)})` : seat.computer_playing ? " (computer while away)" : "";
+    words.textContent = `${playerName(decider)}'s turn${who}`;
   }
+  banner.innerHTML = dot;
+  banner.append(" ", words);
 }
 
 function renderSeats() {
@@ -273,17 +312,24 @@ function renderSeats() {
   list.replaceChildren();
   for (const seat of state.seats) {
     const item = document.createElement("li");
+    item.dataset.colour = seat.colour;
     if (seat.colour === state.decider && state.status === "playing") item.classList.add("deciding");
-    const mine = app.seats.includes(seat.colour) ? " (you)" : "";
-    let status = seat.kind === "bot" ? "computer" : seat.connected ? "here" : "not here";
+    const mine = app.seats.length === 1 && app.seats.includes(seat.colour) ? " (you)" : "";
+    let status = seat.kind === "bot" ? "" : seat.connected ? "here" : "not here";
     if (state.status === "waiting" && seat.kind !== "bot") status = seat.connected ? "joined" : "invited, not joined yet";
     if (seat.computer_playing && seat.kind !== "bot") status = "away: the computer plays";
+    if (seat.kind === "hotseat" && app.seats.length > 1) status = "on this screen";
     const home = (state.position.pawns[seat.colour] ?? []).filter((where) => where === "home").length;
-    item.innerHTML = `<span class="dot ${seat.colour}"></span> <span></span><span class="status"></span>`;
-    item.children[1].textContent = `${seat.name}${mine} · ${home} Home`;
+    item.innerHTML = `<span class="dot ${seat.colour}" aria-hidden="true"></span> <span></span><span class="status"></span>`;
+    item.children[1].textContent = `${seatLabel(seat)}${mine} · ${home} Home`;
     item.children[2].textContent = status;
     list.appendChild(item);
   }
+  const teams = state.teams;
+  $("teams").hidden = !teams;
+  $("teams").textContent = teams
+    ? `Partners: ${teams.map((team) => team.map(name).join(" and ")).join(" against ")}. A card may move either partner's pawns.`
+    : "";
   const doubling = state.position.doubling;
   $("stake").textContent = doubling
     ? `Stake ×${doubling.stake}${doubling.out.length ? ` · out: ${doubling.out.map(name).join(", ")}` : ""}`
@@ -305,6 +351,7 @@ function renderHand() {
     const button = document.createElement("button");
     button.type = "button";
     button.textContent = cardLabel(card);
+    button.classList.toggle("long", cardLabel(card).length > 2);
     button.dataset.card = card;
     button.setAttribute("aria-label", `play the ${cardLabel(card)}`);
     button.setAttribute("aria-pressed", String(app.card === card));
@@ -312,6 +359,7 @@ function renderHand() {
     button.addEventListener("click", () => {
       app.card = card;
       app.selection = null;
+      app.tokenChoice = null;
       renderHand();
       renderChoices();
     });
@@ -330,16 +378,52 @@ function openMoves() {
 }
 
 const pawnActions = (move) => move.actions.filter((action) => PAWN_KINDS.has(action.kind));
+const tokenActions = (move) => move.actions.filter((action) => TOKEN_KINDS.has(action.kind));
 const landingPlace = (action) => placeKey(action.colour, action.landing ?? action.to);
 
+/** Every way of making each move by its pawns: the move's own, then the others the server lists
+ * (a split 7 with the outcome of another): {move, actions}. */
+function routesOf(moves) {
+  const routes = [];
+  for (const move of moves) {
+    const own = pawnActions(move);
+    if (!own.length) continue;
+    routes.push({ move, actions: own, own: true });
+    for (const way of move.ways ?? []) routes.push({ move, actions: way, own: false });
+  }
+  return routes;
+}
+
 function buttonLabel(move) {
-  if (move.pass) return app.state.position.hands ? `Discard the ${cardLabel(move.card)}` : "Pass";
   const kinds = move.actions.map((action) => action.kind);
   if (kinds.includes("double")) return "Double the stakes";
   if (kinds.includes("accept")) return "Accept the double";
   if (kinds.includes("drop")) return "Drop out";
+  if (!move.actions.length && app.state.stage !== "card") return "Draw a card";
+  if (move.pass) return app.state.position.hands ? `Discard the ${cardLabel(move.card)}` : "Pass";
   if (!move.actions.length) return "Draw a card";
   return move.text;
+}
+
+/** What the player is asked, in words, before any pawn is chosen. */
+function promptFor(moves, routes, buttons) {
+  const state = app.state;
+  const kinds = new Set(moves.flatMap((move) => move.actions.map((action) => action.kind)));
+  if (state.stage === "answering") {
+    return `${name(state.position.turn)} doubled the stakes: accept, and the game counts double; or drop out, and lose only what it counted before.`;
+  }
+  if (state.stage !== "card") {
+    const fire = routes.length ? `Your Fire pawn may first jump ahead to the next corner (${choose().toLowerCase()} it). ` : "";
+    const double = kinds.has("double") ? "Double the stakes before you draw, or draw your card." : "Draw your card.";
+    return fire + double;
+  }
+  if (state.position.hands && !app.card) return "Choose a card from your hand.";
+  if (routes.length) {
+    const pass = buttons.some((move) => move.pass) ? ", or pass" : "";
+    return `${choose()} a pawn to see where it can go${pass}.`;
+  }
+  if (buttons.some((move) => move.pass)) return `No pawn can use the ${cardLabel(app.card ?? state.card)}.`;
+  return "Your decision:";
 }
 
 function renderChoices() {
@@ -349,42 +433,39 @@ function renderChoices() {
   const moves = openMoves();
   const mine = myDecision();
   $("moves-panel").hidden = !mine;
+  $("auto-pass-row").hidden = !app.seats.length || app.state.status === "finished";
+  $("auto-pass").checked = autoPassOn();
   if (!mine) {
     setFocusable(app.board, []);
     $("prompt").textContent = "";
     app.selection = null;
+    app.tokenChoice = null;
     renderMoveList([]);
     return;
   }
   app.lastDecider = app.state.decider;
-  const selection = app.selection ?? { chosen: [], candidates: moves.filter((move) => pawnActions(move).length) };
+  if (app.tokenChoice) return renderTokenChoice();
+  const routes = routesOf(moves);
+  const selection = app.selection ?? { chosen: [], candidates: routes, pawn: null };
   app.selection = selection;
   const buttons = moves.filter((move) => !pawnActions(move).length);
-  if (app.state.position.hands && app.state.stage === "card" && !app.card) {
-    $("prompt").textContent = "Choose a card from your hand.";
-  } else if (selection.chosen.length) {
+  if (selection.chosen.length) {
     $("prompt").textContent = "Now choose where it goes (Escape to start again).";
-  } else if (selection.candidates.length) {
-    $("prompt").textContent = buttons.some((move) => move.pass)
-      ? "Click a pawn to move it, or pass."
-      : "Click a pawn to see where it can go.";
   } else {
-    $("prompt").textContent = buttons.some((move) => move.pass) ? "No pawn can use this card." : "Your decision:";
+    $("prompt").textContent = promptFor(moves, routes, buttons);
   }
+  if (passByItself(moves)) return;
   if (!selection.chosen.length) {
     for (const move of buttons) choices.appendChild(moveButton(move, buttonLabel(move), move.pass ? "" : "primary"));
   } else {
-    const cancel = document.createElement("button");
-    cancel.type = "button";
-    cancel.textContent = "Cancel";
-    cancel.addEventListener("click", cancelSelection);
-    choices.appendChild(cancel);
+    choices.appendChild(cancelButton());
   }
   if (moves.length === 1 && !selection.chosen.length) {
     const only = moves[0];
     if (pawnActions(only).length) choices.prepend(moveButton(only, `Play: ${only.text}`, "primary confirm"));
     const first = choices.querySelector("button");
     first?.focus({ preventScroll: true });
+    app.focusedEvent = app.state.event;
   }
   if (app.hints && app.state.card && !selection.chosen.length && moves.length > 1) {
     const hint = document.createElement("button");
@@ -395,7 +476,85 @@ function renderChoices() {
     choices.appendChild(hint);
   }
   markSelection();
+  focusFirstPawn();
   renderMoveList(moves);
+}
+
+/** At the start of a decision with pawns to choose from, the focus goes to the first of them:
+ * a keyboard player presses Enter at once rather than Tab through the page. */
+function focusFirstPawn() {
+  if (app.focusedEvent === app.state.event || !app.selection || app.selection.chosen.length || app.selection.pawn) return;
+  const active = document.activeElement;
+  const elsewhere = active && active !== document.body && !active.closest("#board, #choices, #game-over");
+  if (elsewhere) return; // the player is busy with something else on the page: leave them there
+  const pawn = app.board.svg.querySelector(".pawn.movable[tabindex]");
+  if (!pawn) return;
+  app.focusedEvent = app.state.event;
+  pawn.focus({ preventScroll: true });
+}
+
+// --- passing automatically ------------------------------------------------------------------
+
+/** Whether this page passes by itself when no pawn can move: the player's choice, else on when
+ * a computer plays in the game (the game would wait for nothing but a click). */
+function autoPassOn() {
+  let stored = null;
+  try {
+    stored = localStorage.getItem(AUTO_PASS_KEY);
+  } catch {
+    /* storage off: the default */
+  }
+  if (stored === "on" || stored === "off") return stored === "on";
+  return Boolean(app.state?.seats.some((seat) => seat.kind === "bot"));
+}
+
+/** The decisions this page passed by itself, kept for the game in this tab: a reload's log says so too. */
+function autoPassedDecisions() {
+  try {
+    return JSON.parse(sessionStorage.getItem(`pardon.autoPassed.${gameId}`) ?? "[]");
+  } catch {
+    return [];
+  }
+}
+
+function rememberAutoPass(decision) {
+  try {
+    sessionStorage.setItem(`pardon.autoPassed.${gameId}`, JSON.stringify([...autoPassedDecisions(), decision]));
+  } catch {
+    /* the log says it now, and forgets it on a reload */
+  }
+}
+
+/** A decision's line in the log; one this page passed by itself says so. */
+function logText(text, decision) {
+  return autoPassedDecisions().includes(decision) ? `${text} — passed automatically` : text;
+}
+
+function setAutoPass(on) {
+  try {
+    localStorage.setItem(AUTO_PASS_KEY, on ? "on" : "off");
+  } catch {
+    /* kept for this page only */
+  }
+  if (app.state && on) renderChoices();
+}
+
+/** A card that no pawn can use, with passing automatically on: say so, pass after a moment. */
+function passByItself(moves) {
+  const state = app.state;
+  const only = moves.length === 1 ? moves[0] : null;
+  if (!only?.pass || state.stage !== "card" || !autoPassOn()) return false;
+  $("prompt").textContent = `No pawn can use the ${cardLabel(only.card ?? state.card)}: passing automatically.`;
+  app.pending = true; // nothing else can be done meanwhile (the same state shown again stays so)
+  if (app.autoPassed === state.event) return true;
+  app.autoPassed = state.event;
+  const event = state.event;
+  setTimeout(() => {
+    if (app.state.event !== event || !myDecision()) return;
+    app.pending = false;
+    play(only);
+  }, AUTO_PASS_MS);
+  return true;
 }
 
 function moveButton(move, label, cls) {
@@ -407,6 +566,14 @@ function moveButton(move, label, cls) {
   button.dataset.move = move.move;
   button.addEventListener("click", () => play(move));
   return button;
+}
+
+function cancelButton() {
+  const cancel = document.createElement("button");
+  cancel.type = "button";
+  cancel.textContent = "Cancel";
+  cancel.addEventListener("click", cancelSelection);
+  return cancel;
 }
 
 function renderMoveList(moves) {
@@ -444,21 +611,21 @@ function preview(move) {
 
 // --- choosing a move on the board ---------------------------------------------------------
 
-/** Pawn keys still to choose from, and for a chosen pawn its destinations. */
-function remaining(move, chosen) {
+/** The pawn actions of a route still to choose, given the parts chosen so far. */
+function remaining(route, chosen) {
   const used = new Set(chosen.map(([pawn]) => pawn));
-  return pawnActions(move).filter((action) => !used.has(action.pawn));
+  return route.actions.filter((action) => !used.has(action.pawn));
 }
 
 function movablePawns() {
   const { chosen, candidates } = app.selection;
   const keys = new Set();
-  for (const move of candidates) for (const action of remaining(move, chosen)) keys.add(action.pawn);
+  for (const route of candidates) for (const action of remaining(route, chosen)) keys.add(action.pawn);
   return [...keys];
 }
 
 function markSelection() {
-  if (!app.board || !app.selection) return;
+  if (!app.board || !app.selection || app.tokenChoice) return;
   clearMarks(app.board);
   const { chosen } = app.selection;
   const movable = movablePawns();
@@ -489,12 +656,12 @@ function describeKey(key) {
 function destinations(pawn) {
   const { chosen, candidates } = app.selection;
   const byPlace = new Map();
-  for (const move of candidates) {
-    for (const action of remaining(move, chosen)) {
+  for (const route of candidates) {
+    for (const action of remaining(route, chosen)) {
       if (action.pawn !== pawn) continue;
       const key = landingPlace(action);
-      const entry = byPlace.get(key) ?? { key, moves: [], action };
-      entry.moves.push(move);
+      const entry = byPlace.get(key) ?? { key, routes: [], action };
+      entry.routes.push(route);
       byPlace.set(key, entry);
     }
   }
@@ -502,8 +669,12 @@ function destinations(pawn) {
     const action = entry.action;
     const badge =
       action.kind === "switch" ? "switch" : action.kind === "sorry" ? "Sorry!" : action.steps != null ? signed(action.steps) : "";
-    const complete = entry.moves.every((move) => remaining(move, chosen).length === 1);
-    const label = complete && entry.moves.length === 1 ? entry.moves[0].text : `${describeKey(pawn)} to ${action.landing}${action.slide ? ", then slides" : ""}`;
+    const moves = new Set(entry.routes.map((route) => route.move.move));
+    const complete = entry.routes.every((route) => route.own && remaining(route, chosen).length === 1);
+    const label =
+      complete && moves.size === 1 && !tokenActions(entry.routes[0].move).length
+        ? entry.routes[0].move.text
+        : `${describeKey(pawn)} to ${action.landing}${action.slide ? ", then slides" : ""}`;
     return { key: entry.key, label, badge, targetPawn: action.target ?? null, cls: action.slide ? "slide-mark" : "" };
   });
 }
@@ -519,11 +690,11 @@ function clickPawn(key) {
     else if (state.status === "playing" && state.decider) note(`It is ${name(state.decider)}'s turn, not yours.`);
     return;
   }
+  if (app.tokenChoice) return chooseToken(app.tokenChoice.byPawn.get(key));
   if (selection?.pawn) {
     const place = pawnPlace(key);
-    if (destinations(selection.pawn).some((dest) => dest.key === place || dest.targetPawn === key)) {
-      return chooseDestination(destinations(selection.pawn).find((dest) => dest.key === place || dest.targetPawn === key).key);
-    }
+    const reached = destinations(selection.pawn).find((dest) => dest.key === place || dest.targetPawn === key);
+    if (reached) return chooseDestination(reached.key);
   }
   if (selection && movablePawns().includes(key)) {
     selection.pawn = key;
@@ -555,6 +726,10 @@ function pawnsOfMoves() {
 
 function clickPlace(place) {
   if (app.pending || !app.state || !myDecision() || !app.selection) return;
+  if (app.tokenChoice) {
+    const move = app.tokenChoice.byPlace.get(place);
+    return move ? chooseToken(move) : say("Choose one of the marked pawns, or a button.");
+  }
   const selection = app.selection;
   if (selection.pawn && destinations(selection.pawn).some((dest) => dest.key === place)) return chooseDestination(place);
   if (selection.pawn) return say("That is not a square this pawn can reach. Choose a marked square, or Escape.");
@@ -563,35 +738,37 @@ function clickPlace(place) {
   say("Choose one of your marked pawns first.");
 }
 
+const distinctMoves = (routes) => [...new Map(routes.map((route) => [route.move.move, route.move])).values()];
+
 function chooseDestination(place) {
   const selection = app.selection;
   const pawn = selection.pawn;
   const chosen = [...selection.chosen, [pawn, place]];
-  const candidates = selection.candidates.filter((move) =>
-    remaining(move, selection.chosen).some((action) => action.pawn === pawn && landingPlace(action) === place),
+  const candidates = selection.candidates.filter((route) =>
+    remaining(route, selection.chosen).some((action) => action.pawn === pawn && landingPlace(action) === place),
   );
-  const complete = candidates.filter((move) => remaining(move, chosen).length === 0);
-  const partial = candidates.filter((move) => remaining(move, chosen).length > 0);
+  const complete = distinctMoves(candidates.filter((route) => remaining(route, chosen).length === 0));
+  const partial = candidates.filter((route) => remaining(route, chosen).length > 0);
   if (complete.length === 1 && !partial.length) return play(complete[0]);
-  app.selection = { chosen, candidates: partial.length ? partial : complete, pawn: null };
+  app.selection = { chosen, candidates: partial.length ? partial : candidates, pawn: null };
+  if (!partial.length && onlyTokensDiffer(complete)) return askToken(complete);
   if (!partial.length || complete.length) {
-    // the same pawns to the same squares in more than one way (Fire, Ice): let the player name it
+    // the same pawns to the same squares in more than one way: let the player name it
     const choices = $("choices");
     choices.replaceChildren();
     $("prompt").textContent = partial.length ? "Play this alone, or move another pawn:" : "Which of these?";
     for (const move of complete) choices.appendChild(moveButton(move, move.text, "primary"));
-    const cancel = document.createElement("button");
-    cancel.type = "button";
-    cancel.textContent = "Cancel";
-    cancel.addEventListener("click", cancelSelection);
-    choices.appendChild(cancel);
+    choices.appendChild(cancelButton());
     clearMarks(app.board);
     markPawns(app.board, chosen.map(([key]) => key), "selected");
     if (partial.length) markSelection();
     choices.querySelector("button")?.focus();
     return;
   }
-  $("prompt").textContent = "Split 7: now move another pawn the rest of the way.";
+  const bonus = partial.every((route) => remaining(route, chosen).every((action) => action.kind === "bonus-home"));
+  $("prompt").textContent = bonus
+    ? "The Fire pawn is Home: choose another of your pawns to go straight Home with it."
+    : "Split 7: now move another pawn the rest of the way.";
   say("");
   markSelection();
   const first = movablePawns();
@@ -601,8 +778,76 @@ function chooseDestination(place) {
   }
 }
 
+// --- the Fire and Ice tokens ------------------------------------------------------------------
+
+/** Whether `moves` move the same pawns the same way and differ only in where a token goes. */
+function onlyTokensDiffer(moves) {
+  if (moves.length < 2) return false;
+  const pawnsOf = (move) => JSON.stringify(pawnActions(move).map((action) => [action.pawn, action.landing]).sort());
+  return moves.every((move) => pawnsOf(move) === pawnsOf(moves[0])) && moves.some((move) => tokenActions(move).length);
+}
+
+const TOKEN_WORDS = {
+  ice:
+    "Before moving, the 1 puts the Ice on an opponent's pawn: that pawn cannot move or be moved until the Ice moves on, " +
+    "and no pawn may land on its square.",
+  fire:
+    "You may put the Fire on one of your pawns: before each of your draws it may jump ahead to the next corner, " +
+    "and when it reaches Home another of your pawns goes Home with it.",
+};
+
+/** Ask where the token goes: the pawns it may go on are marked on the board, and named on buttons. */
+function askToken(moves) {
+  const kind = moves.flatMap(tokenActions)[0]?.kind ?? "fire";
+  const byPawn = new Map();
+  const byPlace = new Map();
+  for (const move of moves) {
+    const token = tokenActions(move).find((action) => action.kind === kind);
+    if (!token?.pawn) continue;
+    byPawn.set(token.pawn, move);
+    byPlace.set(pawnPlace(token.pawn), move);
+  }
+  app.tokenChoice = { kind, moves, byPawn, byPlace };
+  renderTokenChoice();
+}
+
+function tokenLabel(move, kind) {
+  const token = tokenActions(move).find((action) => action.kind === kind);
+  if (!token) return kind === "fire" ? "No Fire this time" : "Without the Ice";
+  if (!token.pawn) return kind === "ice" ? "The Ice goes back to the centre" : "The Fire goes back to the centre";
+  const [colour, where] = token.pawn.split(":");
+  const whose = app.seats.includes(colour) ? "your" : `${name(colour)}'s`;
+  const place = /^\d+$/.test(where) ? `on ${where}` : where === "start" ? "in Start" : `on ${where}`;
+  return `${kind === "ice" ? "Ice" : "Fire"} on ${whose} pawn ${place}`;
+}
+
+function renderTokenChoice() {
+  const { kind, moves, byPawn } = app.tokenChoice;
+  const choices = $("choices");
+  choices.replaceChildren();
+  $("prompt").textContent = `${TOKEN_WORDS[kind]} ${choose()} a marked pawn, or a button:`;
+  for (const move of moves) choices.appendChild(moveButton(move, tokenLabel(move, kind), "primary"));
+  choices.appendChild(cancelButton());
+  clearMarks(app.board);
+  markPawns(app.board, app.selection.chosen.map(([key]) => key), "selected");
+  const keys = [...byPawn.keys()];
+  markPawns(app.board, keys, "target");
+  const marks = markPlaces(
+    app.board,
+    keys.map((key) => ({ key: pawnPlace(key), label: tokenLabel(byPawn.get(key), kind), cls: `token-mark ${kind}-mark` })),
+  );
+  setFocusable(app.board, keys, Object.fromEntries(keys.map((key) => [key, tokenLabel(byPawn.get(key), kind)])));
+  (marks[0] ?? choices.querySelector("button"))?.focus({ preventScroll: true });
+}
+
+function chooseToken(move) {
+  if (!move) return say("Choose one of the marked pawns, or a button.");
+  play(move);
+}
+
 function cancelSelection() {
   app.selection = null;
+  app.tokenChoice = null;
   say("");
   renderChoices();
 }
@@ -633,19 +878,30 @@ function showHint(message) {
 
 // --- game over ---------------------------------------------------------------------------
 
+/** Who won, in words: the team in a partners game, a name typed in for a seat, else the colour. */
+function winnerText(winner) {
+  const team = teamOf(winner);
+  if (team) return `${team.map(playerName).join(" and ")} win!`;
+  return `${playerName(winner)} wins!`;
+}
+
 function renderGameOver() {
   const state = app.state;
   const over = state.status === "finished" && state.winner;
   const overlay = $("game-over");
+  $("after-game").hidden = !over || !overlay.hidden;
   if (!over) {
     overlay.hidden = true;
     return;
   }
   if (overlay.dataset.shown === state.game) return;
   overlay.dataset.shown = state.game;
-  overlay.hidden = false;
-  const mine = app.seats.includes(state.winner) && app.seats.length === 1 ? " — you win!" : "";
-  $("winner").innerHTML = `<span class="dot ${state.winner}"></span> ${name(state.winner)} wins!${mine}`;
+  const team = teamOf(state.winner);
+  const won = team ? team.some((colour) => app.seats.includes(colour)) : app.seats.includes(state.winner);
+  const named = !team && playerName(state.winner) !== name(state.winner); // the name says who already
+  const mine = won && app.seats.length === 1 && !named ? (team ? " — your team wins!" : " — you win!") : "";
+  $("winner").innerHTML = `<span class="dot ${state.winner}" aria-hidden="true"></span> `;
+  $("winner").append(`${winnerText(state.winner)}${mine}`);
   const scores = state.position.scores;
   const table = $("final-scores");
   table.hidden = !scores;
@@ -653,16 +909,30 @@ function renderGameOver() {
     table.innerHTML = "<tr><th>Player</th><th>Points</th></tr>";
     for (const [colour, points] of Object.entries(scores)) {
       const row = table.insertRow();
-      row.insertCell().textContent = name(colour);
+      row.insertCell().textContent = playerName(colour);
       row.insertCell().textContent = String(points);
     }
   }
-  $("replay-link").href = `/replay/${state.game}`;
+  for (const link of document.querySelectorAll(".replay-link")) link.href = `/replay/${state.game}`;
   $("record-link").href = `/api/games/${state.game}/record`;
   $("scorekeeper-link").href = `/scorekeeper?add=${encodeURIComponent(state.game)}`;
-  const rematch = $("rematch");
-  rematch.hidden = !app.token || app.role === "spectator";
-  rematch.focus();
+  const canRematch = Boolean(app.token) && app.role !== "spectator";
+  $("rematch").hidden = !canRematch;
+  $("after-rematch").hidden = !canRematch;
+  openResult();
+}
+
+/** The end-of-game dialog; "See the board" closes it, and the side panel offers it again. */
+function openResult() {
+  $("game-over").hidden = false;
+  $("after-game").hidden = true;
+  ($("rematch").hidden ? $("close-over") : $("rematch")).focus();
+}
+
+function closeResult() {
+  $("game-over").hidden = true;
+  $("after-game").hidden = false;
+  $("show-result").focus();
 }
 
 async function rematch() {
@@ -676,6 +946,7 @@ async function rematch() {
     goTo(body.id);
   } catch (error) {
     $("rematch-message").textContent = error.message;
+    if ($("game-over").hidden) say(error.message);
   }
 }
 
@@ -722,15 +993,20 @@ function log(text) {
 // --- start -------------------------------------------------------------------------------
 
 document.addEventListener("keydown", (event) => {
-  if (event.key === "Escape" && app.selection && (app.selection.pawn || app.selection.chosen.length)) {
+  if (event.key !== "Escape") return;
+  if (!$("game-over").hidden) {
+    closeResult();
+    event.preventDefault();
+  } else if (app.selection && (app.selection.pawn || app.selection.chosen.length || app.tokenChoice)) {
     cancelSelection();
     event.preventDefault();
   }
 });
 $("rematch").addEventListener("click", rematch);
-$("close-over").addEventListener("click", () => {
-  $("game-over").hidden = true;
-});
+$("after-rematch").addEventListener("click", rematch);
+$("close-over").addEventListener("click", closeResult);
+$("show-result").addEventListener("click", openResult);
+$("auto-pass").addEventListener("change", (event) => setAutoPass(event.target.checked));
 window.addEventListener("hashchange", () => {
   const token = readToken();
   if (token && token !== app.token) {

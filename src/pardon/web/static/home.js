@@ -3,7 +3,7 @@
  * a hot-seat game on this screen, or an online game with invite links and live seat status.
  * Rule-free: the presets, their player counts and the levels come from the server.
  */
-import { COLOURS, api, capitalise, chip, copyField, el, localPath, say } from "/static/site.js";
+import { COLOURS, api, capitalise, chip, copyField, el, levelName, localPath, say } from "/static/site.js";
 
 /** The usual colours for each number of players; a chosen colour the usual ones lack replaces one. */
 const USUAL = { 1: ["red"], 2: ["red", "yellow"], 3: ["red", "blue", "yellow"], 4: ["red", "blue", "yellow", "green"] };
@@ -43,7 +43,7 @@ function segmented(container, name, options, chosen, onChange) {
       const id = `${name}-${value}`;
       const input = el("input", { type: "radio", name, id, value, checked: String(value) === String(chosen) });
       input.addEventListener("change", () => onChange(value));
-      return el("span", { class: "segment" }, input, el("label", { for: id, "aria-label": label }, content ?? label));
+      return el("span", { class: "segment" }, input, el("label", { for: id }, content ?? label));
     }),
   );
 }
@@ -51,7 +51,7 @@ function segmented(container, name, options, chosen, onChange) {
 function levelOptions(select, chosen) {
   select.replaceChildren(
     ...page.levels.map((level) =>
-      el("option", { value: level.name, selected: level.name === chosen }, capitalise(level.name)),
+      el("option", { value: level.name, selected: level.name === chosen }, levelName(level.name)),
     ),
   );
 }
@@ -59,7 +59,23 @@ function levelOptions(select, chosen) {
 function levelAbout(name) {
   const level = page.levels.find((item) => item.name === name);
   if (!level) return "";
-  return level.default ? `Recommended: ${level.description}.` : `${capitalise(level.description)}.`;
+  const about = `${levelName(level.name)}: ${level.description}.`;
+  return level.default ? `${about} Recommended.` : about;
+}
+
+/** Doubling (Point Scoring Sorry!) can be played by two or more. */
+function canDouble(players) {
+  return Math.max(...page.preset.players) > 1 && players !== 1;
+}
+
+/** The rules of a new game: the preset, with doubling if it is ticked (and can be played). */
+function rulesText(players) {
+  const doubling = $("doubling").checked && canDouble(players);
+  return doubling ? `${page.preset.name}(scoring=1939,doubling=true)` : page.preset.name;
+}
+
+function rulesName() {
+  return `${capitalise(page.preset.name)}${$("doubling").checked && canDouble(2) ? " with doubling" : ""}`;
 }
 
 // --- play against the computer ------------------------------------------------------------
@@ -90,6 +106,7 @@ function renderQuick() {
   );
   const alone = page.quickPlayers === 1;
   $("level").disabled = alone;
+  $("doubling").disabled = !canDouble(page.quickPlayers);
   $("level-about").textContent = alone ? "The solo challenge has no computer players." : levelAbout($("level").value);
   $("play").textContent = alone ? "Play the solo challenge" : "Play against the computer";
   renderSummary();
@@ -98,8 +115,10 @@ function renderQuick() {
 function renderSummary() {
   const count = page.quickPlayers;
   const others = count - 1;
-  const against = others === 0 ? "alone" : `against ${others} computer player${others > 1 ? "s" : ""} (${$("level").value})`;
-  $("quick-summary").textContent = `${capitalise(page.preset.name)} rules, you play ${capitalise(page.quickColour)} ${against}.`;
+  const level = levelName($("level").value);
+  const against = others === 0 ? "alone" : `against ${others} computer player${others > 1 ? "s" : ""} (${level})`;
+  const doubling = $("doubling").checked && canDouble(count) ? " with doubling" : "";
+  $("quick-summary").textContent = `${capitalise(page.preset.name)} rules${doubling}, you play ${capitalise(page.quickColour)} ${against}.`;
 }
 
 async function startQuick(event) {
@@ -113,7 +132,8 @@ async function startQuick(event) {
     const seats = colours.map((colour) =>
       colour === page.quickColour ? { colour, kind: "human" } : { colour, kind: "bot", level },
     );
-    const game = await api("/api/games", { json: { rules: page.preset.name, seats, hints: page.preset.hints } });
+    const rules = rulesText(page.quickPlayers);
+    const game = await api("/api/games", { json: { rules, seats, hints: page.preset.hints } });
     const mine = game.seats.find((seat) => seat.colour === page.quickColour);
     location.assign(`/play/${game.id}#token=${mine.token}`);
   } catch (error) {
@@ -241,7 +261,7 @@ async function startHotseat(event) {
   button.disabled = true;
   try {
     const game = await api("/api/games", {
-      json: { rules: page.preset.name, seats, hints: $("hotseat-hints").checked },
+      json: { rules: rulesText(seats.length), seats, hints: $("hotseat-hints").checked },
     });
     location.assign(localPath(game.host_link));
   } catch (failure) {
@@ -265,7 +285,7 @@ async function startOnline(event) {
   button.disabled = true;
   try {
     const game = await api("/api/games", {
-      json: { rules: page.preset.name, seats, public: isPublic, hints: $("online-hints").checked },
+      json: { rules: rulesText(seats.length), seats, public: isPublic, hints: $("online-hints").checked },
     });
     showGameLobby(game, seats[0].colour, $("online-public").checked);
   } catch (failure) {
@@ -356,9 +376,13 @@ async function refreshSeats(id, badges) {
 
 // --- start ------------------------------------------------------------------------------------
 
+function showRulesName() {
+  for (const label of document.querySelectorAll(".rules-name")) label.textContent = rulesName();
+}
+
 function choosePreset(name) {
   page.preset = page.presets.find((preset) => preset.name === name) || page.presets[0];
-  for (const label of document.querySelectorAll(".rules-name")) label.textContent = capitalise(page.preset.name);
+  showRulesName();
   renderQuick();
   renderHotseat();
   renderOnline();
@@ -380,6 +404,10 @@ async function start() {
   $("preset").addEventListener("change", () => choosePreset($("preset").value));
   $("level").addEventListener("change", () => {
     $("level-about").textContent = levelAbout($("level").value);
+    renderSummary();
+  });
+  $("doubling").addEventListener("change", () => {
+    showRulesName();
     renderSummary();
   });
   $("quick").addEventListener("submit", startQuick);

@@ -2,7 +2,7 @@
  * lobby.js — public games waiting for players, refreshed every few seconds; Join takes an open
  * seat (POST /api/games/{id}/join) and goes to it.
  */
-import { api, capitalise, chip, el, localPath, say } from "/static/site.js";
+import { api, capitalise, chip, el, levelName, localPath, say } from "/static/site.js";
 
 const REFRESH_MS = 3000;
 const $ = (id) => document.getElementById(id);
@@ -10,14 +10,14 @@ let joining = false;
 let loadFailed = false;
 
 function seatLine(game, seat) {
-  const who = seat.kind === "bot" ? `computer (${seat.level})` : seat.open ? "open seat" : seat.name;
+  const who = seat.kind === "bot" ? `computer (${levelName(seat.level)})` : seat.open ? "open seat" : seat.name;
   const action = seat.open
     ? el(
         "button",
         {
           type: "button",
           class: "primary",
-          "aria-label": `Join ${game.rules} game as ${capitalise(seat.colour)}`,
+          "aria-describedby": `title-${game.id}`, // the visible words are the name; the game describes it
           onclick: (event) => join(game.id, seat.colour, event.currentTarget),
         },
         `Join as ${capitalise(seat.colour)}`,
@@ -34,7 +34,7 @@ function gameCard(game) {
     el(
       "h2",
       {},
-      el("span", {}, `${capitalise(game.rules)} · ${game.seats.length} players`),
+      el("span", { id: `title-${game.id}` }, `${capitalise(game.rules)} game · ${game.seats.length} players`),
       el("span", { class: "badge open" }, `${open} open`),
     ),
     el("ul", { class: "seats-list", "aria-label": "Seats" }, ...game.seats.map((seat) => seatLine(game, seat))),

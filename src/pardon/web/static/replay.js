@@ -3,7 +3,7 @@
  * each turn and the move in words, all computed by the server (GET /api/games/{id}/replay).
  */
 import { animateDecision, createBoard, loadGeometry, showCard, showPosition } from "/static/board.js";
-import { LETTERS, api, capitalise, chip, el, say } from "/static/site.js";
+import { LETTERS, api, capitalise, chip, el, say, seatLabel } from "/static/site.js";
 
 const PLAY_MS = 1100;
 const PLAY_ICON = "M7 4v16l13-8z";
@@ -134,7 +134,7 @@ async function start() {
   $("title").textContent = `Replay: ${capitalise(replay.rules)}`;
   document.title = `Replay: ${capitalise(replay.rules)} — pardon`;
   $("players").replaceChildren(
-    ...replay.seats.flatMap((seat, index) => [index ? " · " : "", chip(seat.colour, seat.name)]),
+    ...replay.seats.flatMap((seat, index) => [index ? " · " : "", chip(seat.colour, seatLabel(seat))]),
   );
   const record = $("record");
   record.href = `/api/games/${replay.id}/record`;

@@ -5,9 +5,24 @@
 
 export const COLOURS = ["red", "blue", "yellow", "green"];
 export const LETTERS = { red: "R", blue: "B", yellow: "Y", green: "G" };
+/** The computer levels as players know them (the server's names are its search methods); the
+ * server names a new computer seat the same way (LEVEL_NAMES in src/pardon/web/api.py). */
+export const LEVEL_NAMES = { random: "Beginner", greedy: "Easy", tactician: "Medium", expectimax: "Hard", mcts: "Expert" };
 
 export function capitalise(word) {
   return word ? word[0].toUpperCase() + word.slice(1) : word;
+}
+
+/** A computer level's name for players: "Hard" for expectimax (a level with options: its own name). */
+export function levelName(level) {
+  return LEVEL_NAMES[level] ?? capitalise(level ?? "");
+}
+
+/** Who plays a seat, in words: "Blue computer (Hard)", "Ann (Red)", or just "Red". */
+export function seatLabel(seat) {
+  const colour = capitalise(seat.colour);
+  if (seat.kind === "bot") return `${colour} computer (${levelName(seat.level)})`;
+  return seat.name && seat.name !== colour && !seat.open ? `${seat.name} (${colour})` : colour;
 }
 
 /** Call the API; a refusal becomes an Error carrying the server's message. */

@@ -1,0 +1,119 @@
+"""``pardon tui``: the command's options turned into a table and the full-screen game started."""
+
+from __future__ import annotations
+
+import argparse
+import random
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+from pardon.bots import make_bot
+from pardon.core.board import COLOUR_NAMES
+from pardon.core.errors import InvalidError
+from pardon.core.game import Game
+from pardon.core.notation import parse_colour
+from pardon.core.rules import parse_rules
+from pardon.core.state import check_seats, seats_for
+from pardon.tui.app import PardonApp
+from pardon.tui.local import LocalTable
+from pardon.tui.online import Invite, OnlineTable, parse_invite
+from pardon.tui.table import Table
+
+
+def launch(arguments: argparse.Namespace) -> int:
+    """Run the game the options describe; raise a ValueError (one line) for options that cannot be."""
+    if arguments.join:
+        return _join(arguments)
+    rules = parse_rules(arguments.rules)
+    players = arguments.players or (4 if 4 in rules.players else rules.players[0])
+    seats = check_seats(seats_for(players), rules)
+    people = people_of(arguments.you, seats)
+    make_bot(arguments.level)  # an unknown level is refused before the screen opens
+    if arguments.pace < 0:
+        raise InvalidError(f"--pace must be 0 or more seconds, not {arguments.pace}")
+    seed = arguments.seed if arguments.seed is not None else _random_seed()
+
+    def game_at(seed: int) -> tuple[Table, Path | None]:
+        table = LocalTable(Game.new(rules, seats, seed), people, arguments.level, arguments.pace)
+        return table, _record_path(arguments, f"pardon-{seed}.txt")
+
+    table, record = game_at(seed)
+    app = PardonApp(table, record, new_game=lambda: game_at(_random_seed()))
+    app.run()
+    _farewell(app)
+    return 0
+
+
+def _join(arguments: argparse.Namespace) -> int:
+    invite = parse_invite(arguments.join)
+    try:
+        import websockets  # noqa: F401  (the connection is opened by the screen)
+    except ImportError:
+        raise InvalidError("joining an online game needs websockets: pip install 'pardon[tui]'") from None
+    check_invite(invite)
+    table = OnlineTable(invite)
+    app = PardonApp(table, _record_path(arguments, f"pardon-{invite.game}.txt"))
+    app.run()
+    _farewell(app)
+    return 0
+
+
+def check_invite(invite: Invite) -> None:
+    """Ask the server about the game before the screen opens, so that a wrong link is one line."""
+    try:
+        with urllib.request.urlopen(f"{invite.server}/api/games/{invite.game}", timeout=10):
+            return
+    except urllib.error.HTTPError as error:
+        if error.code == 404:
+            raise InvalidError(f"there is no game {invite.game} at {invite.server}") from None
+        raise InvalidError(f"{invite.server} answered {error.code} {error.reason} for game {invite.game}") from None
+    except (urllib.error.URLError, OSError) as error:
+        reason = getattr(error, "reason", error)
+        raise InvalidError(f"cannot reach {invite.server}: {reason}") from None
+
+
+def people_of(text: str | None, seats: tuple[int, ...]) -> frozenset[int]:
+    """The colours played at this screen: ``red``, ``red,blue`` (hot-seat), ``none`` (watch);
+    the first seat when not said."""
+    if text is None:
+        return frozenset(seats[:1])
+    if text.strip().lower() == "none":
+        return frozenset()
+    people = set()
+    for word in text.split(","):
+        colour = parse_colour(word)
+        if colour not in seats:
+            playing = " and ".join(COLOUR_NAMES[seat] for seat in seats)
+            raise InvalidError(
+                f"{COLOUR_NAMES[colour]} is not playing: with {len(seats)} players the colours are {playing}"
+            )
+        people.add(colour)
+    return frozenset(people)
+
+
+def _record_path(arguments: argparse.Namespace, name: str) -> Path | None:
+    """Where the record goes: ``--record``, else a new file in the current folder."""
+    if arguments.no_record:
+        return None
+    if arguments.record:
+        return Path(arguments.record)
+    path = Path(name)
+    number = 2
+    while path.exists():
+        path = Path(f"{Path(name).stem}-{number}.txt")
+        number += 1
+    return path
+
+
+def _random_seed() -> int:
+    return random.SystemRandom().randrange(10**6)
+
+
+def _farewell(app: PardonApp) -> None:
+    """What is left on the terminal once the screen closes: the result and the record."""
+    view = app.view_now
+    if view.position.winner is not None:
+        print(f"{COLOUR_NAMES[view.position.winner].capitalize()} won.")
+    if app.saved is not None and app.saved.exists():
+        print(f"The game's record is in {app.saved} (pardon replay {app.saved} checks it).")

@@ -1,0 +1,11 @@
+"""The terminal game's tests need Textual (the tui extra); helpers live in tui_support beside this file."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("textual")
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # tests are not a package: tui_support beside this file

@@ -1,0 +1,92 @@
+"""``pardon tui`` and ``pardon play`` as real processes: in a real (pseudo) terminal, piped, and
+refusing what cannot be, in one line."""
+
+from __future__ import annotations
+
+import re
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from tui_support import Terminal
+
+
+def pardon(*arguments: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "pardon", *arguments], capture_output=True, text=True, timeout=120, check=False, cwd=cwd
+    )
+
+
+def test_pardon_tui_runs_full_screen_in_a_terminal_and_quits_on_q(tmp_path: Path) -> None:
+    pytest.importorskip("textual")
+    terminal = Terminal(["tui", "--players", "2", "--seed", "4", "--level", "random", "--pace", "0"], cwd=tmp_path)
+    shown = terminal.read_until(b"q quit")  # the last line of the screen: all of it drawn
+    assert b"\x1b[?1049h" in shown  # the full screen, the terminal's own screen kept behind it
+    text = re.sub(rb"\x1b\[[0-9;]*m", b"", shown)  # the words, their colours aside
+    assert b"[R] pawn: R B Y G" in text and b"Card: " in text
+    terminal.type("q")
+    assert terminal.finish() == 0
+
+
+def _closed_port() -> int:
+    """A loopback port nobody listens on."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+    return port
+
+
+@pytest.mark.parametrize(
+    ("arguments", "says"),
+    [
+        (["--players", "2", "--you", "blue"], "blue is not playing: with 2 players the colours are red and yellow"),
+        (["--you", "purple"], "unknown colour 'purple'"),
+        (["--level", "grandmaster"], "unknown computer player 'grandmaster'"),
+        (["--rules", "checkers"], "unknown rules preset 'checkers'"),
+        (["--pace", "-1"], "--pace must be 0 or more seconds"),
+        (["--join", "http://127.0.0.1:8000/lobby"], "the address has no /play/GAME"),
+        (["--join", f"http://127.0.0.1:{_closed_port()}/play/abc#token=x"], "cannot reach http://127.0.0.1:"),
+    ],
+)
+def test_pardon_tui_refuses_what_cannot_be_in_one_line(arguments: list[str], says: str) -> None:
+    pytest.importorskip("textual")
+    result = pardon("tui", *arguments)
+    assert result.returncode == 2
+    assert result.stdout == "" and result.stderr.startswith("pardon tui: ") and says in result.stderr
+    assert result.stderr.count("\n") == 1
+
+
+NUMBERED = re.compile(r"^ *\d+\. .*$", re.MULTILINE)
+
+
+def test_pardon_play_piped_gives_the_legend_and_fast_the_old_plain_output() -> None:
+    followed = pardon("play", "--players", "2", "--seed", "5")
+    fast = pardon("play", "--players", "2", "--seed", "5", "--fast")
+    assert followed.returncode == fast.returncode == 0
+    assert "Legend:" in followed.stdout and ">=o a slide: triangle, swept squares, end" in followed.stdout
+    assert "Legend:" not in fast.stdout
+    assert "\x1b[" not in followed.stdout + fast.stdout  # no colour for a file or a pipe
+    assert NUMBERED.findall(followed.stdout) == NUMBERED.findall(fast.stdout)  # the same game, move for move
+    assert followed.stdout.replace(_legend_block(followed.stdout), "") == fast.stdout
+
+
+def _legend_block(text: str) -> str:
+    start = text.index("Legend:")
+    return text[start : text.index("\n\n", start) + 2]
+
+
+def test_pardon_play_in_colour_keeps_the_letters_on_the_pawns() -> None:
+    coloured = pardon("play", "--players", "2", "--seed", "5", "--colour", "always", "--board", "end")
+    assert "\x1b[1;97;41m[R]\x1b[0m" in coloured.stdout or "\x1b[1;30;43m[Y]\x1b[0m" in coloured.stdout
+    plain = re.sub(r"\x1b\[[0-9;]*m", "", coloured.stdout)
+    assert plain == pardon("play", "--players", "2", "--seed", "5", "--board", "end").stdout
+
+
+def test_pardon_play_in_a_terminal_redraws_the_board_in_place_in_colour() -> None:
+    terminal = Terminal(["play", "--players", "2", "--seed", "5", "--delay", "0"])
+    shown = terminal.read_until(b"Watch this game again with")
+    assert terminal.finish() == 0
+    assert shown.count(b"\x1b[H\x1b[2J") > 10  # a screen per move, not the whole game scrolling by
+    assert b"\x1b[1;97;41m[R]" in shown and b"Legend:" in shown

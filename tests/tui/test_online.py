@@ -1,0 +1,166 @@
+"""Joining a real ``pardon serve`` on loopback with an invite link and playing one seat of an online
+game by keys, through the same websocket protocol as the browser (docs/protocol.md)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tui_support import Terminal, play_by_keys, screen_text, until
+
+from pardon.core.errors import InvalidError
+from pardon.core.game import replay
+from pardon.core.notation import parse_record
+from pardon.tui.app import PardonApp
+from pardon.tui.online import OnlineTable, parse_invite
+from pardon.tui.table import FINISHED
+
+pytest.importorskip("websockets")
+pytest.importorskip("fastapi")  # pardon serve needs the web extra
+
+
+class Server:
+    """A ``pardon serve`` process on a free loopback port, with its own SQLite file."""
+
+    def __init__(self, database: Path) -> None:
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = str(probe.getsockname()[1])
+        self.url = f"http://127.0.0.1:{port}"
+        command = [sys.executable, "-m", "pardon", "serve", "--port", port, "--db", str(database)]
+        command += ["--bot-pace", "0", "--create-rate", "0"]
+        self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=os.environ)
+        self._wait_until_up()
+
+    def _wait_until_up(self, seconds: float = 30.0) -> None:
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"pardon serve exited with {self.process.returncode}")
+            try:
+                with urllib.request.urlopen(f"{self.url}/healthz", timeout=1):
+                    return
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError(f"pardon serve did not answer at {self.url} within {seconds} s")
+
+    def rest(self, path: str, body: dict[str, Any] | None = None) -> Any:
+        data = json.dumps(body).encode() if body is not None else None
+        request = urllib.request.Request(self.url + path, data=data, headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            text = answer.read().decode()
+            return json.loads(text) if answer.headers.get_content_type() == "application/json" else text
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    running = Server(tmp_path_factory.mktemp("serve") / "games.sqlite3")
+    yield running
+    running.stop()
+
+
+#: rules, the seats, and whose link this screen joins with: the first seat's, or the host's
+GAMES = [
+    ("classic", [{"kind": "human"}, {"kind": "bot", "level": "greedy"}], "seat"),
+    ("adult", [{"kind": "human"}, {"kind": "bot", "level": "greedy"}], "seat"),
+    ("classic(pawns=3)", [{"kind": "hotseat", "name": "Ann"}, {"kind": "hotseat", "name": "Bob"}], "host"),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("rules", "seats", "link"), GAMES, ids=["classic", "hands-of-five", "hot-seat"])
+def test_one_seat_of_an_online_game_played_by_keys_to_the_end(
+    server: Server, rules: str, seats: list[dict[str, str]], link: str, tmp_path: Path
+) -> None:
+    created = server.rest("/api/games", {"rules": rules, "seed": 5, "hints": True, "seats": seats})
+    link = created["seats"][0]["link"] if link == "seat" else created["host_link"]
+    record = tmp_path / "online.txt"
+
+    async def scenario() -> None:
+        app = PardonApp(OnlineTable(parse_invite(link)), record)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: app.picker is not None)
+            assert ": your turn" in screen_text(app) or ": to play" in screen_text(app)
+            await pilot.press("h")  # a hint, ranked by the server
+            await until(pilot, lambda: app.info.startswith("Hint"))
+            pressed = await play_by_keys(pilot, app)
+            assert pressed > 10
+            await until(pilot, record.exists)
+            assert app.view_now.status == FINISHED and "wins!" in screen_text(app)
+
+    asyncio.run(scenario())
+    game = server.rest(f"/api/games/{created['id']}")
+    assert game["status"] == "finished"
+    kept = server.rest(f"/api/games/{created['id']}/record")
+    assert record.read_text() == kept
+    assert replay(parse_record(kept)).winner is not None
+
+
+def test_pardon_tui_join_opens_the_seat_in_a_terminal(server: Server, tmp_path: Path) -> None:
+    seats = [{"kind": "human"}, {"kind": "bot", "level": "random"}]
+    created = server.rest("/api/games", {"rules": "classic", "seats": seats})
+    terminal = Terminal(["tui", "--join", created["seats"][0]["link"]], cwd=tmp_path)
+    terminal.read_until(b"your turn")  # the server's state has come: Red's decision
+    terminal.type("q")
+    assert terminal.finish() == 0
+
+
+def test_pardon_tui_join_says_when_the_game_is_not_there(server: Server) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "pardon", "tui", "--join", f"{server.url}/play/nosuchgame#token=x"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 2 and result.stderr == f"pardon tui: there is no game nosuchgame at {server.url}\n"
+
+
+def test_a_token_that_opens_no_seat_is_told_and_nothing_is_played(server: Server) -> None:
+    created = server.rest("/api/games", {"rules": "classic", "seats": [{"kind": "human"}, {"kind": "bot"}]})
+    link = created["seats"][0]["link"].split("#")[0] + "#token=not-a-token"
+
+    async def scenario() -> None:
+        app = PardonApp(OnlineTable(parse_invite(link)))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: "token" in app.view_now.note)
+            assert app.picker is None
+
+    asyncio.run(scenario())
+
+
+@pytest.mark.parametrize(
+    ("link", "says"),
+    [
+        ("pardon.example/play/abc#token=x", "expected an invite link"),
+        ("http://127.0.0.1:8000/lobby", "no /play/GAME"),
+        ("http://127.0.0.1:8000/play/abc", "no #token="),
+    ],
+)
+def test_a_link_that_is_not_an_invite_is_refused_saying_why(link: str, says: str) -> None:
+    with pytest.raises(InvalidError, match=says):
+        parse_invite(link)
+
+
+def test_an_invite_names_the_websocket_of_its_game() -> None:
+    invite = parse_invite("https://games.example/pardon/play/k3Jd9aQ2x1Zp#token=Qm9x")
+    assert invite.websocket == "wss://games.example/pardon/ws/games/k3Jd9aQ2x1Zp"
+    assert (invite.game, invite.token) == ("k3Jd9aQ2x1Zp", "Qm9x")

@@ -1,0 +1,180 @@
+"""Who is who and what happened, in a real Chromium against a real ``pardon serve``.
+
+The move log reads the same after a reload; computer levels have players' names; computer
+seats name their colour; hot-seat names are used; partners see their teams, their partner's
+pawns in the log and their team's win; a double is offered in words before the draw; and
+the end of a game and the wait for a friend lead somewhere.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+pytest.importorskip("playwright")
+
+from tests.web.browser.accessibility import serious_problems
+from tests.web.browser.play_support import play_to_the_end, wait_finished
+from tests.web.browser.test_game_page import (
+    READY,
+    create_game,
+    furthest,
+    open_game,
+    play_by_clicks,
+    state,
+    vs_computers,
+    wait_my_turn,
+)
+
+from pardon.web.api import LEVEL_NAMES
+
+PLAY_URL = re.compile(r"/play/(?P<id>[A-Za-z0-9_-]+)#token=")
+
+
+def log_lines(page: Any) -> list[str]:
+    lines: list[str] = page.locator("#log li").all_inner_texts()
+    return lines
+
+
+def test_the_move_log_reads_the_same_after_a_reload(live_server: Any, page: Any) -> None:
+    game = vs_computers(live_server, seed=4)  # Red's first card cannot be used: passed by itself
+    open_game(page, game["seats"][0]["link"])
+    for _ in range(4):
+        now = wait_my_turn(page)
+        play_by_clicks(page, furthest(now["moves"]))
+    wait_my_turn(page)
+    before = log_lines(page)
+    assert any("passed automatically" in line for line in before)
+    page.reload()
+    page.wait_for_function(READY)
+    assert log_lines(page) == before
+    assert not any(re.search(r": \d+ \S+-\S+", line) for line in log_lines(page))  # no notation ("Red: 4 4-0")
+
+
+def test_computer_levels_have_players_names_and_a_line_each(live_server: Any, page: Any) -> None:
+    page.goto(live_server.url + "/")
+    page.wait_for_selector("body[data-ready=true]")
+    levels = page.get_by_label("Computer level", exact=True)
+    assert levels.locator("option").all_inner_texts() == ["Beginner", "Easy", "Medium", "Hard", "Expert"]
+    assert page.evaluate("async () => (await import('/static/site.js')).LEVEL_NAMES") == LEVEL_NAMES
+    about = page.locator("#level-about").inner_text()
+    assert about.startswith("Hard: ") and "Recommended" in about
+    levels.select_option("random")
+    assert page.locator("#level-about").inner_text().startswith("Beginner: plays any legal move")
+    assert "(Beginner)" in page.locator("#quick-summary").inner_text()
+
+
+def test_computer_players_are_named_by_colour_and_level(live_server: Any, page: Any) -> None:
+    seats = [{"kind": "human"}, {"kind": "bot", "level": "expectimax"}, {"kind": "bot", "level": "random"}]
+    game = create_game(live_server, {"seed": 3, "seats": seats})
+    open_game(page, game["seats"][0]["link"])
+    lines = page.locator("#seats li").all_inner_texts()
+    assert "Blue computer (Hard)" in lines[1] and "Yellow computer (Beginner)" in lines[2]
+    assert "Red (you)" in lines[0]
+    assert "expectimax" not in page.locator("#seats").inner_text()
+
+
+def test_hot_seat_names_are_used_in_the_banner_and_the_win(live_server: Any, page: Any) -> None:
+    seats = [{"kind": "hotseat", "name": "Ann"}, {"kind": "hotseat", "name": "Bob"}]
+    game = create_game(live_server, {"seed": 9, "seats": seats})
+    open_game(page, game["host_link"])
+    now = wait_my_turn(page)
+    who = {"red": "Ann (Red)", "yellow": "Bob (Yellow)"}
+    assert page.locator("#turn").inner_text().strip() == f"{who[now['decider']]} to play"
+    assert page.locator("#pass-device").inner_text() == f"Pass the device to {who[now['decider']]}"
+    assert "(you)" not in page.locator("#seats").inner_text()
+    assert "Ann (Red)" in page.locator("#seats").inner_text()
+
+
+def test_a_hot_seat_winner_is_named(quick_server: Any, page: Any) -> None:
+    seats = [{"kind": "hotseat", "name": "Ann"}, {"kind": "bot", "level": "random"}]
+    game = create_game(quick_server, {"seed": 9, "seats": seats})
+    final = play_to_the_end(quick_server, game, game["host_token"], furthest)
+    open_game(page, game["host_link"])
+    page.locator("#game-over").wait_for(state="visible")
+    who = {"red": "Ann (Red)", "yellow": "Yellow"}
+    assert page.locator("#winner").inner_text().strip() == f"{who[final['winner']]} wins!"
+    assert final["winner"] == "red"  # this seed: Ann, not the computer
+
+
+def test_partners_see_their_teams_their_partners_pawns_and_their_teams_win(quick_server: Any, page: Any) -> None:
+    seats = [{"kind": "bot", "level": "greedy"}] * 4
+    game = create_game(quick_server, {"rules": "partners", "seed": 7, "seats": seats})
+    open_game(page, game["spectator_link"])  # someone watching: the computers begin
+    wait_finished(quick_server, game["id"])
+    page.reload()
+    page.wait_for_function(READY)
+    assert page.locator("#teams").inner_text().startswith("Partners: Red and Yellow against Blue and Green")
+    partners_pawns = [line for line in log_lines(page) if re.search(r"(Red|Blue|Yellow|Green)'s pawn", line)]
+    assert partners_pawns, "the log names a partner's pawn moved"
+    mover, owner = re.match(r"(\w+) plays .*?(\w+)'s pawn", partners_pawns[0]).groups()  # type: ignore[union-attr]
+    assert {mover, owner} in ({"Red", "Yellow"}, {"Blue", "Green"})  # always the mover's partner
+    winner = state(page)["winner"]
+    team = "Red and Yellow" if winner in ("red", "yellow") else "Blue and Green"
+    page.locator("#game-over").wait_for(state="visible")
+    assert page.locator("#winner").inner_text().strip() == f"{team} win!"
+
+
+def test_a_double_is_offered_in_words_before_the_draw(live_server: Any, page: Any) -> None:
+    seats = [{"kind": "human"}, {"kind": "bot", "level": "greedy"}]
+    game = create_game(live_server, {"rules": "classic(scoring=1939,doubling=true)", "seed": 3, "seats": seats})
+    open_game(page, game["seats"][0]["link"])
+    for _ in range(60):
+        now = wait_my_turn(page)
+        if any(move["move"] == "double" for move in now["moves"]):
+            break
+        play_by_clicks(page, furthest(now["moves"]))
+    else:
+        raise AssertionError("Red was never offered a double")
+    buttons = page.locator("#choices button").all_inner_texts()
+    assert sorted(buttons) == ["Double the stakes", "Draw a card"]
+    prompt = page.locator("#prompt").inner_text()
+    assert "No pawn can use" not in prompt and "Double the stakes before you draw" in prompt
+    assert page.locator("#card-name").inner_text() == "No card drawn"
+    page.locator("#choices button", has_text="Draw a card").click()
+    page.wait_for_function(f"() => window.pardonGame.state.event > {now['event']}")
+    assert state(page)["card"] is not None or state(page)["decider"] != "red"  # the card is drawn
+
+
+def test_the_home_page_turns_doubling_on(live_server: Any, page: Any) -> None:
+    page.goto(live_server.url + "/")
+    page.wait_for_selector("body[data-ready=true]")
+    page.locator("label[for=players-2]").click()
+    page.get_by_label("Doubling").check()
+    assert "Classic rules with doubling" in page.locator("#quick-summary").inner_text()
+    assert page.locator("#hotseat .rules-name").inner_text() == "Classic with doubling"
+    page.get_by_role("button", name="Play against the computer").click()
+    page.wait_for_url(PLAY_URL)
+    game_id = PLAY_URL.search(page.url)["id"]  # type: ignore[index]
+    assert live_server.rest(f"/api/games/{game_id}")["rules"] == "classic(scoring=1939,doubling=true)"
+
+
+def test_the_end_of_a_game_keeps_rematch_and_replay_in_reach(quick_server: Any, page: Any) -> None:
+    game = create_game(quick_server, {"seed": 6, "seats": [{"kind": "human"}, {"kind": "bot", "level": "random"}]})
+    play_to_the_end(quick_server, game, game["seats"][0]["token"], furthest)
+    open_game(page, game["seats"][0]["link"])
+    dialog = page.locator("#game-over")
+    dialog.wait_for(state="visible")
+    page.get_by_role("button", name="See the board").click()
+    assert dialog.is_hidden()
+    after = page.locator("#after-game")
+    assert after.is_visible()
+    assert after.get_by_role("button", name="Rematch").is_visible()
+    assert after.get_by_role("link", name="Replay").get_attribute("href") == f"/replay/{game['id']}"
+    assert serious_problems(page) == []
+    after.get_by_role("button", name="The result").click()
+    assert dialog.is_visible() and page.get_by_role("button", name="Rematch").first.is_visible()
+    page.keyboard.press("Escape")  # closes it too, and the way back stays
+    assert dialog.is_hidden() and after.is_visible()
+
+
+def test_a_game_waiting_for_a_friend_shows_no_card(live_server: Any, page: Any) -> None:
+    game = create_game(live_server, {"seed": 9, "seats": [{"kind": "human"}, {"kind": "human"}]})
+    open_game(page, game["seats"][0]["link"])
+    assert page.locator("#turn").inner_text() == "Waiting for Yellow to join"
+    assert page.locator("#big-card").inner_text() == "—"
+    assert page.locator("#card-text").inner_text() == ""
+    assert "empty" in (page.locator(".card-face-up").get_attribute("class") or "")
+    assert page.locator(".card-number").text_content() == ""

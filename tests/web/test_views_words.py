@@ -1,0 +1,111 @@
+"""What the server says about moves (pardon.web.views): step counts, the log's words, the partners'
+pawns and teams, and the other ways of making a split 7.  These need no browser; the game page's
+own tests (tests/web/browser) show the same things on the board."""
+
+from __future__ import annotations
+
+import random
+
+from pardon.bots import BOTS
+from pardon.core.cards import Pack
+from pardon.core.game import Game
+from pardon.core.notation import format_move, parse_move, parse_position
+from pardon.core.rules import parse_rules
+from pardon.web.api import LEVEL_NAMES, computer_name
+from pardon.web.views import decision_json, decision_texts, moves_json, teams_json
+
+CLASSIC = parse_rules("classic")
+
+
+def game_at(position: str, card: int, rules_text: str = "classic") -> Game:
+    """A game in ``position`` with ``card`` drawn."""
+    rules = parse_rules(rules_text)
+    game = Game.at(rules, parse_position(position), Pack((card, 5, 5, 5), (), 1), 1)
+    game.draw()
+    return game
+
+
+def moves_by_text(game: Game) -> dict[str, dict[str, object]]:
+    return {move["move"]: move for move in moves_json(game, game.legal_moves())}
+
+
+def test_a_backward_4_from_the_start_exit_counts_four_back() -> None:
+    game = game_at("R:start,start,start,start Y:34,start,start,start turn:Y", 4)
+    (step,) = moves_by_text(game)["4 34-30"]["actions"]  # type: ignore[misc]
+    assert step["steps"] == -4
+    assert step["path"] == [33, 32, 31, 30]
+
+
+def test_a_backward_1_of_a_10_past_the_start_exit_counts_one_back() -> None:
+    game = game_at("R:4,start,start,start Y:start,start,start,start turn:R", 10)
+    moves = moves_by_text(game)
+    assert moves["10 4-3"]["actions"][0]["steps"] == -1  # type: ignore[index]
+    assert moves["10 4-14"]["actions"][0]["steps"] == 10  # type: ignore[index]
+
+
+def test_every_step_count_matches_its_path_in_many_games() -> None:
+    for seed in range(6):
+        game = Game.new(CLASSIC, (0, 1, 2, 3), seed)
+        chooser = random.Random(seed)
+        while not game.is_over:
+            if game.awaiting_draw:
+                game.draw()
+            for move in moves_json(game, game.legal_moves()):
+                for action in move["actions"]:
+                    if action["kind"] == "step":
+                        assert abs(action["steps"]) == len(action["path"]) - action["slide_squares"] <= 13, move["move"]
+            game.play_trusted(chooser.choice(game.legal_moves()))
+
+
+def test_the_log_after_a_reload_reads_as_it_did_live() -> None:
+    for rules_text in ("classic", "partners", "adult", "modern", "classic(scoring=1939,doubling=true)"):
+        rules = parse_rules(rules_text)
+        game = Game.new(rules, (0, 1, 2, 3), 17)
+        chooser = random.Random(17)
+        live = []
+        for _ in range(150):
+            if game.is_over:
+                break
+            if game.awaiting_draw:
+                game.draw()
+            before = game.position
+            move = chooser.choice(game.legal_moves())
+            game.play(move)
+            live.append(decision_json(before, game.moves[-1])["text"])
+        assert decision_texts(Game.new(rules, (0, 1, 2, 3), 17), game.moves) == live, rules_text
+        assert not any("[" in text for text in live)  # words, not notation
+
+
+def test_a_partners_move_names_the_partners_pawn_and_the_teams_are_told() -> None:
+    position = (
+        "R:start,start,start,start B:start,start,start,start Y:start,start,start,start G:start,start,start,start turn:R"
+    )
+    game = game_at(position, 1, "partners")
+    texts = {move["move"]: move["text"] for move in moves_json(game, game.legal_moves())}
+    assert "Red plays a 1: Yellow's pawn from Start to 34" in texts.values()
+    assert "Red plays a 1: Start to 4" in texts.values()
+    assert teams_json(game) == [["red", "yellow"], ["blue", "green"]]
+    assert teams_json(game_at("R:4,start,start,start Y:start,start,start,start turn:R", 1)) is None
+
+
+def test_a_split_7_with_the_outcome_of_a_plain_7_is_offered_as_another_way() -> None:
+    game = game_at("R:2,57,start,start Y:25,start,start,start turn:R", 7)
+    moves = moves_by_text(game)
+    plain = moves["7 57-S2"]
+    ways = [{(part["pawn"], part["landing"], part["steps"]) for part in way} for way in plain["ways"]]  # type: ignore[attr-defined]
+    assert {("red:2", "S2", 2), ("red:57", 2, 5)} in ways
+    for text, move in moves.items():  # every way is the move it is offered for, as the rules read it
+        for way in move["ways"]:  # type: ignore[attr-defined]
+            written = "7 " + " ".join(f"{part['from']}-{part['landing']}" for part in way)
+            assert format_move(game.position, parse_move(CLASSIC, game.position, 7, written)) == text
+
+
+def test_a_move_that_is_not_a_7_has_no_other_way() -> None:
+    game = game_at("R:2,57,start,start Y:25,start,start,start turn:R", 5)
+    assert all(move["ways"] == [] for move in moves_json(game, game.legal_moves()))
+
+
+def test_every_computer_level_has_a_players_name() -> None:
+    assert list(LEVEL_NAMES) == list(BOTS)  # weakest first, like the levels themselves
+    assert list(LEVEL_NAMES.values()) == ["Beginner", "Easy", "Medium", "Hard", "Expert"]
+    assert computer_name("expectimax") == "Computer (Hard)"
