@@ -43,7 +43,7 @@ def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
 
     def visit(name: str, trail: list[str]) -> list[str] | None:
         if name in trail:
-            return trail[trail.index(name) :] + [name]
+            return [*trail[trail.index(name) :], name]
         if name in done:
             return None
         for imported in sorted(graph.get(name, ())):
