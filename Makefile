@@ -29,17 +29,19 @@ PORT ?= 8000
 play: $(PLAY_STAMP)
 	$(BIN)/pardon serve --port $(PORT)
 
+# The tests run on every core at once (pytest-xdist: each worker its own servers and browser).
+WORKERS ?= auto
 test: setup
-	$(BIN)/ruff check src tests benchmarks scripts
-	$(BIN)/ruff format --check src tests benchmarks scripts
+	$(BIN)/ruff check src tests benchmarks scripts examples
+	$(BIN)/ruff format --check src tests benchmarks scripts examples
 	$(BIN)/mypy
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(WORKERS) --dist worksteal
 
 # The quick loop for daily work: lint, types, and every test not marked slow (CI runs them all).
 check: setup
-	$(BIN)/ruff check src tests benchmarks scripts
+	$(BIN)/ruff check src tests benchmarks scripts examples
 	$(BIN)/mypy
-	$(BIN)/python -m pytest -m "not slow" -x
+	$(BIN)/python -m pytest -m "not slow" -x -n $(WORKERS) --dist worksteal
 
 bench: setup
 	bash benchmarks/setup_peer_env.sh

@@ -290,7 +290,8 @@ def command_puzzle(arguments: argparse.Namespace) -> int:
 
 
 def command_sim(arguments: argparse.Namespace) -> int:
-    from pardon.sim.simulate import Simulation, default_jobs, parse_bots, run_simulation
+    from pardon.batch.runs import check_engine
+    from pardon.sim.simulate import Simulation, default_jobs, held_games, parse_bots, run_simulation
 
     if arguments.dask and arguments.scheduler:
         raise UserError("choose --dask local or --scheduler ADDRESS, not both")
@@ -298,6 +299,11 @@ def command_sim(arguments: argparse.Namespace) -> int:
     simulation = Simulation(arguments.rules, players, parse_bots(arguments.bots), arguments.games, arguments.seed)
     jobs = arguments.jobs or default_jobs()
     out = Path(arguments.out)
+    check_engine(out, arguments.engine)
+    if arguments.engine == "batch":  # many games at once as arrays (needs the rl extra)
+        from pardon.batch.simulate import command_sim_batch
+
+        return command_sim_batch(simulation, arguments)
     started = time.monotonic()
     played = run_simulation(
         simulation,
@@ -308,7 +314,7 @@ def command_sim(arguments: argparse.Namespace) -> int:
     )
     elapsed = time.monotonic() - started
     rate = f" ({played / elapsed:,.0f} games/s)" if played and elapsed > 0 else ""
-    print(f"{played:,} games played{rate}; {simulation.games:,} in {out / 'games.jsonl'}")
+    print(f"{played:,} games played{rate}; {held_games(out / 'games.jsonl')}")
     return 0
 
 
@@ -444,6 +450,7 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--dask", choices=("local",), help="play on a local Dask cluster")
     sim.add_argument("--scheduler", help="play on the Dask cluster at this address, e.g. tcp://host:8786")
     sim.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
+    sim.add_argument("--engine", choices=("core", "batch"), default="core", help="batch: many games at once as arrays")
     sim.set_defaults(run=command_sim)
 
     report = commands.add_parser("report", help="statistics and plots of simulation runs, as HTML and JSON")

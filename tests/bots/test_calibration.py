@@ -40,6 +40,7 @@ def test_the_fit_recovers_the_scale_that_made_the_winners() -> None:
     assert fitted == pytest.approx(60.0, rel=0.1)
 
 
+@pytest.mark.slow
 def test_the_fit_recovers_how_the_scale_shrinks_towards_the_end() -> None:
     scale, phase = calibrate().fit(winners_drawn_at(120.0, 0.5, 10_000, seed=5))
     assert phase == pytest.approx(0.5, abs=0.1)

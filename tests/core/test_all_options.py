@@ -19,7 +19,7 @@ After every decision the invariants of ``invariants.py`` must hold, and every fi
 game's record must read back identically through the notation and replay to the same
 position.
 
-About 100 combinations of 10 games each take under 2 minutes on one core;
+About 100 combinations of 3 games each take a few minutes on one core;
 ``PARDON_ALL_OPTIONS_GAMES`` sets the games per combination for a deeper run.
 """
 
@@ -45,7 +45,7 @@ from pardon.core.rules import LEADER_CHOICES, LEAVE_START_CHOICES, PRESETS, SCOR
 
 invariants = load_module(Path(__file__).resolve().parent / "invariants.py")  # tests are not a package
 
-GAMES = int(os.environ.get("PARDON_ALL_OPTIONS_GAMES", "10"))
+GAMES = int(os.environ.get("PARDON_ALL_OPTIONS_GAMES", "3"))
 TURN_LIMIT = 5000  # decisions; far beyond any real game
 DOUBLE_CHANCE = 0.15  # a random player doubles now and then, so that doubled games also end on the board
 ACCEPT_CHANCE = 0.7

@@ -80,6 +80,19 @@ def test_resuming_with_other_settings_is_refused_and_changes_nothing(tmp_path: P
     assert run_simulation(more, tmp_path) == 10
 
 
+@pytest.mark.parametrize("engine", ["core", "batch"])
+def test_asking_a_run_for_fewer_games_than_it_holds_plays_none_and_says_how_many_it_holds(
+    tmp_path: Path, engine: str
+) -> None:
+    command = [sys.executable, "-m", "pardon", "sim", "--engine", engine, "--out", str(tmp_path), "--seed", "5"]
+    subprocess.run([*command, "--games", "30", "--quiet"], check=True, capture_output=True)
+    before = results(tmp_path)
+    again = subprocess.run([*command, "--games", "10"], check=True, capture_output=True, text=True)
+    assert again.stdout.startswith("0 games played") and f"; 30 in {tmp_path / RESULTS}" in again.stdout
+    assert "[" + "#" * 30 + "] 30/30 games" in again.stderr, again.stderr  # the bar full, not overflowing
+    assert results(tmp_path) == before
+
+
 def test_resuming_after_a_players_options_changed_is_refused(tmp_path: Path) -> None:
     run = Simulation("classic", 2, ("greedy", "random"), 4, seed=2)
     run_simulation(run, tmp_path)

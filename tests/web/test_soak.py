@@ -61,6 +61,8 @@ GAMES: list[tuple[str, list[Message]]] = [
     ("solo", [{"kind": "human"}]),
 ]
 
+#: The largest message a client reads, as the terminal client does (pardon.tui.online).
+MAX_MESSAGE = 16 * 2**20
 #: How often a client misbehaves instead of (before) making its move.
 MISCHIEF = 0.08
 #: Kills of the server during the run, and the seconds between them.
@@ -125,6 +127,14 @@ class Server:
                 self.process.wait(timeout=10)
 
 
+def _not_too_large(error: BaseException) -> None:
+    """A connection the client closed for a message over its limit would close again on every
+    reconnection, for ever: that is a failure, not the server going."""
+    sent, received = getattr(error, "sent", None), getattr(error, "rcvd", None)
+    too_large = received is None and sent is not None and sent.code == 1009  # closed by the client, not the server
+    assert not too_large, f"the server sent a message over {MAX_MESSAGE} bytes: {error}"
+
+
 class Connection:
     """One client's websocket, opened again (with the last event heard) whenever the server goes."""
 
@@ -143,12 +153,14 @@ class Connection:
         while True:
             try:
                 address = f"ws://127.0.0.1:{self.server.port}{self.game['websocket']}"
-                self.socket = connect(address, open_timeout=5).__enter__()  # closed by close()
+                # a state may be large: a partners' 7 split among any pawns has a thousand outcomes
+                self.socket = connect(address, open_timeout=5, max_size=MAX_MESSAGE).__enter__()  # closed by close()
                 self.socket.send(json.dumps({"type": "hello", "token": self.token, "since": self.seen}))
                 while self._read(timeout=10)["type"] != "sync":
                     pass
                 return
-            except (OSError, ConnectionClosed, InvalidHandshake, InvalidStatus, TimeoutError):
+            except (OSError, ConnectionClosed, InvalidHandshake, InvalidStatus, TimeoutError) as error:
+                _not_too_large(error)
                 self.close()
                 if time.monotonic() > deadline:
                     raise
@@ -204,11 +216,24 @@ class Table:
             try:
                 if self._step():
                     return
-            except (OSError, ConnectionClosed, TimeoutError):
-                for connection in self.connections:  # the server went (or a connection was closed on us)
-                    connection.close()
-                    connection.open(deadline)
+            except (OSError, ConnectionClosed, InvalidHandshake, TimeoutError) as error:
+                _not_too_large(error)
+                self._reconnect(deadline)
         raise AssertionError(f"game {self.game['id']} ({self.game['rules']}) did not finish in time")
+
+    def _reconnect(self, deadline: float) -> None:
+        for connection in self.connections:  # the server went (or a connection was closed on us)
+            connection.close()
+            connection.open(deadline)
+
+    def report(self) -> str:
+        """Where a game that did not finish stands, as each of its clients last saw it."""
+        seen = [
+            {key: c.state.get(key) for key in ("event", "status", "decider", "stage", "card", "viewer")}
+            | {"moves": len(c.state.get("moves") or []), "errors": c.errors[-3:]}
+            for c in self.connections
+        ]
+        return f"{self.game['id']} ({self.game['rules']}): {seen}; mischief {self.mischief[-3:]}"
 
     def _step(self) -> bool:
         """One look at the game and one decision, if ours; True once the game is over."""
@@ -329,7 +354,8 @@ def test_every_preset_survives_hostile_clients_and_kills(database: str, tmp_path
         for thread in threads:
             thread.join(timeout=max(1.0, deadline - time.monotonic()))
         assert not failures, "\n".join(failures)
-        assert not any(thread.is_alive() for thread in threads), "a game is stuck"
+        stuck = [table.report() for table, thread in zip(tables, threads, strict=True) if thread.is_alive()]
+        assert not stuck, "stuck:\n" + "\n".join(stuck)
         for table in tables:
             _check_table(server, table, tmp_path)
     assert sum(len(table.mischief) for table in tables) >= 20, "too little hostile input to mean anything"

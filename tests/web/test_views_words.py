@@ -109,3 +109,23 @@ def test_every_computer_level_has_a_players_name() -> None:
     assert list(LEVEL_NAMES) == list(BOTS)  # weakest first, like the levels themselves
     assert list(LEVEL_NAMES.values()) == ["Beginner", "Easy", "Medium", "Hard", "Expert"]
     assert computer_name("expectimax") == "Computer (Hard)"
+
+
+def test_a_partners_7_split_among_any_pawns_lists_its_thousand_moves_with_one_generation() -> None:
+    """P92's split 7 among any pawns of the team: over a thousand outcomes.  Every way of making
+    them is read against one listing of the legal moves (a listing per way stalled the server
+    for seconds), and every move is offered by a notation that reads back to it."""
+    from pardon.core import notation
+
+    game = game_at(
+        "R:home,58,44,12 B:home,home,start,start Y:S2,20,19,6 G:home,home,home,start turn:R",
+        7,
+        "partners(partner_split=any)",
+    )
+    legal = game.legal_moves()
+    notation._card_moves.cache_clear()
+    offered = moves_json(game, legal)
+    assert len(offered) == len(legal) > 1000
+    assert notation._card_moves.cache_info().misses == 1
+    for move in random.Random(7).sample(offered, 50):
+        assert parse_move(game.rules, game.position, 7, str(move["move"])) == legal[offered.index(move)]

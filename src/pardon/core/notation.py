@@ -33,6 +33,7 @@ Game records look like PGN: tag lines, then one decision per line, the colour fi
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Final, NamedTuple
 
@@ -245,7 +246,7 @@ def parse_move(rules: Rules, position: Position, card: int | None, text: str) ->
         card = _card_in_hand(position, written_card)
     elif written_card != card:
         raise IllegalError(f"the card to play is {a_card(card)}, not {a_card(written_card)}")
-    moves = card_moves(rules, position, card)
+    moves = list(_card_moves(rules, position, card))
     if not moves:
         raise IllegalError(_no_move_reason(rules, position, card))
     tokens = [word.lower() for word in words[1:] if word.split(":")[0].lower() in _TOKEN_WORDS.values()]
@@ -269,6 +270,13 @@ def parse_move(rules: Rules, position: Position, card: int | None, text: str) ->
         reason = _explain(rules, position, card, specs, moves)
         raise IllegalError(f"{' '.join(rest)} is not a legal move for {a_card(card)} here: {reason}")
     return _only(text, position, found)
+
+
+@functools.lru_cache(maxsize=16)
+def _card_moves(rules: Rules, position: Position, card: int) -> tuple[Move, ...]:
+    """A card's legal moves, kept for the last few positions: reading many moves written for
+    one position (every way of a split 7, a partners' 7 with a thousand outcomes) lists them once."""
+    return tuple(card_moves(rules, position, card))
 
 
 def _only(text: str, position: Position, found: list[Move]) -> Move:

@@ -51,7 +51,7 @@ class Progress:
             return
         self.last = now
         eta = (self.total - done) / rate if not math.isnan(rate) else math.nan
-        filled = self.width * done // max(1, self.total)
+        filled = self.width * min(done, self.total) // max(1, self.total)
         bar = "#" * filled + "." * (self.width - filled)
         speed = "" if math.isnan(rate) else f", {games_per_second(rate)} games/s"
         left = "?" if math.isnan(eta) else duration(eta)

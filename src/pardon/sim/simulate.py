@@ -251,6 +251,12 @@ def resume_point(directory: Path, simulation: Simulation) -> int:
     return complete_rows(directory / RESULTS)
 
 
+def held_games(path: Path) -> str:
+    """How many games a run's results file holds, said for the end of a run: a run may hold
+    more than the ``--games`` just asked for (an earlier, longer run in the same folder)."""
+    return f"{complete_rows(path):,} in {path}"
+
+
 def settings_of(simulation: Simulation) -> dict[str, Any]:
     """What ``DIR/run.json`` records: the run, and what each of its players plays with."""
     return {**simulation.to_json(), LEVELS: {spec: describe_bot(spec) for spec in dict.fromkeys(simulation.bots)}}
@@ -276,7 +282,7 @@ def run_simulation(
     directory.mkdir(parents=True, exist_ok=True)
     done = resume_point(directory, simulation)
     (directory / SETTINGS).write_text(json.dumps(settings_of(simulation), indent=2) + "\n", encoding="utf-8")
-    bar = Progress(simulation.games, progress)
+    bar = Progress(max(simulation.games, done), progress)  # a run asked for fewer games than it holds
     bar.update(done)
     if done >= simulation.games:
         return 0

@@ -25,6 +25,10 @@ from pardon.core.state import Extras, Position, initial_position
 from pardon.tui.choices import Choice, choice_of_json
 from pardon.tui.table import FINISHED, WAITING, Seat, View
 
+#: The largest message read from the server: a state can be large (a partners' 7 split among
+#: any pawns offers a thousand moves, over a megabyte).
+MAX_MESSAGE: Final = 16 * 2**20
+
 #: Close codes after which opening the connection again cannot help (docs/protocol.md).
 FINAL_CLOSE_CODES: Final = frozenset((1008, 1009, 1011, 4401, 4404))
 #: How often, and how long apart at most, a lost connection is tried again.
@@ -98,7 +102,7 @@ class OnlineTable:
         tries = 0
         while not self._closed and not self.finished.is_set():
             try:
-                async with connect(self.invite.websocket, open_timeout=10) as socket:
+                async with connect(self.invite.websocket, open_timeout=10, max_size=MAX_MESSAGE) as socket:
                     self._socket = socket
                     await socket.send(json.dumps({"type": "hello", "token": self.invite.token, "since": self.event}))
                     async for text in socket:

@@ -22,6 +22,15 @@ pytest.importorskip("fastapi")
 
 from web_support import free_port, wait_until_up
 
+HERE = Path(__file__).resolve().parent
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every browser test is slow: ``make check`` leaves them to CI (``make test``)."""
+    for item in items:
+        if item.path.is_relative_to(HERE):
+            item.add_marker(pytest.mark.slow)
+
 
 class Server:
     """A ``pardon serve`` process: its address, database file, and how to stop it."""

@@ -138,13 +138,33 @@ def test_a_card_no_pawn_can_use_is_passed_by_itself_and_the_log_says_so(live_ser
     line = next(text for text in page.locator("#log li").all_inner_texts() if "passed automatically" in text)
     assert line.startswith("Red draws") and "cannot use it" in line
     page.locator("#auto-pass").uncheck()  # off: the next such card waits for the player, with its Pass button
+    page.wait_for_timeout(300)  # a pass sent before the click (the computers play fast) is heard by now
+    passed_before = page.locator("#log").inner_text().count("passed automatically")
     passed = play_until(page, lone_pass)
     assert passed["move"]["pass"]
-    assert page.locator("#log").inner_text().count("passed automatically") == 1
+    assert page.locator("#log").inner_text().count("passed automatically") == passed_before
     again = create_game(live_server, {"seed": 4, "seats": [{"kind": "human"}, {"kind": "human"}]})
     page.evaluate("() => localStorage.clear()")
     open_game(page, again["seats"][0]["link"])
     assert not page.locator("#auto-pass").is_checked()  # between people it is off unless chosen
+
+
+def test_turning_passing_automatically_off_while_it_waits_leaves_the_pass_to_the_player(
+    live_server: Any, page: Any
+) -> None:
+    game = vs_computers(live_server, seed=4)  # Red's first card cannot be used
+    open_game(page, game["seats"][0]["link"])
+    page.wait_for_function("() => document.getElementById('prompt').textContent.includes('passing automatically')")
+    event, log = page.evaluate(
+        "() => { document.getElementById('auto-pass').click();"
+        " return [window.pardonGame.state.event, document.getElementById('log').textContent] }"
+    )
+    page.wait_for_timeout(1500)  # longer than the moment an automatic pass waits
+    now = state(page)
+    assert now["event"] == event and now["decider"] == "red", "the pass waits for the player"
+    assert not page.locator("#auto-pass").is_checked()
+    assert page.locator("#choices button", has_text="Pass").is_visible()
+    assert page.locator("#log").inner_text().count("passed automatically") == log.count("passed automatically")
 
 
 def test_the_ice_is_explained_and_put_on_a_pawn_on_the_board(live_server: Any, page: Any) -> None:
@@ -296,6 +316,7 @@ def test_a_split_7_can_be_made_by_any_way_to_its_outcome(live_server: Any, page:
     else:
         raise AssertionError("no 7 with another way to its outcome")
     move = next(move for move in now["moves"] if move["ways"])
+    heard = page.locator("#log li").count()  # the log's next line is this move's (the computer may follow fast)
     way = move["ways"][0]
     first, second = way
     click_pawn(page, first["pawn"])
@@ -306,8 +327,8 @@ def test_a_split_7_can_be_made_by_any_way_to_its_outcome(live_server: Any, page:
         click_pawn(page, second["pawn"])
     click_place(page, place_key(second))
     page.wait_for_function(f"() => window.pardonGame.state.event > {now['event']}")
-    page.wait_for_function(READY)
-    assert state(page)["last"]["text"] == move["text"]  # the one move of that outcome
+    page.locator("#log li").nth(heard).wait_for()
+    assert page.locator("#log li").nth(heard).inner_text() == move["text"]  # the one move of that outcome
 
 
 def test_on_a_phone_choices_are_a_finger_wide_and_the_card_is_readable(live_server: Any, browser: Any) -> None:

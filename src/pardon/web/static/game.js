@@ -536,7 +536,12 @@ function setAutoPass(on) {
   } catch {
     /* kept for this page only */
   }
-  if (app.state && on) renderChoices();
+  if (!app.state) return;
+  if (!on && app.autoPassed === app.state.event && app.pending) {
+    app.autoPassed = null; // a pass about to happen by itself waits for the player after all
+    app.pending = false;
+  }
+  renderChoices();
 }
 
 /** A card that no pawn can use, with passing automatically on: say so, pass after a moment. */
@@ -552,6 +557,12 @@ function passByItself(moves) {
   setTimeout(() => {
     if (app.state.event !== event || !myDecision()) return;
     app.pending = false;
+    if (!autoPassOn()) {
+      // turned off meanwhile: the player passes with the button
+      app.autoPassed = null;
+      renderChoices();
+      return;
+    }
     play(only);
   }, AUTO_PASS_MS);
   return true;

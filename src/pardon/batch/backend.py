@@ -1,0 +1,115 @@
+"""The array namespace a function runs on: NumPy, or JAX's when its arrays are JAX's.
+
+The engine's functions are written once against the operations NumPy and ``jax.numpy``
+share, without writing into an array (JAX arrays cannot be written), and each finds its
+namespace from its arguments.  A few operations are spelt differently here for NumPy's
+sake: NumPy's ``where`` and small-axis ``cumsum`` are an order of magnitude slower than
+plain arithmetic on the small integer arrays the engine uses, so :func:`select` and
+:func:`cumsum0` avoid them there.
+
+JAX is optional (``pip install 'pardon[jax]'``): nothing here imports it unless given
+JAX arrays.
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+Array = Any  # a NumPy array or a JAX array (JAX is optional, so not named in the types)
+
+
+def namespace(*arrays: Array) -> ModuleType:
+    """``numpy`` if every array is NumPy's, else ``jax.numpy``."""
+    if all(isinstance(array, (np.ndarray, np.generic)) for array in arrays):
+        return np
+    import jax.numpy as jnp
+
+    return jnp
+
+
+def is_numpy(xp: ModuleType) -> bool:
+    return xp is np
+
+
+def select(condition: Array, when_true: Array, when_false: Array) -> Array:
+    """``where(condition, when_true, when_false)`` of two arrays of one dtype.
+
+    On NumPy, by arithmetic (integers wrap, so ``b + (a - b) * c`` is exact) or by masks
+    (booleans)."""
+    xp = namespace(condition, when_true, when_false)
+    if not is_numpy(xp):
+        return xp.where(condition, when_true, when_false)
+    a, b = np.asarray(when_true), np.asarray(when_false)
+    if a.dtype == np.bool_:
+        return (condition & a) | (b & ~condition)
+    if b.dtype == np.int8 and a.dtype == np.int8:
+        return b + (a - b) * as_int8(condition)
+    return b + (a - b) * condition.astype(b.dtype)
+
+
+def as_int8(mask: Array) -> Array:
+    """Booleans as 0 and 1 of int8 (on NumPy a view, not a copy)."""
+    xp = namespace(mask)
+    if is_numpy(xp) and isinstance(mask, np.ndarray) and mask.dtype == np.bool_:
+        return mask.view(np.int8)
+    return xp.asarray(mask).astype(xp.int8)
+
+
+def cumsum0(array: Array) -> Array:
+    """The running sum along the first axis (a short one), in the array's dtype: row by
+    row, which NumPy runs faster than its ``cumsum`` along a first axis, and which XLA
+    compiles faster than its (a window reduction it may try to fold into a constant)."""
+    xp = namespace(array)
+    if not is_numpy(xp):
+        rows = [array[0]]
+        for index in range(1, array.shape[0]):
+            rows.append(rows[-1] + array[index])
+        return xp.stack(rows)
+    out = np.empty_like(array)
+    total = np.zeros_like(array[0])
+    for index in range(array.shape[0]):
+        total = total + array[index]
+        out[index] = total
+    return out
+
+
+def any0(array: Array) -> Array:
+    """Whether any entry along the first axis is true."""
+    xp = namespace(array)
+    if not is_numpy(xp):
+        return xp.any(array, axis=0)
+    found = array[0]
+    for index in range(1, array.shape[0]):
+        found = found | array[index]
+    return found
+
+
+def all0(array: Array) -> Array:
+    """Whether every entry along the first axis is true."""
+    xp = namespace(array)
+    if not is_numpy(xp):
+        return xp.all(array, axis=0)
+    found = array[0]
+    for index in range(1, array.shape[0]):
+        found = found & array[index]
+    return found
+
+
+def column(values: Any, batch_dims: int, dtype: Any = np.int8) -> Array:
+    """A constant vector shaped to broadcast along the first axis of a batch:
+    ``(len, 1, ..., 1)`` with ``batch_dims`` ones."""
+    array = np.asarray(values, dtype=dtype)
+    return array.reshape(array.shape + (1,) * batch_dims)
+
+
+def popcount(array: Array) -> Array:
+    """Set bits of each entry."""
+    xp = namespace(array)
+    if not is_numpy(xp):
+        from jax import lax
+
+        return lax.population_count(array)
+    return np.bitwise_count(array)

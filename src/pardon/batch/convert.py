@@ -1,0 +1,113 @@
+"""Between the batch engine and the core: one game of a batch as a core position or
+state, and the batch action that makes a core move.
+
+>>> import numpy as np
+>>> from pardon.batch.engine import Config, new_games
+>>> config = Config.parse("classic", 2)
+>>> games = new_games(config, np.array([7], dtype=np.uint32))
+>>> state = core_state(config, games, 0)
+>>> state.card, len(state.pack.draw_pile), state.position.pawns[0]
+(12, 44, (66, 66, 66, 66))
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import numpy as np
+
+from pardon.batch.engine import Config, Games, legal_lanes, play
+from pardon.core.cards import CARDS, DECKS, Pack
+from pardon.core.moves import Move
+from pardon.core.state import Position
+from pardon.core.turn import GameState
+
+#: A position as the cross-check compares it: every colour's pawns (sorted), the colour to
+#: move and the winner.
+PositionKey = tuple[tuple[tuple[int, ...], ...], int, int | None]
+
+
+def game(games: Games, index: int) -> Games:
+    """Game ``index`` of a batch with one axis of games, as a batch of one."""
+    return Games(*(np.asarray(field)[..., index : index + 1] for field in games))
+
+
+def games_at(games: Games, rows: Any) -> Games:
+    """The games of ``rows`` (indices into the batch's one axis), in that order."""
+    return Games(*(np.asarray(field)[..., rows] for field in games))
+
+
+def put_games(games: Games, rows: Any, part: Games) -> Games:
+    """``games`` with the games of ``rows`` replaced by ``part`` (a copy)."""
+    fields = []
+    for whole, new in zip(games, part, strict=True):
+        whole = np.array(whole, copy=True)
+        whole[..., rows] = new
+        fields.append(whole)
+    return Games(*fields)
+
+
+def core_pawns(config: Config, pawns: Any, turn: int) -> tuple[tuple[int, ...], ...]:
+    """The pawns of one game (``(players, 4)``, seat 0 to move) by colour, as the core keeps
+    them: sorted distances, the unused fourth slot of a 3-pawn game left out."""
+    players, kept = config.players, config.rules.pawns
+    rows: list[tuple[int, ...]] = [(), (), (), ()]
+    for relative in range(players):
+        colour = config.seats[(turn + relative) % players]
+        row = sorted(int(distance) for distance in pawns[relative])
+        rows[colour] = tuple(row[len(row) - kept :])  # a pad pawn is Home, so sorts first
+    return tuple(rows)
+
+
+def core_position(config: Config, games: Games, index: int) -> Position:
+    """Game ``index`` as a core :class:`~pardon.core.state.Position`."""
+    turn = int(games.turn[index])
+    winner = int(games.winner[index])
+    pawns = core_pawns(config, np.asarray(games.pawns)[..., index], turn)
+    seats = config.seats
+    return Position(seats, pawns, seats[turn], None if winner < 0 else seats[winner])
+
+
+def position_key(position: Position) -> PositionKey:
+    return position.pawns, position.turn, position.winner
+
+
+def core_state(config: Config, games: Games, index: int) -> GameState:
+    """Game ``index`` as a core :class:`~pardon.core.turn.GameState`, its card drawn.
+
+    The pack has the batch's composition; the order of the cards left is not kept by the
+    batch (it is drawn as it goes), so they are listed in rank order, and the discards are
+    the rest of the deck, also in rank order."""
+    position = core_position(config, games, index)
+    left = np.asarray(games.pack)[:, index]
+    pile = tuple(card for card, count in zip(CARDS, left, strict=True) for _ in range(int(count)))
+    discards = Counter(DECKS[config.rules.deck])
+    discards.subtract(pile)
+    pack = Pack(pile, tuple(sorted(discards.elements())), 1)
+    card = int(games.card[index])
+    return GameState(position, pack, int(games.seed[index]), card if card else None)
+
+
+def outcomes(config: Config, games: Games, lanes: Any | None = None) -> dict[tuple[int, int], PositionKey]:
+    """The position each legal action of each game leads to: ``{(game, action): key}``."""
+    if lanes is None:
+        lanes = legal_lanes(config, games)
+    actions, rows = np.nonzero(np.asarray(lanes))
+    if not len(rows):
+        return {}
+    after, _ = play(config, games_at(games, rows), actions.astype(np.int32))
+    found = {}
+    for place, (row, action) in enumerate(zip(rows.tolist(), actions.tolist(), strict=True)):
+        found[row, action] = position_key(core_position(config, after, place))
+    return found
+
+
+def action_of(config: Config, games: Games, index: int, move: Move) -> int:
+    """The first legal batch action of game ``index`` whose outcome is ``move``'s result."""
+    one = game(games, index)
+    wanted = position_key(move.result)
+    for (_, action), key in sorted(outcomes(config, one).items()):
+        if key == wanted:
+            return action
+    raise ValueError("no batch action makes this move")

@@ -1,0 +1,84 @@
+"""Computer players for batch games: ``random`` and ``greedy`` (the one-ply formula of
+:mod:`pardon.bots.greedy`), each choosing one action per game from the game's own random
+stream.
+
+>>> import numpy as np
+>>> from pardon.batch.engine import Config, new_games
+>>> config = Config.parse("classic", 2)
+>>> games = new_games(config, np.arange(4, dtype=np.uint32))
+>>> choose(config, games, ["greedy", "random"]).shape
+(4,)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+import numpy as np
+
+from pardon.batch.actions import ACTIONS, SLOTS
+from pardon.batch.backend import Array
+from pardon.batch.engine import STREAM_CHOICE, Config, Games, legal_lanes, play, random_actions, random_bits
+from pardon.core.board import FIRST_TRACK, HOME, START
+from pardon.core.errors import InvalidError
+
+PLAYERS: Final = ("random", "greedy")
+START_DISTANCE: Final = 65  # greedy counts a pawn in Start one step behind its start exit
+
+
+def check_players(names: Sequence[str]) -> tuple[str, ...]:
+    """The players' names, checked: the batch plays ``random`` and ``greedy``."""
+    for name in names:
+        if name not in PLAYERS:
+            raise InvalidError(
+                f"the batch engine plays the computer players {' and '.join(PLAYERS)}, not {name!r}: "
+                "use --engine core for the others"
+            )
+    return tuple(names)
+
+
+def scores(pawns: Array) -> Array:
+    """``(players, *batch)``: apologies' RewardV1 score of each player (pardon.bots.greedy)."""
+    distance = np.where(pawns == START, START_DISTANCE, pawns).astype(np.int16)
+    safe = (pawns < FIRST_TRACK).sum(axis=1, dtype=np.int16)
+    home = (pawns == HOME).all(axis=1)
+    return START_DISTANCE * SLOTS - distance.sum(axis=1, dtype=np.int16) + 10 * safe + 100 * home
+
+
+def greedy_actions(config: Config, games: Games, lanes: Array | None = None) -> Array:
+    """The legal action whose position is worth most to the mover (its score times the
+    number of opponents, less theirs), ties broken at random; 0 for a game over."""
+    if lanes is None:
+        lanes = legal_lanes(config, games)
+    rows, actions = np.nonzero(np.asarray(lanes).T)  # grouped by game
+    chosen = np.zeros(games.card.shape, dtype=np.int32)
+    if not rows.size:
+        return chosen
+    after, _ = play(config, Games(*(np.asarray(field)[..., rows] for field in games)), actions, advance=False)
+    worth = scores(after.pawns)
+    value = (config.players - 1) * worth[0].astype(np.int32) - worth[1:].sum(axis=0, dtype=np.int32)
+    tie = random_bits(games.seed[rows], games.drawn[rows] * ACTIONS + actions, STREAM_CHOICE + 1) >> np.uint32(20)
+    key = value.astype(np.int64) * 4096 + tie.astype(np.int64)
+    starts = np.flatnonzero(np.r_[True, rows[1:] != rows[:-1]])
+    best = np.maximum.reduceat(key, starts)
+    group = np.cumsum(np.r_[False, rows[1:] != rows[:-1]])
+    winners = np.flatnonzero(key == best[group])
+    first = winners[np.r_[True, rows[winners][1:] != rows[winners][:-1]]]
+    chosen[rows[first]] = actions[first]
+    return chosen
+
+
+def choose(config: Config, games: Games, players: Sequence[str]) -> Array:
+    """Each game's action by the player of the seat to move (``players[seat]``)."""
+    kinds = set(players)
+    if kinds == {"random"}:
+        return random_actions(config, games)
+    if kinds == {"greedy"}:
+        return greedy_actions(config, games)
+    greedy_seat = np.array([name == "greedy" for name in players])[games.turn]
+    actions = random_actions(config, games)
+    rows = np.flatnonzero(greedy_seat & (games.winner < 0))
+    if rows.size:
+        actions[rows] = greedy_actions(config, Games(*(np.asarray(field)[..., rows] for field in games)))
+    return actions

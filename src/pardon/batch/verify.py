@@ -1,0 +1,152 @@
+"""The cross-check: batch games replayed through :mod:`pardon.core`, decision by decision.
+
+For every game of a batch played with random actions, at every step:
+
+* the card the batch drew is fed to the core with :func:`pardon.core.turn.draw` (the
+  batch keeps the core's pack composition, so the core can always turn it up), and the
+  cards left to draw agree;
+* the outcomes of the game's legal actions (its mask) are exactly the results of the
+  core's :func:`~pardon.core.turn.legal_moves`: every legal action makes a core move,
+  and every core move is made by a legal action;
+* the chosen action's outcome is a core move, which the core then plays, and the
+  positions agree after it (pawns, whose turn, winner);
+
+and at the end the winner and the number of cards drawn agree.
+
+The tests replay about two thousand games; for more, run it as a command (batches of
+``--chunk`` games, progress on stderr, exit status 1 at the first disagreement)::
+
+    python -m pardon.batch.verify --rules classic --players 4 --games 100000 --seed 100000
+
+>>> report = cross_check(Config.parse("classic", 2), range(3))
+>>> report.games, report.decisions > 100
+(3, True)
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from pardon.batch.convert import core_position, outcomes, position_key
+from pardon.batch.engine import Config, Games, draw, legal_lanes, new_games, play, random_actions
+from pardon.core.cards import CARDS
+from pardon.core.turn import GameState, apply, legal_moves, start
+from pardon.core.turn import draw as core_draw
+
+#: A game longer than this many cards is taken for a loop that never ends.
+CARD_LIMIT = 5000
+
+
+class MismatchError(AssertionError):
+    """The batch and the core disagree (the message says where and how)."""
+
+
+class Report(NamedTuple):
+    games: int
+    decisions: int  # positions where the masks were compared with the core's moves
+    outcomes: int  # legal actions whose outcome was compared
+
+
+def cross_check(config: Config, seeds: Iterable[int]) -> Report:
+    """Play the games of ``seeds`` in one batch with random actions and replay each through
+    the core; raise :class:`MismatchError` at the first disagreement."""
+    seed_array = np.array(list(seeds), dtype=np.uint32)
+    games = new_games(config, seed_array)
+    states = [_core_start(config, games, index) for index in range(len(seed_array))]
+    decisions = compared = 0
+    while (games.winner < 0).any():
+        if int(games.drawn.max()) > CARD_LIMIT:
+            raise MismatchError(f"a game drew more than {CARD_LIMIT} cards")
+        lanes = legal_lanes(config, games)
+        found = outcomes(config, games, lanes)
+        actions = random_actions(config, games)
+        after, _ = play(config, games, actions)
+        for index in np.flatnonzero(games.winner < 0).tolist():
+            where = f"game of seed {int(seed_array[index])}, card {int(games.drawn[index])}"
+            state = states[index]
+            moves = legal_moves(config.rules, state)
+            results = {position_key(move.result) for move in moves}
+            mine = {key for (row, _), key in found.items() if row == index}
+            if mine != results:
+                raise MismatchError(_describe_sets(where, config, games, index, mine, results))
+            chosen = found[index, int(actions[index])]
+            move = next(move for move in moves if position_key(move.result) == chosen)
+            state = apply(config.rules, state, move)
+            reached = core_position(config, after, index)
+            if position_key(reached) != position_key(state.position):
+                raise MismatchError(f"{where}: after the move the batch has {reached}, the core {state.position}")
+            states[index] = state
+            decisions += 1
+            compared += len(mine)
+        games = draw(config, after)
+        for index in np.flatnonzero(games.winner < 0).tolist():
+            states[index] = _core_draw(config, games, index, states[index], seed_array)
+    for index, state in enumerate(states):
+        winner = config.seats[int(games.winner[index])]
+        if state.position.winner != winner:
+            raise MismatchError(f"game of seed {int(seed_array[index])}: the winner differs")
+    return Report(len(seed_array), decisions, compared)
+
+
+def _core_start(config: Config, games: Games, index: int) -> GameState:
+    """The core's game with the batch game's Leader, its first card the batch's."""
+    leader = config.seats[int(games.leader[index])]
+    state, _ = start(config.rules, config.seats, int(games.seed[index]), first=leader)
+    return _core_draw(config, games, index, state, np.asarray(games.seed))
+
+
+def _core_draw(config: Config, games: Games, index: int, state: GameState, seeds: Any) -> GameState:
+    """The batch game's new card turned up in the core, the packs compared after it."""
+    card = int(games.card[index])
+    state = core_draw(config.rules, state, card)
+    left = Counter(dict(zip(CARDS, (int(count) for count in games.pack[:, index]), strict=True)))
+    if +left != Counter(state.pack.draw_pile):
+        raise MismatchError(f"game of seed {int(seeds[index])}: the cards left to draw differ")
+    return state
+
+
+def _describe_sets(where: str, config: Config, games: Games, index: int, mine: set[Any], core: set[Any]) -> str:
+    position = core_position(config, games, index)
+    return (
+        f"{where}: position {position} with card {int(games.card[index])}: "
+        f"only the batch reaches {sorted(mine - core)}; only the core reaches {sorted(core - mine)}"
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Cross-check ``--games`` batch games in chunks, printing progress; 1 on a mismatch."""
+    parser = argparse.ArgumentParser(prog="python -m pardon.batch.verify", description=main.__doc__)
+    parser.add_argument("--rules", default="classic")
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--games", type=int, default=10_000)
+    parser.add_argument("--seed", type=int, default=100_000, help="the first game's seed (then seed + 1, ...)")
+    parser.add_argument("--chunk", type=int, default=500, help="games per batch")
+    arguments = parser.parse_args(argv)
+    config = Config.parse(arguments.rules, arguments.players)
+    started, done, decisions = time.monotonic(), 0, 0
+    try:
+        while done < arguments.games:
+            size = min(arguments.chunk, arguments.games - done)
+            report = cross_check(config, range(arguments.seed + done, arguments.seed + done + size))
+            done, decisions = done + report.games, decisions + report.decisions
+            elapsed = time.monotonic() - started
+            shown = f"\r{done:,}/{arguments.games:,} games, {decisions:,} decisions agree, {elapsed:.0f}s"
+            print(shown, end="", file=sys.stderr)
+    except MismatchError as mismatch:
+        print(f"\nmismatch: {mismatch}", file=sys.stderr)
+        return 1
+    print(file=sys.stderr)
+    agreed = f"{decisions:,} decisions agree with the core"
+    print(f"{done:,} games of {arguments.rules} with {arguments.players} players: {agreed}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

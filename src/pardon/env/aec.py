@@ -1,0 +1,138 @@
+"""Sorry! as a PettingZoo AEC environment: one game, every seat an agent (named by its
+colour), played by the batch engine (:mod:`pardon.batch`) with a batch of one.
+
+Each agent's observation is a dict of ``observation`` (the 1,098 planes of
+:mod:`pardon.batch.observe`, seen from that agent) and ``action_mask`` (141 int8, all
+zeros unless the agent is to play).  Actions are the batch's fixed encoding
+(:mod:`pardon.batch.actions`).  The winner gets +1 and every other player -1 when the
+game ends.  ``infos[agent]`` holds the position as JSON (docs/json.md) and the card to
+play.  ``render()`` draws the board as text.
+
+>>> game = SorryAECEnv()
+>>> game.reset(seed=3)
+>>> game.agent_selection, game.observe("red")["action_mask"].sum()
+('yellow', np.int64(0))
+>>> game.infos["red"]["card"]
+'12'
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from pardon.batch.actions import ACTIONS, describe_action
+from pardon.batch.convert import core_position
+from pardon.batch.engine import Config, legal_lanes, new_games, step
+from pardon.batch.observe import observe
+from pardon.core.board import COLOUR_NAMES
+from pardon.core.cards import card_name
+from pardon.core.errors import IllegalError, InvalidError
+from pardon.core.jsonio import position_to_json
+from pardon.core.rules import parse_rules
+from pardon.env.vector import observation_space
+from pardon.textboard import render
+
+RENDER_MODES = ("ansi", "human")
+
+
+def env(**options: Any) -> SorryAECEnv:
+    """The environment, as PettingZoo's own classic games are made."""
+    return SorryAECEnv(**options)
+
+
+class SorryAECEnv(AECEnv):  # type: ignore[misc]
+    """A game of ``rules`` between ``players`` agents."""
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": list(RENDER_MODES),
+        "name": "pardon_sorry_v0",
+        "is_parallelizable": False,
+    }
+
+    def __init__(self, rules: str = "classic", players: int = 2, render_mode: str | None = None) -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise InvalidError(f"unknown render mode {render_mode!r}: choose {', '.join(RENDER_MODES)}")
+        self.config = Config(parse_rules(rules), players)
+        self.render_mode = render_mode
+        self.possible_agents = [COLOUR_NAMES[colour] for colour in self.config.seats]
+        self.observation_spaces = {agent: observation_space() for agent in self.possible_agents}
+        self.action_spaces = {agent: spaces.Discrete(ACTIONS) for agent in self.possible_agents}
+        self.reset()
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def _seat(self, agent: str) -> int:
+        return self.possible_agents.index(agent)
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is None:
+            seed = int(np.random.SeedSequence().generate_state(1)[0])
+        self.games = new_games(self.config, np.array([seed % 2**32], dtype=np.uint32))
+        self.lanes = legal_lanes(self.config, self.games)
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self._update()
+
+    def _update(self) -> None:
+        """Whose turn it is and what every agent is told of the position."""
+        turn = int(self.games.turn[0])
+        self.agent_selection = self.possible_agents[turn]
+        position = core_position(self.config, self.games, 0)
+        card = int(self.games.card[0])
+        shown = {"position": position_to_json(self.config.rules, position), "card": card_name(card) if card else None}
+        self.infos = {agent: dict(shown) for agent in self.agents}
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        turn = int(self.games.turn[0])
+        observer = (self._seat(agent) - turn) % self.config.players
+        mask = self.lanes[:, 0].astype(np.int8) if observer == 0 else np.zeros(ACTIONS, dtype=np.int8)
+        return {"observation": observe(self.config, self.games, observer)[0], "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None or not 0 <= int(action) < ACTIONS or not self.lanes[int(action), 0]:
+            legal = np.flatnonzero(self.lanes[:, 0]).tolist()
+            raise IllegalError(f"{agent} cannot take action {action}: the legal actions are {legal}")
+        self._cumulative_rewards[agent] = 0.0
+        self.games, _ = step(self.config, self.games, np.array([int(action)], dtype=np.int32))
+        self.lanes = legal_lanes(self.config, self.games)
+        winner = int(self.games.winner[0])
+        if winner >= 0:
+            for seat, name in enumerate(self.possible_agents):
+                self.rewards[name] = 1.0 if seat == winner else -1.0
+                self.terminations[name] = True
+        self._update()
+        if winner >= 0:
+            self.agent_selection = agent
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            print(self.render())
+
+    def render(self) -> str:
+        """The board as text, and who is to play which card."""
+        position = core_position(self.config, self.games, 0)
+        card = int(self.games.card[0])
+        if position.winner is not None:
+            line = f"{COLOUR_NAMES[position.winner].capitalize()} has won."
+        else:
+            moves = [describe_action(int(action)) for action in np.flatnonzero(self.lanes[:, 0])]
+            line = f"{COLOUR_NAMES[position.turn].capitalize()} to play a {card_name(card)}: {'; '.join(moves)}"
+        return f"{render(position)}\n{line}"
+
+    def close(self) -> None:
+        pass

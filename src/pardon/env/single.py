@@ -1,0 +1,150 @@
+"""Sorry! as a single-agent Gymnasium environment: the agent plays one seat, pardon's
+own computer players (:mod:`pardon.bots`, any level) play the others.
+
+Observations and actions are those of :mod:`pardon.env.vector` for one game: a dict of
+``observation`` (1,098 planes) and ``action_mask`` (141 int8).  The reward is +1 when
+the agent wins and -1 when another player does.  ``info`` holds the position as JSON
+(docs/json.md) and the card to play.  An action the mask does not allow is refused
+(``IllegalError``, nothing changes), or with ``illegal="lose"`` ends the game as a loss
+(reward -1, ``info["illegal"]``), for learners that sample without the mask.
+
+>>> environment = SorryEnv(opponents="greedy")
+>>> observation, info = environment.reset(seed=5)
+>>> observation["action_mask"].sum() >= 1, info["card"] is not None
+(np.True_, True)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from pardon.batch.actions import ACTIONS, describe_action
+from pardon.batch.convert import action_of, core_position, core_state
+from pardon.batch.engine import Config, legal_lanes, new_games, step
+from pardon.batch.observe import observe
+from pardon.bots import Bot, make_bot
+from pardon.core.board import COLOUR_NAMES
+from pardon.core.cards import card_name
+from pardon.core.errors import IllegalError, InvalidError
+from pardon.core.jsonio import position_to_json
+from pardon.core.rules import parse_rules
+from pardon.core.turn import legal_moves, observe_state
+from pardon.env.vector import observation_space
+from pardon.textboard import render
+
+#: Decisions after which a game is cut short (truncated); no real game comes near.
+DECISION_LIMIT = 5000
+
+
+class SorryEnv(gymnasium.Env):
+    """The agent plays ``seat`` of a game of ``rules`` between ``players``; ``opponents``
+    names the computer player of every other seat (one level for all, or one per seat in
+    seat order, the agent's own seat left out)."""
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"]}  # noqa: RUF012 (Gymnasium declares it so)
+
+    def __init__(
+        self,
+        rules: str = "classic",
+        players: int = 2,
+        seat: int = 0,
+        opponents: str | Sequence[str] = "random",
+        render_mode: str | None = None,
+        illegal: str = "refuse",
+    ) -> None:
+        if illegal not in ("refuse", "lose"):
+            raise InvalidError(
+                f"illegal actions are refused or lose the game: illegal='refuse' or 'lose', not {illegal!r}"
+            )
+        self.illegal = illegal
+        self.config = Config(parse_rules(rules), players)
+        if not 0 <= seat < players:
+            raise InvalidError(f"seat {seat} is not one of the {players} seats")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise InvalidError(f"unknown render mode {render_mode!r}: choose ansi or human")
+        names = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
+        if len(names) != players - 1:
+            raise InvalidError(f"name {players - 1} computer players, one for each other seat, not {len(names)}")
+        try:
+            bots = [make_bot(name) for name in names]
+        except ValueError as error:
+            raise InvalidError(str(error)) from None
+        self.bots: dict[int, Bot] = {}
+        for other in range(players):
+            if other != seat:
+                self.bots[other] = bots[len(self.bots)]
+        self.seat = seat
+        self.render_mode = render_mode
+        self.observation_space = observation_space()
+        self.action_space = spaces.Discrete(ACTIONS)
+        self.decisions = 0
+        self.forfeited = False
+        self.games = new_games(self.config, np.zeros(1, dtype=np.uint32))
+        self.lanes = legal_lanes(self.config, self.games)
+        self.chooser = random.Random(0)
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
+        super().reset(seed=seed)
+        game_seed = int(self.np_random.integers(2**32))
+        self.chooser = random.Random(game_seed)  # the computer players' own choices
+        self.games = new_games(self.config, np.array([game_seed], dtype=np.uint32))
+        self.decisions = 0
+        self.forfeited = False
+        self._others_play()
+        return self._observation(), self._info()
+
+    def _others_play(self) -> None:
+        """The computer players' turns, until the agent is to play or the game is over."""
+        rules = self.config.rules
+        while int(self.games.winner[0]) < 0 and int(self.games.turn[0]) != self.seat:
+            state = core_state(self.config, self.games, 0)
+            moves = legal_moves(rules, state)
+            colour = self.config.seats[int(self.games.turn[0])]
+            bot = self.bots[int(self.games.turn[0])]
+            move = moves[0] if len(moves) == 1 else bot.choose(observe_state(rules, state, colour), moves, self.chooser)
+            action = action_of(self.config, self.games, 0, move)
+            self.games, _ = step(self.config, self.games, np.array([action], dtype=np.int32))
+        self.lanes = legal_lanes(self.config, self.games)
+
+    def _observation(self) -> dict[str, Any]:
+        return {"observation": observe(self.config, self.games)[0], "action_mask": self.lanes[:, 0].astype(np.int8)}
+
+    def _info(self) -> dict[str, Any]:
+        card = int(self.games.card[0])
+        position = core_position(self.config, self.games, 0)
+        return {"position": position_to_json(self.config.rules, position), "card": card_name(card) if card else None}
+
+    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if int(self.games.winner[0]) >= 0 or self.forfeited:
+            raise IllegalError("the game is over: reset the environment")
+        action = int(action)
+        if not 0 <= action < ACTIONS or not self.lanes[action, 0]:
+            legal = np.flatnonzero(self.lanes[:, 0]).tolist()
+            if self.illegal == "lose":
+                self.forfeited = True
+                return self._observation(), -1.0, True, False, {**self._info(), "illegal": action}
+            raise IllegalError(f"action {action} is not legal here: the legal actions are {legal}")
+        self.games, _ = step(self.config, self.games, np.array([action], dtype=np.int32))
+        self.decisions += 1
+        self._others_play()
+        winner = int(self.games.winner[0])
+        reward = 0.0 if winner < 0 else 1.0 if winner == self.seat else -1.0
+        if self.render_mode == "human":
+            print(self.render())
+        truncated = winner < 0 and self.decisions >= DECISION_LIMIT
+        return self._observation(), reward, winner >= 0, truncated, self._info()
+
+    def render(self) -> str:
+        """The board as text, and the card and legal actions of the agent."""
+        position = core_position(self.config, self.games, 0)
+        if position.winner is not None:
+            return f"{render(position)}\n{COLOUR_NAMES[position.winner].capitalize()} has won."
+        card = card_name(int(self.games.card[0]))
+        moves = "; ".join(f"{action}: {describe_action(int(action))}" for action in np.flatnonzero(self.lanes[:, 0]))
+        return f"{render(position)}\n{COLOUR_NAMES[position.turn].capitalize()} to play a {card}: {moves}"

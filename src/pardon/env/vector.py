@@ -1,0 +1,182 @@
+"""A vectorised Gymnasium environment over :mod:`pardon.batch`: ``num_envs`` games at
+once, the learner playing one seat of each against the batch's computer players (or
+every seat, ``opponent="self"``).
+
+Observations are dicts of ``observation`` (``(num_envs, 1098)`` float32 planes from the
+player to move, :mod:`pardon.batch.observe`) and ``action_mask`` (``(num_envs, 141)``
+int8, :mod:`pardon.batch.actions`).  A step plays each game's action, then the other
+seats' turns, until each game is at the learner's next decision or over.  The reward is
++1 for a game the learner won and -1 for one it lost (with ``opponent="self"``: +1 to
+the player whose move won).  A finished game is replaced at once by a new one
+(``autoreset_mode`` SAME_STEP: its last observation is in ``info["final_obs"]``).
+
+>>> env = SorryVectorEnv(4, seed=1)
+>>> observation, info = env.reset(seed=1)
+>>> observation["observation"].shape, observation["action_mask"].shape
+((4, 1098), (4, 141))
+>>> import numpy as np
+>>> actions = np.array([np.flatnonzero(mask)[0] for mask in observation["action_mask"]])
+>>> observation, reward, terminated, truncated, info = env.step(actions)
+>>> reward.tolist(), terminated.tolist()
+([0.0, 0.0, 0.0, 0.0], [False, False, False, False])
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from pardon.batch.actions import ACTIONS
+from pardon.batch.backend import Array
+from pardon.batch.convert import games_at as take
+from pardon.batch.convert import put_games as put
+from pardon.batch.engine import Config, Games, draw, legal_lanes, new_games, play
+from pardon.batch.observe import FEATURES, observe
+from pardon.batch.players import check_players, choose
+from pardon.core.errors import IllegalError, InvalidError
+from pardon.core.rules import parse_rules
+
+OPPONENTS = ("random", "greedy", "self")
+
+
+def observation_space() -> spaces.Dict:
+    """One game's observation: the planes and the mask of legal actions."""
+    return spaces.Dict(
+        {
+            "observation": spaces.Box(0.0, 1.0, (FEATURES,), dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, (ACTIONS,), dtype=np.int8),
+        }
+    )
+
+
+class SorryVectorEnv(VectorEnv):
+    """``num_envs`` games of ``rules`` between ``players``; the learner plays ``seat`` (the
+    seat that moves first is drawn for, so the learner sometimes leads, sometimes not)."""
+
+    metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}  # noqa: RUF012 (Gymnasium declares it so)
+
+    def __init__(
+        self,
+        num_envs: int,
+        rules: str = "classic",
+        players: int = 2,
+        opponent: str = "random",
+        seat: int = 0,
+        skip_forced: bool = False,
+        seed: int | None = None,
+    ) -> None:
+        if num_envs < 1:
+            raise InvalidError("a vectorised environment has at least one game")
+        if opponent not in OPPONENTS:
+            raise InvalidError(f"unknown opponent {opponent!r}: choose {', '.join(OPPONENTS)}")
+        if opponent != "self":
+            check_players([opponent])
+        self.config = Config(parse_rules(rules), players)
+        if not 0 <= seat < players:
+            raise InvalidError(f"seat {seat} is not one of the {players} seats")
+        self.num_envs = num_envs
+        self.opponent, self.seat, self.skip_forced = opponent, seat, skip_forced
+        self.single_observation_space = observation_space()
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.single_action_space = spaces.Discrete(ACTIONS)
+        self.action_space = spaces.MultiDiscrete(np.full(num_envs, ACTIONS))
+        self._next_seed = 0 if seed is None else seed
+        self.games = self._new(num_envs)
+        self.lanes = legal_lanes(self.config, self.games)
+
+    # --- the games ------------------------------------------------------------------------
+
+    def _new(self, count: int) -> Games:
+        seeds = (np.arange(count, dtype=np.uint64) + np.uint64(self._next_seed)) % np.uint64(2**32)
+        self._next_seed = (self._next_seed + count) % 2**32
+        return self._to_learner(new_games(self.config, seeds.astype(np.uint32)))
+
+    def _waiting(self, games: Games, lanes: Array) -> Array:
+        """The games where somebody other than the learner decides next (an opponent, or a
+        forced move when those are skipped)."""
+        waiting = np.zeros(games.card.shape, dtype=bool)
+        if self.opponent != "self":
+            waiting |= games.turn != self.seat
+        if self.skip_forced:
+            waiting |= lanes.sum(axis=0) == 1
+        return waiting & (games.winner < 0)
+
+    def _to_learner(self, games: Games) -> Games:
+        """Play the other seats' turns (and forced moves) until each game is at the
+        learner's decision or over."""
+        players = [self.opponent] * self.config.players
+        while True:
+            lanes = legal_lanes(self.config, games)
+            rows = np.flatnonzero(self._waiting(games, lanes))
+            if not rows.size:
+                return games
+            part = take(games, rows)
+            if self.opponent == "self":
+                actions = np.argmax(lanes[:, rows], axis=0)  # forced: the only legal lane
+            else:
+                actions = choose(self.config, part, players)
+                forced = (lanes[:, rows].sum(axis=0) == 1) & (part.turn == self.seat)
+                actions = np.where(forced, np.argmax(lanes[:, rows], axis=0), actions)
+            played, _ = play(self.config, part, actions)
+            games = put(games, rows, draw(self.config, played))
+
+    def _observation(self) -> dict[str, Array]:
+        return {
+            "observation": observe(self.config, self.games),
+            "action_mask": self.lanes.T.astype(np.int8),
+        }
+
+    # --- the Gymnasium interface ----------------------------------------------------------
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
+        if seed is not None:
+            self._next_seed = seed % 2**32
+        self.games = self._new(self.num_envs)
+        self.lanes = legal_lanes(self.config, self.games)
+        return self._observation(), {}
+
+    def step(self, actions: Any) -> tuple[Any, Array, Array, Array, dict[str, Any]]:
+        actions = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
+        if ((actions < 0) | (actions >= ACTIONS)).any():
+            raise InvalidError(f"actions are numbered 0 to {ACTIONS - 1}")
+        legal = self.lanes[actions, np.arange(self.num_envs)] | (self.games.winner >= 0)
+        if not legal.all():
+            game = int(np.flatnonzero(~legal)[0])
+            raise IllegalError(
+                f"action {int(actions[game])} is not legal in game {game}: "
+                f"legal are {np.flatnonzero(self.lanes[:, game]).tolist()}"
+            )
+        mover = self.games.turn.copy()
+        played, _ = play(self.config, self.games, actions.astype(np.int32))
+        games = self._to_learner(draw(self.config, played))
+        over = games.winner >= 0
+        if self.opponent == "self":
+            rewards = (over & (games.winner == mover)).astype(np.float64)
+        else:
+            rewards = np.where(over, np.where(games.winner == self.seat, 1.0, -1.0), 0.0)
+        infos: dict[str, Any] = {}
+        self.games = games
+        if over.any():
+            rows = np.flatnonzero(over)
+            self.lanes = legal_lanes(self.config, games)
+            final = self._observation()
+            infos = {
+                "final_obs": {key: value[rows] for key, value in final.items()},
+                "final_rows": rows,
+                "winner": games.winner[rows].copy(),
+            }
+            self.games = put(games, rows, self._new(len(rows)))
+        self.lanes = legal_lanes(self.config, self.games)
+        return self._observation(), rewards, over, np.zeros(self.num_envs, dtype=bool), infos
+
+    def afterstates(self) -> tuple[Array, Array, Array]:
+        """Every legal action of every game with the position it leads to, before the turn
+        passes, as seen by the player who moves: ``(game, action, observation)`` arrays
+        (for agents that judge a move by the position it makes)."""
+        rows, actions = np.nonzero(self.lanes.T)
+        after, _ = play(self.config, take(self.games, rows), actions.astype(np.int32), advance=False)
+        return rows, actions, observe(self.config, after)

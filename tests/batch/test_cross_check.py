@@ -1,0 +1,46 @@
+"""Every batch game is a real game: batch games with random actions replayed through
+pardon.core decision by decision (pardon.batch.verify), for the classic game with 2, 3 and
+4 players and every option the batch plays (2,000 games, about two minutes on one core; for more,
+``python -m pardon.batch.verify --games N``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from pardon.batch.engine import Config
+from pardon.batch.verify import cross_check, main
+
+CASES = [
+    ("classic", 2, 700),
+    ("classic", 3, 150),
+    ("classic", 4, 150),
+    ("modern-no-tokens", 2, 100),
+    ("modern-no-tokens", 4, 100),
+    ("classic(pawns=3)", 3, 100),
+    ("classic(deck=44)", 2, 100),
+    ("classic(deck=55)", 4, 100),
+    ("classic(pawns_out=1)", 2, 100),
+    ("modern-no-tokens(leave_start=forward-circle)", 3, 100),
+    ("classic(switched_opponent_slides=false)", 4, 100),
+    ("classic(draw_again_on_2=false,sorry_forward_4=true)", 2, 100),
+    ("classic(leader=named,pawns=3,deck=44)", 3, 100),
+]
+
+
+#: Every case in full (CI), and a few games of each for the quick loop (``make check``).
+RUNS = [pytest.param(*case, marks=pytest.mark.slow, id="-".join(map(str, case))) for case in CASES] + [
+    pytest.param(rules, players, 12, id=f"{rules}-{players}-quick") for rules, players, _ in CASES
+]
+
+
+@pytest.mark.parametrize(("rules", "players", "games"), RUNS)
+def test_batch_games_replay_exactly_through_the_core(rules: str, players: int, games: int) -> None:
+    report = cross_check(Config.parse(rules, players), range(1000, 1000 + games))
+    assert report.games == games
+    assert report.outcomes >= report.decisions > 50 * games  # every legal action's outcome compared
+
+
+def test_the_cross_check_command_reports_the_games_that_agree(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--rules", "classic(pawns=3)", "--players", "3", "--games", "12", "--chunk", "5"]) == 0
+    out, err = capsys.readouterr()
+    assert out.startswith("12 games of classic(pawns=3) with 3 players: ") and "12/12 games" in err

@@ -1,0 +1,161 @@
+"""The batch engine's own behaviour: shapes, determinism, the pack, random players, errors."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from pardon.batch.actions import ACTIONS, DECODED, decode, describe_action, sorry_action, split_action, switch_action
+from pardon.batch.engine import (
+    STREAM_CHOICE,
+    Config,
+    Games,
+    choose_uniform,
+    legal_lanes,
+    new_games,
+    random_actions,
+    random_bits,
+    step,
+)
+from pardon.batch.players import choose, greedy_actions
+from pardon.core.cards import CARDS, DECKS
+from pardon.core.errors import InvalidError
+
+
+def play_out(config: Config, games: Games, chooser: object = None) -> tuple[Games, list[np.ndarray]]:
+    cards = []
+    while (games.winner < 0).any():
+        cards.append(games.card.copy())
+        actions = random_actions(config, games) if chooser is None else chooser(config, games)  # type: ignore[operator]
+        games, _ = step(config, games, actions)
+    return games, cards
+
+
+def test_every_action_decodes_to_its_parts_and_back() -> None:
+    seen = set()
+    for action in range(ACTIONS):
+        kind, slot, second, count, opponent, target = decode(action)
+        assert tuple(DECODED[:, action]) == (kind, slot, second, count, opponent, target)
+        if kind == 3:
+            assert split_action(slot, count, second) == action
+        elif kind == 4:
+            assert switch_action(slot, opponent, target) == action
+        elif kind == 5:
+            assert sorry_action(opponent, target) == action
+        seen.add(describe_action(action))
+    assert len(seen) == ACTIONS
+    with pytest.raises(ValueError, match="0 to 140"):
+        decode(141)
+
+
+@pytest.mark.parametrize(("rules", "players"), [("classic", 2), ("classic", 4), ("modern-no-tokens", 3)])
+def test_the_fast_random_player_chooses_as_the_mask_does(rules: str, players: int) -> None:
+    config = Config.parse(rules, players)
+    games = new_games(config, np.arange(2000, dtype=np.uint32))
+    for _ in range(300):
+        lanes = legal_lanes(config, games)
+        bits = random_bits(games.seed, games.drawn, STREAM_CHOICE)
+        expected = np.where(games.winner < 0, choose_uniform(lanes, bits), 0)
+        actions = random_actions(config, games)
+        assert np.array_equal(actions, expected)
+        playing = games.winner < 0
+        assert lanes[actions[playing], np.flatnonzero(playing)].all()
+        assert (lanes.sum(axis=0)[playing] >= 1).all()
+        games, _ = step(config, games, actions)
+
+
+def test_one_game_without_a_batch_axis_plays_as_in_a_batch() -> None:
+    config = Config.parse("classic", 3)
+    batch = new_games(config, np.arange(5, dtype=np.uint32))
+    single = Games(*(field[..., 2] for field in batch))
+    assert single.pawns.shape == (3, 4) and single.card.shape == ()
+    while single.winner < 0:
+        action = random_actions(config, single)
+        assert int(action) == int(random_actions(config, batch)[2])
+        assert np.array_equal(legal_lanes(config, single), legal_lanes(config, batch)[:, 2])
+        single, _ = step(config, single, action)
+        batch, _ = step(config, batch, random_actions(config, batch))
+    for one, many in zip(single, batch, strict=True):
+        assert np.array_equal(one, many[..., 2])
+
+
+def test_same_seeds_same_games_and_cards_depend_on_the_seed_alone() -> None:
+    config = Config.parse("classic", 2)
+    seeds = np.arange(200, dtype=np.uint32)
+    first, cards = play_out(config, new_games(config, seeds))
+    again, cards_again = play_out(config, new_games(config, seeds))
+    for one, two in zip(first, again, strict=True):
+        assert np.array_equal(one, two)
+    assert all(np.array_equal(a, b) for a, b in zip(cards, cards_again, strict=True))
+    _, greedy_cards = play_out(config, new_games(config, seeds), greedy_actions)
+    # the k-th card a game draws is the same whoever plays it (up to where either game ended)
+    by_seed: dict[int, list[int]] = {}
+    by_seed_greedy: dict[int, list[int]] = {}
+    for drawn, store in ((cards, by_seed), (greedy_cards, by_seed_greedy)):
+        for row in drawn:
+            for game, card in enumerate(row.tolist()):
+                if card:
+                    store.setdefault(game, []).append(card)
+    differ = 0
+    for game in range(200):
+        a, b = by_seed[game], by_seed_greedy[game]
+        shortest = min(len(a), len(b))
+        assert a[:shortest] == b[:shortest]
+        differ += a != b
+    assert differ > 100  # the players did play different games
+
+
+@pytest.mark.parametrize("deck", [44, 45, 55])
+def test_each_pass_through_the_pack_deals_the_whole_deck(deck: int) -> None:
+    config = Config.parse(f"classic(deck={deck})", 4)
+    games = new_games(config, np.arange(50, dtype=np.uint32))
+    games, cards = play_out(config, games)
+    dealt = np.array(cards)  # (steps, games)
+    expected = Counter(DECKS[deck])
+    for game in range(50):
+        sequence = [card for card in dealt[:, game].tolist() if card]
+        for start in range(0, len(sequence) - deck + 1, deck):
+            assert Counter(sequence[start : start + deck]) == expected
+    assert set(np.unique(dealt)) - {0} <= set(CARDS)
+
+
+def test_the_leader_is_drawn_for_and_every_seat_leads_and_wins_as_often() -> None:
+    config = Config.parse("classic", 4)
+    games, _ = play_out(config, new_games(config, np.arange(4000, dtype=np.uint32)))
+    leads = np.bincount(games.leader, minlength=4) / 4000
+    wins = np.bincount(games.winner, minlength=4) / 4000
+    assert np.allclose(leads, 0.25, atol=0.035) and np.allclose(wins, 0.25, atol=0.035)
+    named = new_games(Config.parse("classic(leader=named)", 4), np.arange(100, dtype=np.uint32))
+    assert (named.turn == 0).all()
+
+
+def test_greedy_beats_random() -> None:
+    config = Config.parse("classic", 2)
+    games, _ = play_out(
+        config, new_games(config, np.arange(2000, dtype=np.uint32)), lambda c, g: choose(c, g, ["greedy", "random"])
+    )
+    assert (games.winner == 0).mean() > 0.7
+
+
+def test_games_take_little_memory() -> None:
+    config = Config.parse("classic", 4)
+    games = new_games(config, np.arange(1000, dtype=np.uint32))
+    assert sum(field.nbytes for field in games) / 1000 <= 48
+
+
+@pytest.mark.parametrize(
+    ("rules", "players", "message"),
+    [
+        ("partners", 4, "does not play partners"),
+        ("adult", 2, "does not play hands"),
+        ("modern", 2, "does not play Fire and Ice"),
+        ("classic(scoring=1939)", 2, "does not play points"),
+        ("classic", 1, "plays 2, 3 or 4 players"),
+        ("classic", 5, "plays 2, 3 or 4 players"),
+    ],
+)
+def test_rules_it_does_not_play_are_refused_with_a_clear_message(rules: str, players: int, message: str) -> None:
+    with pytest.raises(InvalidError, match=message):
+        Config.parse(rules, players)

@@ -1,0 +1,80 @@
+"""``pardon sim --engine batch``: result rows as the core engine writes them, resumable, and
+clear refusals."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from pardon.cli import main
+from pardon.sim.simulate import read_rows
+
+KEYS = {
+    "game", "seed", "seats", "bots", "first", "winner", "winner_place", "draws", "turns",
+    "bumps", "slides", "sorry", "forfeits", "lead_changes", "points", "cards",
+}  # fmt: skip
+
+
+def test_batch_simulation_writes_rows_the_report_reads(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "run"
+    assert (
+        main(["sim", "--engine", "batch", "--games", "300", "--bots", "greedy,random", "--out", str(out), "--quiet"])
+        == 0
+    )
+    assert "300 games played by the batch engine" in capsys.readouterr().out
+    rows = list(read_rows(out))
+    assert [row["game"] for row in rows] == list(range(300))
+    assert all(set(row) == KEYS for row in rows)
+    for row in rows:
+        assert row["winner"] in row["seats"] and row["first"] in row["seats"]
+        assert sum(used for used, _ in row["cards"].values()) == row["draws"] == row["turns"]
+        assert sum(lost for _, lost in row["cards"].values()) == row["forfeits"]
+        assert row["sorry"] == row["cards"].get("sorry", [0, 0])[0]
+    greedy_wins = sum(row["winner"] == "red" for row in rows) / len(rows)
+    assert greedy_wins > 0.65  # red plays greedy
+    assert json.loads((out / "run.json").read_text())["engine"] == "batch"
+    assert main(["report", str(out)]) == 0
+    assert (out / "report" / "report.json").exists()
+
+
+def test_batch_run_resumes_to_the_same_rows(tmp_path: Path) -> None:
+    whole, halves = tmp_path / "whole", tmp_path / "halves"
+    main(["sim", "--engine", "batch", "--games", "80", "--players", "3", "--seed", "4", "--out", str(whole), "--quiet"])
+    main(
+        ["sim", "--engine", "batch", "--games", "30", "--players", "3", "--seed", "4", "--out", str(halves), "--quiet"]
+    )
+    main(
+        ["sim", "--engine", "batch", "--games", "80", "--players", "3", "--seed", "4", "--out", str(halves), "--quiet"]
+    )
+    assert list(read_rows(whole)) == list(read_rows(halves))
+
+
+def test_runs_of_one_engine_are_not_resumed_by_the_other(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    batch, core = tmp_path / "batch", tmp_path / "core"
+    main(["sim", "--engine", "batch", "--games", "10", "--out", str(batch), "--quiet"])
+    main(["sim", "--games", "5", "--out", str(core), "--quiet"])
+    capsys.readouterr()
+    assert main(["sim", "--games", "20", "--out", str(batch), "--quiet"]) == 2
+    assert "played by the batch engine, not the core engine" in capsys.readouterr().err
+    assert main(["sim", "--engine", "batch", "--games", "20", "--out", str(core), "--quiet"]) == 2
+    assert "played by the core engine, not the batch engine" in capsys.readouterr().err
+    assert len(list(read_rows(batch))) == 10 and len(list(read_rows(core))) == 5
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["--bots", "mcts"], "plays the computer players random and greedy"),
+        (["--rules", "partners"], "does not play partners"),
+        (["--jobs", "2"], "plays its games in one process"),
+    ],
+)
+def test_what_the_batch_engine_does_not_do_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], arguments: list[str], message: str
+) -> None:
+    out = tmp_path / "run"
+    assert main(["sim", "--engine", "batch", "--games", "5", "--out", str(out), *arguments]) == 2
+    assert message in capsys.readouterr().err
+    assert not (out / "games.jsonl").exists()
