@@ -278,11 +278,12 @@ class Played(NamedTuple):
 
 def _mix(x: Array) -> Array:
     """A 32-bit integer hash (lowbias32): every bit of the input reaches every bit."""
-    x = x ^ (x >> U32(16))
-    x = x * U32(0x21F0AAAD)
-    x = x ^ (x >> U32(15))
-    x = x * U32(0x735A2D97)
-    return x ^ (x >> U32(15))
+    with np.errstate(over="ignore"):  # it wraps round on purpose (NumPy warns for one game's scalars)
+        x = x ^ (x >> U32(16))
+        x = x * U32(0x21F0AAAD)
+        x = x ^ (x >> U32(15))
+        x = x * U32(0x735A2D97)
+        return x ^ (x >> U32(15))
 
 
 def random_bits(seed: Array, counter: Array, stream: int) -> Array:
