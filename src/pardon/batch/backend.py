@@ -27,7 +27,8 @@ def namespace(*arrays: Array) -> ModuleType:
         return np
     import jax.numpy as jnp
 
-    return jnp
+    module: ModuleType = jnp  # typed the same whether or not JAX (untyped when absent) is installed
+    return module
 
 
 def is_numpy(xp: ModuleType) -> bool:

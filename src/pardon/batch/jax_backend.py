@@ -83,9 +83,10 @@ def random_run(config: Config, steps: int) -> Callable[[Games, Any], tuple[Games
         games = reset_finished(config, games, fresh)
         return games, next_seed + jnp.sum(over, dtype=jnp.uint32), drawn
 
-    @jax.jit
+    @jax.jit  # type: ignore[untyped-decorator, unused-ignore]  # (untyped where JAX is not installed)
     def run(games: Games, next_seed: Any) -> tuple[Games, Any, Any]:
         done: tuple[Games, Any, Any] = jax.lax.fori_loop(0, steps, one, (games, jnp.uint32(next_seed), jnp.uint32(0)))
         return done
 
-    return run
+    compiled: Callable[[Games, Any], tuple[Games, Any, Any]] = run
+    return compiled
