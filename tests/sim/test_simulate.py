@@ -159,3 +159,19 @@ def test_report_writes_html_plots_and_json(tmp_path: Path) -> None:
         check=False,
     )
     assert missing.returncode == 2 and len(missing.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "rows", "kept"),
+    [(b"", 0, b""), (b"ab\ncd\nef", 2, b"ab\ncd\n"), (b"abcdefg", 0, b""), (b"a\nb\n", 2, b"a\nb\n")],
+)
+def test_rows_are_counted_a_chunk_at_a_time_and_a_partial_last_line_cut(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: bytes, rows: int, kept: bytes
+) -> None:
+    from pardon.sim import jsonlines
+
+    monkeypatch.setattr(jsonlines, "CHUNK", 3)  # lines across chunk boundaries
+    path = tmp_path / RESULTS
+    path.write_bytes(text)
+    assert jsonlines.complete_rows(path) == rows
+    assert path.read_bytes() == kept

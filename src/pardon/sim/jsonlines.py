@@ -13,17 +13,25 @@ from typing import Any
 
 from pardon.core.errors import InvalidError
 
+#: Bytes read at a time when counting rows: a run of millions of games is never read whole.
+CHUNK = 1 << 20
+
 
 def complete_rows(path: Path) -> int:
     """Count the complete rows of a results file, cutting off a partial last line."""
     if not path.exists():
         return 0
+    rows = cut = read = 0
     with path.open("rb+") as stream:
-        data = stream.read()
-        cut = data.rfind(b"\n") + 1
-        if cut < len(data):
+        while chunk := stream.read(CHUNK):
+            rows += chunk.count(b"\n")
+            last = chunk.rfind(b"\n")
+            if last >= 0:
+                cut = read + last + 1
+            read += len(chunk)
+        if cut < read:
             stream.truncate(cut)
-    return data[:cut].count(b"\n")
+    return rows
 
 
 def read_jsonlines(path: Path) -> Iterator[dict[str, Any]]:
