@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 
 from pardon.core.errors import IllegalError, InvalidError
-from pardon.core.scoring import GameResult, Match, score_1939, score_1939_all_dropped, score_1992
+from pardon.core.notation import parse_position
+from pardon.core.rules import parse_rules
+from pardon.core.scoring import GameResult, Match, points_of, score_1939, score_1939_all_dropped, score_1992
 
 
 @pytest.mark.parametrize(
@@ -27,6 +29,22 @@ def test_1939_doubled_and_dropped() -> None:
     assert score_1939({0: 4, 2: 1}, winner=0, multiplier=2) == {0: 42, 2: 2}
     assert score_1939({0: 4, 1: 2, 2: 1}, winner=0, multiplier=4, dropped=frozenset({1})) == {0: 60, 1: 0, 2: 4}
     assert score_1939_all_dropped((0, 1, 2), doubler=1) == {0: 0, 1: 5, 2: 0}
+
+
+@pytest.mark.parametrize(
+    ("scoring", "team_points", "other_points"),
+    [
+        ("1939", 4 + 1 + 16, 1),  # the partner's pawns are not an opponent's: the bonus holds
+        ("1992", 20 + 5 * (3 + 4) + 50, 5),
+    ],
+)
+def test_partners_score_as_a_team(scoring: str, team_points: int, other_points: int) -> None:
+    rules = parse_rules(f"partners(scoring={scoring})")
+    position = parse_position(
+        "R:home,home,home,home B:home,start,start,start Y:home,home,home,home G:start,start,start,start "
+        "turn:R winner:R"
+    )
+    assert points_of(rules, position) == {0: team_points, 1: other_points, 2: team_points, 3: 0}
 
 
 @pytest.mark.parametrize(

@@ -42,3 +42,32 @@ def test_home_pawns_are_named() -> None:
     position = parse_position("R:home,S2,4,start Y:25,S1,start,start turn:R")
     with pytest.raises(IllegalError, match="Home never moves again"):
         parse_move(CLASSIC, position, 4, "4 home-S1")
+
+
+@pytest.mark.parametrize(
+    ("rules", "text", "reason"),
+    [
+        ("classic", "7 20-22 30-32 40-43", "a 7 is split between two pawns at most"),
+        ("partners(partner_split=any)", "7 20-22 30-32 40-44", "the parts must add up to 7"),
+        ("partners(partner_split=any)", "7 20-22 20-23 40-42", "each part of a split 7 moves a different pawn"),
+        ("partners(partner_split=any)", "5 20-22 30-33", "only a 7 can be split"),
+    ],
+)
+def test_a_split_among_any_pawns_is_explained_by_its_own_rule(rules: str, text: str, reason: str) -> None:
+    position = parse_position(
+        "R:20,30,40,start B:start,start,start,start Y:start,start,start,start G:start,start,start,start turn:R"
+    )
+    card = 5 if text.startswith("5") else 7
+    with pytest.raises(IllegalError) as refused:
+        parse_move(parse_rules(rules), position, card, text)
+    assert reason in str(refused.value)
+    assert "two pawns" not in str(refused.value) or rules == "classic"
+
+
+def test_a_split_among_three_pawns_is_legal_with_any_split() -> None:
+    position = parse_position(
+        "R:20,30,40,start B:start,start,start,start Y:start,start,start,start G:start,start,start,start turn:R"
+    )
+    move = parse_move(parse_rules("partners(partner_split=any)"), position, 7, "7 20-22 30-32 40-43")
+    # Written in another order than legal_moves lists it, the same outcome is found.
+    assert sorted((action.origin, action.end) for action in move.actions) == [(28, 25), (38, 36), (48, 46)]

@@ -29,9 +29,9 @@ from web_support import Message, Player, create, free_port, token_of, wait_until
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.sync.client import ClientConnection, connect
 
-from pardon.web.protocol import ANSWERED_REFUSALS, RATE_STRIKES, Encoder
+from pardon.web.protocol import ANSWERED_REFUSALS, RATE_STRIKES, Client, Encoder
 from pardon.web.rooms import Room
-from pardon.web.settings import sqlite_url
+from pardon.web.settings import Settings, sqlite_url
 
 
 @dataclass
@@ -344,6 +344,59 @@ def test_a_rate_limit_close_sends_its_errors_first(make_server: Callable[..., Te
                 codes.append(player.receive().get("code"))
         assert closed.value.code == 1008
     assert codes.count("rate_limited") == RATE_STRIKES, codes
+
+
+def test_a_client_too_slow_to_read_is_closed_without_sending_anything(
+    make_server: Callable[..., TestClient],
+) -> None:
+    server = make_server(outbox_messages=1)  # its welcome and sync already fill it
+    game = create(server, [{"kind": "human"}, {"kind": "human"}], public=True)
+    with server.websocket_connect(game["websocket"]) as socket:
+        socket.send_json({"type": "hello"})
+        with pytest.raises(WebSocketDisconnect) as closed:
+            while True:
+                socket.receive_json()
+        assert closed.value.code == 1013
+    with server.websocket_connect(game["websocket"]) as again:  # the game is still there for others
+        again.send_json({"type": "hello"})
+        with pytest.raises(WebSocketDisconnect):
+            while True:
+                again.receive_json()
+
+
+class _NeverRead:
+    """A websocket whose peer never reads: every send waits for ever."""
+
+    def __init__(self) -> None:
+        self.sent = 0
+
+    async def send_text(self, text: str) -> None:
+        self.sent += 1
+        await asyncio.Event().wait()
+
+
+def test_an_outbox_is_bounded_in_bytes_and_dropped_when_it_overflows() -> None:
+    async def scenario() -> tuple[int, int, int, bool, list[str]]:
+        settings = Settings(database="", outbox_messages=10_000, outbox_bytes=64 * 1024)
+        client = Client(_NeverRead(), frozenset(), "spectator", Encoder(), settings)  # type: ignore[arg-type]
+        stopped: list[str] = []
+        client.on_overflow = lambda: stopped.append("stopped")
+        writer = asyncio.create_task(client.write_all())
+        await asyncio.sleep(0)
+        big = {"type": "state", "padding": "x" * 10_000}
+        delivered = 0
+        while not client.overflowed:
+            client.deliver(big)
+            delivered += 1
+        queued = client.queued_bytes, client.outbox.qsize()
+        client.deliver(big)  # after the overflow nothing more is kept
+        await client.finish(writer)
+        return delivered, *queued, writer.cancelled(), stopped
+
+    delivered, queued_bytes, queued, cancelled, stopped = asyncio.run(scenario())
+    assert 6 <= delivered <= 8  # 64 KiB of 10 KB messages, one of them in the stuck send
+    assert (queued_bytes, queued) == (0, 1)  # only the writer's stop is left
+    assert cancelled and stopped == ["stopped"]
 
 
 # --- presence -------------------------------------------------------------------------

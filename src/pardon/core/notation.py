@@ -340,7 +340,7 @@ def _find_split_by_result(
     """A split 7 written in an order that leads to an outcome listed under another
     text (the other order, or even the whole 7 by one pawn): made part by part as
     written, then matched by its result, since one outcome is one move."""
-    if card != 7 or len(specs) != 2:
+    if card != 7 or len(specs) < 2:
         return []
     steps = []
     for spec in specs:
@@ -359,13 +359,15 @@ def _find_split_by_result(
 
 def _explain(rules: Rules, position: Position, card: int, specs: list[_Spec], moves: list[Move]) -> str:
     """The rule a written move breaks, as far as it can be named."""
+    any_split = rules.partners and rules.partner_split == "any"
     if len(specs) > 1 and card != 7:
-        return "only a 7 can be split between two pawns"
-    if len(specs) > 2:
+        return "only a 7 can be split" + ("" if any_split else " between two pawns")
+    if len(specs) > 2 and not any_split:
         return "a 7 is split between two pawns at most"
-    if len(specs) == 2 and specs[0].origin == specs[1].origin:
-        return "a split 7 moves two different pawns"
     player = position.turn
+    pawns_named = {(player if spec.colour is None else spec.colour, spec.origin) for spec in specs}
+    if len(specs) >= 2 and len(pawns_named) < len(specs):
+        return "each part of a split 7 moves a different pawn" if any_split else "a split 7 moves two different pawns"
     for spec in specs:
         if rules.partners and _lands_partner_on_player(position, spec):
             return (
@@ -383,7 +385,7 @@ def _explain(rules: Rules, position: Position, card: int, specs: list[_Spec], mo
     spec = specs[0]
     if spec.switch or (card == SORRY and spec.destination is not None):
         return _explain_target(position, card, spec)
-    if len(specs) == 2:
+    if len(specs) >= 2:
         return "the parts must add up to 7, each made forward, one after the other, and legal when made"
     destinations = sorted(
         {

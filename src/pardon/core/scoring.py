@@ -9,6 +9,8 @@
 * **1992 play for points** (``scoring="1992"``): 5 per own pawn Home; the winner also
   scores 5 per opponent pawn not Home and the largest bonus that fits: 100 if no
   opponent pawn is Home, 50 if none has more than 1, 25 if none has more than 2.
+* **Partners**: the winning team wins; both partners score as the winner, and only the other
+  team's pawns count as the opponents' (RULES.md is silent on points with partners).
 * **Matches**: a series of games; the winner of each leads the next; wins are counted
   (a doubled game counts 2) and points are totalled toward an agreed target.
 """
@@ -19,7 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Final
 
-from pardon.core.board import HOME
+from pardon.core.board import HOME, partner
 from pardon.core.errors import IllegalError, InvalidError
 from pardon.core.rules import Rules
 from pardon.core.state import Position
@@ -46,17 +48,24 @@ def score_1939(
     winner: int,
     multiplier: int = 1,
     dropped: frozenset[int] = frozenset(),
+    team: tuple[int, ...] = (),
 ) -> dict[int, int]:
     """1939 Point Scoring of a finished game, from each colour's number of pawns Home.
+    ``team`` names the winner's partners, who score as the winner (none by default).
 
     >>> score_1939({0: 4, 2: 1}, winner=0)
     {0: 21, 2: 1}
+    >>> score_1939({0: 4, 1: 1, 2: 4, 3: 0}, winner=0, team=(2,))
+    {0: 21, 1: 1, 2: 21, 3: 0}
     """
-    opponents = [colour for colour in home if colour != winner]
+    winners = (winner, *team)
+    opponents = [colour for colour in home if colour not in winners]
     most = max((home[colour] for colour in opponents), default=0)
     scores = {colour: 0 if colour in dropped else home[colour] * multiplier for colour in home}
     opponent_pawns_home = sum(home[colour] for colour in opponents)
-    scores[winner] = (home[winner] + opponent_pawns_home + _bonus(BONUS_1939, most)) * multiplier
+    for colour in winners:
+        if colour not in dropped:  # a partner may have dropped out of a double
+            scores[colour] = (home[colour] + opponent_pawns_home + _bonus(BONUS_1939, most)) * multiplier
     return scores
 
 
@@ -65,17 +74,22 @@ def score_1939_all_dropped(players: tuple[int, ...], doubler: int) -> dict[int, 
     return {colour: DROP_OUT_POINTS if colour == doubler else 0 for colour in players}
 
 
-def score_1992(home: Mapping[int, int], winner: int, pawns_each: int) -> dict[int, int]:
-    """1992 "play for points" scores of a finished game.
+def score_1992(
+    home: Mapping[int, int], winner: int, pawns_each: int, team: tuple[int, ...] = ()
+) -> dict[int, int]:
+    """1992 "play for points" scores of a finished game (``team``: the winner's partners,
+    who score as the winner).
 
     >>> score_1992({0: 4, 1: 0, 2: 2, 3: 1}, winner=0, pawns_each=4)
     {0: 90, 1: 0, 2: 10, 3: 5}
     """
-    opponents = [colour for colour in home if colour != winner]
+    winners = (winner, *team)
+    opponents = [colour for colour in home if colour not in winners]
     most = max((home[colour] for colour in opponents), default=0)
     scores = {colour: 5 * home[colour] for colour in home}
     not_home = sum(pawns_each - home[colour] for colour in opponents)
-    scores[winner] += 5 * not_home + _bonus(BONUS_1992, most)
+    for colour in winners:
+        scores[colour] += 5 * not_home + _bonus(BONUS_1992, most)
     return scores
 
 
@@ -85,12 +99,13 @@ def points_of(rules: Rules, position: Position) -> dict[int, int] | None:
     if winner is None or rules.scoring == "none":
         return None
     home = {colour: pawns_home(position.pawns[colour]) for colour in position.seats}
+    team = (partner(winner),) if rules.partners else ()
     if rules.scoring == "1992":
-        return score_1992(home, winner, rules.pawns)
+        return score_1992(home, winner, rules.pawns, team)
     if home[winner] < rules.pawns:  # everybody else dropped out of a double
         dropped = score_1939_all_dropped(position.seats, winner)
         return {colour: points * position.stake for colour, points in dropped.items()}
-    return score_1939(home, winner, position.stake, frozenset(position.out))
+    return score_1939(home, winner, position.stake, frozenset(position.out), team)
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ import ipaddress
 import json
 import logging
 import time
+from collections.abc import Callable
 from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 
@@ -37,8 +38,6 @@ log = logging.getLogger("pardon.web")
 Colour = Literal["red", "blue", "yellow", "green"]
 COLOUR_NUMBERS = {name: number for number, name in enumerate(COLOUR_NAMES)}
 
-#: Messages waiting to be sent to one client before it counts as gone.
-OUTBOX_SIZE = 512
 #: Refused-for-rate messages in a row before the connection is closed.
 RATE_STRIKES = 50
 
@@ -227,34 +226,64 @@ class Connections:
 
 class Client:
     """One websocket: who it speaks for, and an outbox of encoded messages drained by its own
-    task so that a slow client never holds up a room."""
+    task so that a slow client never holds up a room.
 
-    def __init__(self, socket: WebSocket, controls: frozenset[int], role: str, encoder: Encoder):
+    The outbox is bounded in messages and in bytes: a client that falls that far behind is
+    too slow to read, and is closed at once (1013) with what waited for it dropped, so a
+    reader that never reads holds no more memory than the bound, whether or not it sends.
+    """
+
+    def __init__(
+        self, socket: WebSocket, controls: frozenset[int], role: str, encoder: Encoder, settings: Settings
+    ) -> None:
         self.socket = socket
         self._controls = controls
         self.role = role
         self.encoder = encoder
-        self.outbox: asyncio.Queue[str | None] = asyncio.Queue(OUTBOX_SIZE)
+        self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
+        self.queued_bytes = 0
+        self._limits = (settings.outbox_messages, settings.outbox_bytes)
         self.overflowed = False
+        #: Whether the command loop is waiting for the client's next message (and so may be
+        #: stopped there: never in the middle of a command, which may be writing a decision).
+        self.waiting = False
+        #: Called once when the outbox overflows: ends the command loop if it is waiting.
+        self.on_overflow: Callable[[], object] | None = None
 
     @property
     def controls(self) -> frozenset[int]:
         return self._controls
 
     def deliver(self, message: dict[str, Any]) -> None:
-        if self.outbox.full():  # the client reads too slowly: let it reconnect and resync
-            self.overflowed = True
+        if self.overflowed:
             return
-        self.outbox.put_nowait(self.encoder.encode(message))
+        text = self.encoder.encode(message)
+        messages, size = self._limits
+        if self.outbox.qsize() >= messages or self.queued_bytes + len(text) > size:
+            self._overflow()
+            return
+        self.queued_bytes += len(text)
+        self.outbox.put_nowait(text)
+
+    def _overflow(self) -> None:
+        """Too slow to read: drop what waits, stop the writer, and close (it reconnects and resyncs)."""
+        self.overflowed = True
+        while not self.outbox.empty():
+            self.outbox.get_nowait()
+        self.queued_bytes = 0
+        self.outbox.put_nowait(None)
+        if self.on_overflow is not None:
+            self.on_overflow()
 
     async def write_all(self) -> None:
         while (text := await self.outbox.get()) is not None:
+            self.queued_bytes -= len(text)
             await self.socket.send_text(text)
 
     async def finish(self, writer: asyncio.Task[None]) -> None:
         """Send what is queued (a few seconds at most), then stop writing."""
-        if self.outbox.full():
-            writer.cancel()
+        if self.overflowed:
+            writer.cancel()  # it may be stuck sending to a client that does not read
         else:
             self.outbox.put_nowait(None)
         with contextlib.suppress(Exception, asyncio.CancelledError):
@@ -384,7 +413,7 @@ async def _serve(socket: WebSocket, game_id: str, rooms: Rooms, settings: Settin
         rooms.release(room)  # a finished game nobody watches is not kept for a refused client
         await _refuse(socket, CommandError(errors.BAD_TOKEN, "that token opens no seat of this game"), CLOSE_BAD_TOKEN)
         return
-    client = Client(socket, *role, connections.encoder)
+    client = Client(socket, *role, connections.encoder, settings)
     watching = not client.controls
     if watching and not connections.spectators.take(room.row.id):
         rooms.release(room)
@@ -407,16 +436,27 @@ async def _attend(client: Client, room: Room, rooms: Rooms, since: int, settings
         since = 0
     room.sync(client, since)
     closing: tuple[int, str] | None = None
+    commands = asyncio.create_task(_serve_commands(client, room, settings))
+
+    def stop_waiting() -> None:  # a client too slow to read is closed now, not when it next sends
+        if client.waiting:
+            commands.cancel()
+
+    client.on_overflow = stop_waiting
     try:
-        closing = await _serve_commands(client, room, settings)
+        closing = await commands
+    except asyncio.CancelledError:
+        if not client.overflowed:
+            raise
+        closing = (CLOSE_TRY_LATER, "too slow: reconnect")
     finally:
         room.detach(client)
         rooms.release(room)
         await client.finish(writer)  # what is queued goes out before the close: the error that explains it
     socket = client.socket
     if closing is not None and socket.application_state == WebSocketState.CONNECTED:
-        with contextlib.suppress(Exception):
-            await socket.close(*closing)
+        with contextlib.suppress(Exception, TimeoutError):
+            await asyncio.wait_for(socket.close(*closing), timeout=5)
 
 
 def _welcome(room: Room, client: Client) -> dict[str, Any]:
@@ -467,10 +507,13 @@ async def _serve_commands(client: Client, room: Room, settings: Settings) -> tup
     limit = RateLimit(settings.rate, settings.burst)
     strikes = 0
     while not client.overflowed:
+        client.waiting = True
         try:
             message = await _receive(client.socket)
         except WebSocketDisconnect:
             return None
+        finally:
+            client.waiting = False
         if not limit.allow():
             strikes += 1
             client.deliver(error_message(CommandError(errors.RATE_LIMITED, "too many messages: slow down"), None))

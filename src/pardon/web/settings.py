@@ -65,3 +65,7 @@ class Settings:
     waiting_expiry: float = 24 * 3600.0
     #: Seconds between two rounds of housekeeping (forgetting idle rooms, expiring waiting games).
     sweep_every: float = 60.0
+    #: Messages, and bytes, waiting to be sent to one client before it counts as too slow to
+    #: read and is closed (1013): a reader that never reads holds no more than this.
+    outbox_messages: int = 512
+    outbox_bytes: int = 16 * 1024 * 1024
