@@ -268,3 +268,92 @@ def test_moves_reads_tokens_and_doubling_and_refuses_what_cannot_be() -> None:
         result = pardon("moves", "-", "--card", "11", stdin=json.dumps(bad))
         assert result.returncode == 2 and words in result.stderr, result.stderr
         assert len(result.stderr.strip().splitlines()) == 1
+
+
+@pytest.fixture(scope="module")
+def game_record(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("analyse") / "game.txt"
+    made = pardon("selfplay", "--bots", "greedy,tactician", "--seed", "3", "--record", str(path))
+    assert made.returncode == 0, made.stderr
+    return path
+
+
+def test_analyse_prints_the_chances_by_turn_and_the_biggest_mistakes(game_record: Path) -> None:
+    result = pardon("analyse", str(game_record), "--top", "2")
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""  # no progress bar where stderr is not a terminal
+    lines = result.stdout.splitlines()
+    assert re.fullmatch(r"Red and yellow, classic: yellow won after \d+ cards\.", lines[0])
+    assert lines[2].startswith("Win chance by turn (1-")
+    assert lines[3].startswith("  red ") and lines[4].startswith("  yellow ")
+    assert "Biggest mistakes of red and yellow, judged by expectimax:" in lines
+    assert [line[:4] for line in lines if re.match(r" ?\d+\. Turn ", line)] == [" 1. ", " 2. "]
+    assert all(len(line) <= 80 for line in lines)
+
+
+def test_analyse_json_has_every_decisions_chances_and_the_mistakes(game_record: Path) -> None:
+    result = pardon("analyse", str(game_record), "--json", "--seat", "red", "--bot", "tactician", "--top", "4")
+    assert result.returncode == 0, result.stderr
+    output = json.loads(result.stdout)
+    assert {key: output[key] for key in ("rules", "seats", "winner", "bot", "coached")} == {
+        "rules": "classic",
+        "seats": ["red", "yellow"],
+        "winner": "yellow",
+        "bot": "tactician",
+        "coached": ["red"],
+    }
+    decisions = output["decisions"]
+    assert [decision["decision"] for decision in decisions] == list(range(1, len(decisions) + 1))
+    for decision in decisions:
+        assert set(decision["chances"]) == {"red", "yellow"}
+        assert sum(decision["chances"].values()) == pytest.approx(1.0, abs=1e-3)
+        assert ("loss" in decision) == (decision["colour"] == "red" and decision["choices"] > 1)
+    mistakes = output["mistakes"]
+    assert 0 < len(mistakes) <= 4
+    assert [mistake["loss"] for mistake in mistakes] == sorted((mistake["loss"] for mistake in mistakes), reverse=True)
+    assert set(mistakes[0]) == {
+        "decision",
+        "turn",
+        "colour",
+        "card",
+        "played",
+        "better",
+        "played_chance",
+        "best_chance",
+        "loss",
+        "reason",
+    }
+    assert all(mistake["colour"] == "red" and mistake["loss"] > 0 and mistake["reason"] for mistake in mistakes)
+
+
+def test_analyse_refuses_what_is_not_a_record_in_one_line(game_record: Path, tmp_path: Path) -> None:
+    garbage = tmp_path / "garbage.bin"
+    garbage.write_bytes(bytes(range(256)))
+    notes = tmp_path / "notes.txt"
+    notes.write_text("shopping: eggs, milk\n", encoding="utf-8")
+    broken = tmp_path / "broken.txt"
+    broken.write_text(game_record.read_text(encoding="utf-8").replace("\nR ", "\nR 12 pass # ", 1), encoding="utf-8")
+    for arguments, words in (
+        ([str(tmp_path / "missing.txt")], "cannot read"),
+        ([str(garbage)], "not UTF-8 text"),
+        ([str(notes)], "line 1"),
+        ([str(broken)], "decision"),
+        ([str(game_record), "--seat", "blue"], "blue is not in this game"),
+        ([str(game_record), "--bot", "wizard"], "unknown computer player"),
+    ):
+        result = pardon("analyse", *arguments)
+        assert result.returncode == 2, (arguments, result.stderr)
+        assert result.stdout == ""
+        assert result.stderr.startswith("pardon analyse: ") and words in result.stderr, result.stderr
+        assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_hint_says_why_the_best_move_is_best() -> None:
+    bump = position(pawns={"red": [23, 50, "start", "start"], "yellow": [28, "start", "start", "start"]})
+    result = pardon("hint", "-", "--card", "5", "--bot", "tactician", "--json", stdin=json.dumps(bump))
+    assert result.returncode == 0, result.stderr
+    output = json.loads(result.stdout)
+    assert output["moves"][0]["move"] == "5 23-28"
+    assert output["reason"] == "Bump the leader: sends Yellow's pawn 10 from Home back to Start"
+    text = pardon("hint", "-", "--card", "5", "--bot", "tactician", stdin=json.dumps(bump))
+    assert text.stdout.splitlines()[-1] == f"Why 5 23-28: {output['reason']}"

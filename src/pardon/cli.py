@@ -8,6 +8,7 @@
     pardon rules                      presets and rules options
     pardon tournament --bots A,B      a duplicate tournament between computer players
     pardon hint FILE --card CARD      rank the legal moves of a JSON position by win chance
+    pardon analyse RECORD             every player's win chance by turn, the biggest mistakes and why
     pardon puzzle [--number N]        a position and a card: find the best move
     pardon sim --games N --out DIR    play many games, one result row each (resumable)
     pardon report DIR                 statistics and plots of simulation runs
@@ -26,7 +27,7 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from pardon import __version__
 from pardon.bots import BOTS, DEFAULT_BOT, make_bot
@@ -54,6 +55,8 @@ def _read_text(path: str) -> str:
         return Path(path).read_text(encoding="utf-8")
     except OSError as error:
         raise UserError(f"cannot read {path}: {error.strerror or error}") from None
+    except UnicodeDecodeError:
+        raise UserError(f"cannot read {path}: it is not UTF-8 text") from None
 
 
 def _read_json(path: str) -> Any:
@@ -229,6 +232,7 @@ def command_tournament(arguments: argparse.Namespace) -> int:
 
 
 def command_hint(arguments: argparse.Namespace) -> int:
+    from pardon.bots.coach import best_reason
     from pardon.bots.hint import rank_moves
     from pardon.core.notation import format_move
 
@@ -238,13 +242,46 @@ def command_hint(arguments: argparse.Namespace) -> int:
         raise UserError(f"the game is over: {COLOUR_NAMES[position.winner]} has won")
     ranked = rank_moves(rules, position, card, arguments.bot, random.Random(arguments.seed))
     moves = [{"move": format_move(position, move), "win_chance": round(chance, 4)} for move, chance in ranked]
+    why = best_reason(rules, position, ranked)
     if arguments.json:
-        print(json.dumps({"card": card_name(card), "bot": arguments.bot, "moves": moves}))
+        print(json.dumps({"card": card_name(card), "bot": arguments.bot, "moves": moves, "reason": why}))
         return 0
     print(f"{COLOUR_NAMES[position.turn].capitalize()} to play {card_name(card)}; win chance by {arguments.bot}:")
     for entry in moves:
         print(f"  {entry['win_chance']:6.1%}  {entry['move']}")
+    if why is not None:
+        print(f"Why {moves[0]['move']}: {why}")
     return 0
+
+
+def command_analyse(arguments: argparse.Namespace) -> int:
+    from pardon.bots.coach import MARKS, PLAIN_MARKS, analyse, format_analysis
+    from pardon.core.notation import parse_colour
+    from pardon.sim.progress import Progress
+
+    if arguments.top < 0:
+        raise UserError(f"--top must be 0 or more, not {arguments.top}")
+    make_bot(arguments.bot)  # an unknown level is refused before the record is read
+    record = parse_record(_read_text(arguments.file))
+    seats = None if arguments.seat is None else [parse_colour(word) for word in arguments.seat.split(",")]
+    shown = not arguments.quiet and sys.stderr.isatty()  # a bar in a log file is noise
+    bar = Progress(len(record.moves), sys.stderr if shown else None, unit="decisions")
+    analysis = analyse(record, arguments.bot, seats, bar.update)
+    if arguments.json:
+        print(json.dumps(analysis.to_json(arguments.top)))
+        return 0
+    marks = MARKS if _can_write(sys.stdout, MARKS) else PLAIN_MARKS
+    sys.stdout.write(format_analysis(analysis, arguments.top, marks))
+    return 0
+
+
+def _can_write(stream: TextIO, text: str) -> bool:
+    """Whether ``stream`` can show ``text`` (a terminal without Unicode gets plain marks)."""
+    try:
+        text.encode(getattr(stream, "encoding", None) or "ascii")
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
 
 
 def command_puzzle(arguments: argparse.Namespace) -> int:
@@ -484,6 +521,17 @@ def _parser() -> argparse.ArgumentParser:
     hint.add_argument("--seed", type=int, default=0)
     hint.add_argument("--json", action="store_true")
     hint.set_defaults(run=command_hint)
+
+    analyse_command = commands.add_parser(
+        "analyse", help="a game record's win chances by turn, and its biggest mistakes with the better move and why"
+    )
+    analyse_command.add_argument("file", help="record file (as pardon selfplay or pardon tui write it), or -")
+    analyse_command.add_argument("--seat", metavar="COLOURS", help="the colours to coach, e.g. red or red,blue (all)")
+    analyse_command.add_argument("--bot", default="expectimax", help="the level that judges the moves")
+    analyse_command.add_argument("--top", type=int, default=3, help="how many mistakes to show (default 3)")
+    analyse_command.add_argument("--json", action="store_true", help="every decision's chances and the mistakes")
+    analyse_command.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
+    analyse_command.set_defaults(run=command_analyse)
 
     puzzle = commands.add_parser("puzzle", help="a position and a card: find the best move")
     puzzle.add_argument("--number", type=int, default=1, help="which puzzle (see --list)")

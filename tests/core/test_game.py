@@ -17,6 +17,7 @@ from pardon.core import (
     record_of,
     replay,
 )
+from pardon.core.game import replay_steps
 from pardon.core.state import seats_for
 
 CLASSIC = parse_rules("classic")
@@ -142,3 +143,21 @@ def test_last_decision_names_the_position_it_was_made_in() -> None:
     assert game.last_decision == (before, before.turn, move)
     game.pop()
     assert game.last_decision is None
+
+
+def test_replay_steps_shows_each_decision_before_it_is_made() -> None:
+    game = Game.new(parse_rules("classic"), (0, 2), 11, first=0)
+    for _ in range(12):
+        if game.awaiting_draw:
+            game.draw()
+        game.play_trusted(game.legal_moves()[0])
+    record = record_of(game)
+    seen = []
+    for number, step, move in replay_steps(record):
+        seen.append((number, step.turns, move))
+        step.play_trusted(move)
+    assert [number for number, _, _ in seen] == list(range(1, len(record.moves) + 1))
+    assert [move for _, _, move in seen] == game.moves
+    with pytest.raises(RuntimeError, match="play each move"):
+        for _ in replay_steps(record):
+            pass

@@ -41,8 +41,7 @@ def test_1939_doubled_and_dropped() -> None:
 def test_partners_score_as_a_team(scoring: str, team_points: int, other_points: int) -> None:
     rules = parse_rules(f"partners(scoring={scoring})")
     position = parse_position(
-        "R:home,home,home,home B:home,start,start,start Y:home,home,home,home G:start,start,start,start "
-        "turn:R winner:R"
+        "R:home,home,home,home B:home,start,start,start Y:home,home,home,home G:start,start,start,start turn:R winner:R"
     )
     assert points_of(rules, position) == {0: team_points, 1: other_points, 2: team_points, 3: 0}
 

@@ -67,6 +67,8 @@ def test_hints_rank_the_moves_of_the_drawn_card(server: TestClient) -> None:
         assert hint["type"] == "hint", hint
         assert sorted(move["move"] for move in hint["moves"]) == sorted(move["move"] for move in state["moves"])
         assert all(0 <= move["chance"] <= 1 for move in hint["moves"])
+        if len(hint["moves"]) > 1:  # the coach's line on what the best move does that the next does not
+            assert isinstance(hint["reason"], str) and hint["reason"]
     quiet = create(server, [{"kind": "human"}, {"kind": "bot"}], hints=False)
     with server.websocket_connect(quiet["websocket"]) as socket:
         red = Player(socket)
@@ -91,6 +93,7 @@ def test_hints_in_a_hand_game_rank_every_card_of_the_hand(server: TestClient) ->
             assert {move.split()[0] for move in ranked} <= set(state["position"]["hands"]["red"])
             chances = [move["chance"] for move in hint["moves"]]
             assert chances == sorted(chances, reverse=True)
+            assert len(ranked) == 1 or isinstance(hint["reason"], str)
             red.send_move(ranked[0])
             red.until(lambda message: message["type"] == "event")
 

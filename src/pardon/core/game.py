@@ -13,6 +13,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import NamedTuple
 
 from pardon.core.board import COLOUR_NAMES
@@ -43,7 +44,7 @@ from pardon.core.turn import (
     view,
 )
 
-__all__ = ["ANSWERING", "BEFORE_DRAW", "CARD", "Game", "LeaderDraw", "record_of", "replay"]
+__all__ = ["ANSWERING", "BEFORE_DRAW", "CARD", "Game", "LeaderDraw", "record_of", "replay", "replay_steps"]
 
 
 class _Turn(NamedTuple):
@@ -281,6 +282,22 @@ def replay(record: Record) -> Game:
 
     The error names the line's number (counting decisions from 1) and what is wrong.
     """
+    game = None
+    for _, game, move in replay_steps(record):
+        game.play_trusted(move)
+    if game is None:  # a record without decisions
+        game = Game.new(parse_rules(record.rules), record.seats, record.seed, first=record.first)
+    if record.result is not None and record.result != game.winner:
+        winner = COLOUR_NAMES[game.winner] if game.winner is not None else "nobody yet"
+        raise IllegalError(f"the record says {COLOUR_NAMES[record.result]} won, but replaying it {winner} has won")
+    return game
+
+
+def replay_steps(record: Record) -> Iterator[tuple[int, Game, Move]]:
+    """Each decision of a record, checked, with the game as it stands when it is made (its
+    card drawn): the decision's number (from 1), the game and the move.  The caller plays the
+    move (``game.play_trusted(move)``) before asking for the next: a coach can look at every
+    position of a game on the way.  Raises on the first bad decision, as :func:`replay` does."""
     rules = parse_rules(record.rules)
     game = Game.new(rules, record.seats, record.seed, first=record.first)
     for number, (colour, text) in enumerate(record.moves, start=1):
@@ -298,11 +315,10 @@ def replay(record: Record) -> Game:
             move = game.parse(text)
         except ValueError as error:
             raise type(error)(f"decision {number} ({COLOUR_NAMES[colour]} {text!r}): {error}") from None
-        game.play_trusted(move)
-    if record.result is not None and record.result != game.winner:
-        winner = COLOUR_NAMES[game.winner] if game.winner is not None else "nobody yet"
-        raise IllegalError(f"the record says {COLOUR_NAMES[record.result]} won, but replaying it {winner} has won")
-    return game
+        turns = game.turns
+        yield number, game, move
+        if game.turns != turns + 1:
+            raise RuntimeError("replay_steps: play each move before asking for the next decision")
 
 
 def _names_a_choice(game: Game, text: str) -> bool:

@@ -74,9 +74,7 @@ def score_1939_all_dropped(players: tuple[int, ...], doubler: int) -> dict[int, 
     return {colour: DROP_OUT_POINTS if colour == doubler else 0 for colour in players}
 
 
-def score_1992(
-    home: Mapping[int, int], winner: int, pawns_each: int, team: tuple[int, ...] = ()
-) -> dict[int, int]:
+def score_1992(home: Mapping[int, int], winner: int, pawns_each: int, team: tuple[int, ...] = ()) -> dict[int, int]:
     """1992 "play for points" scores of a finished game (``team``: the winner's partners,
     who score as the winner).
 

@@ -30,8 +30,9 @@ class Progress:
     resumed run does not credit itself with the games an earlier run played.
     """
 
-    def __init__(self, total: int, stream: TextIO | None, width: int = 30) -> None:
+    def __init__(self, total: int, stream: TextIO | None, width: int = 30, unit: str = "games") -> None:
         self.total = total
+        self.unit = unit  # what is counted: games, or the decisions of ``pardon analyse``
         self.stream = stream
         self.width = width
         self.started = time.monotonic()
@@ -53,9 +54,9 @@ class Progress:
         eta = (self.total - done) / rate if not math.isnan(rate) else math.nan
         filled = self.width * min(done, self.total) // max(1, self.total)
         bar = "#" * filled + "." * (self.width - filled)
-        speed = "" if math.isnan(rate) else f", {games_per_second(rate)} games/s"
+        speed = "" if math.isnan(rate) else f", {games_per_second(rate)} {self.unit}/s"
         left = "?" if math.isnan(eta) else duration(eta)
-        self.stream.write(f"\r[{bar}] {done}/{self.total} games{speed}, {duration(elapsed)} elapsed, ETA {left} ")
+        self.stream.write(f"\r[{bar}] {done}/{self.total} {self.unit}{speed}, {duration(elapsed)} elapsed, ETA {left} ")
         if done >= self.total:
             self.stream.write("\n")
         self.stream.flush()

@@ -32,6 +32,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 
 from pardon.bots import Bot, make_bot
+from pardon.bots.coach import best_reason
 from pardon.bots.hint import rank_observed
 from pardon.core.board import COLOUR_NAMES
 from pardon.core.errors import AmbiguousError, IllegalError, InvalidError
@@ -504,7 +505,8 @@ class Room:
             seen, legal, position = game.observe(colour), self.offered(), game.position
         ranked = await asyncio.to_thread(rank_observed, seen, legal, self.settings.hint_level, random.Random(0))
         moves = [{"move": format_move(position, move), "chance": round(chance, 4)} for move, chance in ranked]
-        listener.deliver({"type": "hint", "event": event, "moves": moves})
+        why = best_reason(seen.rules, seen.position, ranked)  # the coach's line: what the best move does
+        listener.deliver({"type": "hint", "event": event, "moves": moves, "reason": why})
 
     # --- computer players -----------------------------------------------------------
 

@@ -880,7 +880,8 @@ function showHint(message) {
   const best = message.moves[0];
   const move = app.state.moves.find((candidate) => candidate.move === best?.move);
   if (move) {
-    say(`Hint: ${move.text} (${Math.round(best.chance * 100)}% to win)`, true);
+    const why = typeof message.reason === "string" && message.reason ? `. ${message.reason}` : "";
+    say(`Hint: ${move.text} (${Math.round(best.chance * 100)}% to win)${why}`, true);
     $("moves-details").open = true;
     preview(move);
   }

@@ -1,0 +1,664 @@
+"""The coach: where a game's win slipped away, and why, in a player's words.
+
+:func:`analyse` walks every decision of a game record and judges it from the mover's own
+observation (:meth:`pardon.core.game.Game.observe`: never the pack's order, nor another
+hand), as a hint would:
+
+- every player's win chance before each decision, by the evaluation's calibrated win
+  chances with the cards left to draw (the learned pawn values of the searches): cheap
+  enough for every decision of a long game, and what ``pardon analyse`` draws by turn;
+- for each coached seat's card with more than one distinct legal move, the win chance of
+  the move played and of the best move, ranked by a searching level
+  (:func:`pardon.bots.hint.rank_observed`, ``expectimax`` by default); the *loss* is the
+  best move's chance less the played one's.
+
+:func:`reason` says in one line what the better move does that the other does not: the
+strategy tips of the puzzles' themes (:func:`pardon.bots.puzzles.theme`) and of the
+evaluation's terms (bump the leader, park pawns in your Safety Zone, stay out of reach).
+
+>>> from pardon.core import parse_position, parse_rules
+>>> from pardon.core.moves import legal_moves
+>>> rules = parse_rules("classic")
+>>> position = parse_position("R:23,50,start,start Y:28,start,start,start turn:R")
+>>> bump, quiet = legal_moves(rules, position, 5)[::-1]
+>>> reason(rules, position, bump, quiet)
+"Bump the leader: sends Yellow's pawn 10 from Home back to Start"
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Final
+
+from pardon.bots.evaluation import SEARCHED, Evaluator, card_chances
+from pardon.bots.hint import rank_observed
+from pardon.core.board import (
+    COLOUR_NAMES,
+    DISTANCE,
+    FIRST_TRACK,
+    HOME,
+    SQUARE,
+    START,
+    START_EXIT,
+    TRACK_LENGTH,
+    is_on_track,
+    partner,
+)
+from pardon.core.cards import NO_CARD, SORRY, a_card, card_name
+from pardon.core.game import CARD, Game, replay, replay_steps
+from pardon.core.moves import STEP, SWITCH, Action, Move
+from pardon.core.notation import Record, format_move
+from pardon.core.rules import Rules, parse_rules
+from pardon.core.state import Position
+
+DEFAULT_COACH: Final = "expectimax"
+DEFAULT_TOP: Final = 3
+#: A loss under half a point of win chance is within the judge's noise, not a mistake.
+NO_LOSS: Final = 0.005
+#: Squares an opponent's pawn can come forward onto yours with one card (4 and 6: a split 7's part).
+FORWARD_REACH: Final = (*range(1, 9), 10, 11, 12)
+#: Squares an opponent's pawn can go backward onto yours: a 10's back-1, a 4.
+BACKWARD_REACH: Final = (1, 4)
+#: The most squares a slide carries a pawn (a long slide: triangle to end circle).
+LONGEST_SLIDE: Final = 4
+
+
+# ------------------------------------------------------------------ the analysis
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One decision of the record, judged from the mover's observation.
+
+    ``number`` counts the record's decisions from 1 (as :func:`pardon.core.game.replay`'s
+    errors do); ``turn`` is the number of the card being played, counting every card of the
+    game from 1 (a 2's draw again is a card of its own).  ``chances`` is every player's win
+    chance before the decision, by colour (with partners, each colour shows its side's).
+    ``best``, ``best_chance`` and ``played_chance`` are set for a coached seat's card with a
+    choice; they are None otherwise.
+    """
+
+    number: int
+    turn: int
+    colour: int
+    card: int
+    move: str
+    choices: int
+    chances: dict[int, float]
+    best: str | None = None
+    best_chance: float | None = None
+    played_chance: float | None = None
+
+    @property
+    def loss(self) -> float | None:
+        """How much win chance the move played gave away against the best one (never below 0)."""
+        if self.best_chance is None or self.played_chance is None:
+            return None
+        return max(0.0, self.best_chance - self.played_chance)
+
+
+@dataclass(frozen=True, slots=True)
+class Mistake:
+    """A decision that lost win chance: the move played, the better one, and why it is better."""
+
+    decision: Decision
+    better: str
+    reason: str
+
+    @property
+    def loss(self) -> float:
+        return self.decision.loss or 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    """What the coach found in one record."""
+
+    rules: str
+    seats: tuple[int, ...]
+    winner: int | None
+    bot: str
+    coached: tuple[int, ...]
+    decisions: tuple[Decision, ...]
+    #: Every decision that lost win chance, the biggest loss first.
+    mistakes: tuple[Mistake, ...]
+
+    def top(self, count: int = DEFAULT_TOP) -> tuple[Mistake, ...]:
+        return self.mistakes[:count]
+
+    def to_json(self, top: int = DEFAULT_TOP) -> dict[str, Any]:
+        return {
+            "rules": self.rules,
+            "seats": [COLOUR_NAMES[colour] for colour in self.seats],
+            "winner": None if self.winner is None else COLOUR_NAMES[self.winner],
+            "bot": self.bot,
+            "coached": [COLOUR_NAMES[colour] for colour in self.coached],
+            "decisions": [_decision_json(decision) for decision in self.decisions],
+            "mistakes": [_mistake_json(mistake) for mistake in self.top(top)],
+        }
+
+
+def _decision_json(decision: Decision) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "decision": decision.number,
+        "turn": decision.turn,
+        "colour": COLOUR_NAMES[decision.colour],
+        "card": None if decision.card == NO_CARD else card_name(decision.card),
+        "move": decision.move,
+        "choices": decision.choices,
+        "chances": {COLOUR_NAMES[colour]: round(chance, 4) for colour, chance in decision.chances.items()},
+    }
+    if decision.best_chance is not None and decision.played_chance is not None:
+        data["best"] = decision.best
+        data["best_chance"] = round(decision.best_chance, 4)
+        data["played_chance"] = round(decision.played_chance, 4)
+        data["loss"] = round(decision.loss or 0.0, 4)
+    return data
+
+
+def _mistake_json(mistake: Mistake) -> dict[str, Any]:
+    decision = mistake.decision
+    return {
+        "decision": decision.number,
+        "turn": decision.turn,
+        "colour": COLOUR_NAMES[decision.colour],
+        "card": card_name(decision.card),
+        "played": decision.move,
+        "better": mistake.better,
+        "played_chance": round(decision.played_chance or 0.0, 4),
+        "best_chance": round(decision.best_chance or 0.0, 4),
+        "loss": round(mistake.loss, 4),
+        "reason": mistake.reason,
+    }
+
+
+def analyse(
+    record: Record,
+    bot: str = DEFAULT_COACH,
+    seats: Sequence[int] | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> Analysis:
+    """Judge every decision of ``record`` (finished or not) for the ``seats`` coached (all by default).
+
+    The record is replayed first, so a bad one raises :func:`pardon.core.game.replay`'s
+    error before anything is judged.  ``progress`` is told how many decisions are done.
+    """
+    final = replay(record)  # checks every decision, with the error naming the bad one
+    coached = tuple(record.seats if seats is None else seats)
+    for colour in coached:
+        if colour not in record.seats:
+            playing = ", ".join(COLOUR_NAMES[seat] for seat in record.seats)
+            raise ValueError(f"{COLOUR_NAMES[colour]} is not in this game: the seats are {playing}")
+    rules = parse_rules(record.rules)
+    evaluator = Evaluator(rules, SEARCHED)
+    decisions: list[Decision] = []
+    mistakes: list[Mistake] = []
+    for number, turn, game, move in _decisions(record):
+        decision, mistake = _judge(game, move, number, turn, evaluator, bot if game.decider in coached else None)
+        decisions.append(decision)
+        if mistake is not None:
+            mistakes.append(mistake)
+        if progress is not None:
+            progress(number)
+    mistakes.sort(key=lambda mistake: (-mistake.loss, mistake.decision.number))
+    return Analysis(record.rules, record.seats, final.winner, bot, coached, tuple(decisions), tuple(mistakes))
+
+
+def _decisions(record: Record) -> Iterator[tuple[int, int, Game, Move]]:
+    """Each decision of the record with the game as it stood when it was made (card drawn):
+    its number, its turn (the card's number), the game, and the move, played once the caller has looked."""
+    cards = 0
+    for number, game, move in replay_steps(record):
+        yield number, cards + 1, game, move
+        cards += move.card != NO_CARD
+        game.play_trusted(move)
+
+
+def _judge(
+    game: Game, move: Move, number: int, turn: int, evaluator: Evaluator, bot: str | None
+) -> tuple[Decision, Mistake | None]:
+    """The decision with every player's chances before it and, when ``bot`` coaches it (None:
+    not coached), the played and the best move's chances; with the mistake, if it is one."""
+    seen = game.observe(game.decider)  # all the judging sees: never the pack's order, nor another hand
+    every = evaluator.win_chances(seen.position, card_chances(seen.remaining(), seen.rules))
+    chances = {seat: every[seat] for seat in seen.position.seats}
+    moves = game.legal_moves()
+    decision = Decision(number, turn, seen.seat, move.card, format_move(seen.position, move), len(moves), chances)
+    if bot is None or len(moves) < 2 or game.stage != CARD:
+        return decision, None  # nothing to coach: not a coached seat, no choice, or no card to rank
+    ranked = rank_observed(seen, moves, bot, random.Random(number))
+    played = next((chance for candidate, chance in ranked if _same(candidate, move)), None)
+    if played is None:
+        return decision, None
+    best, best_chance = ranked[0]
+    better = format_move(seen.position, best)
+    decision = replace(decision, best=better, best_chance=best_chance, played_chance=played)
+    loss = decision.loss or 0.0
+    if loss <= NO_LOSS:
+        return decision, None
+    return decision, Mistake(decision, better, reason(seen.rules, seen.position, best, move, loss))
+
+
+def _same(one: Move, other: Move) -> bool:
+    return (one.card, one.actions) == (other.card, other.actions)
+
+
+# ------------------------------------------------------------------ as text
+
+#: Sparkline marks from a 0% to a 100% win chance; the plain ones for a terminal without Unicode.
+MARKS: Final = "▁▂▃▄▅▆▇█"
+PLAIN_MARKS: Final = "_.-=+*#@"
+GRAPH_WIDTH: Final = 56
+TABLE_COLUMNS: Final = 9
+
+
+def format_analysis(analysis: Analysis, top: int = DEFAULT_TOP, marks: str = MARKS) -> str:
+    """The analysis as a player reads it, in 80 columns: who won, every player's win chance by
+    turn (a sparkline and a table), and the ``top`` biggest mistakes with the better move and why."""
+    lines = [_heading(analysis)]
+    by_turn = _chances_by_turn(analysis.decisions)
+    if by_turn:
+        lines += ["", *_graph(analysis.seats, by_turn, marks), "", *_table(analysis.seats, by_turn)]
+    if top > 0:
+        lines += ["", *_mistake_lines(analysis, top)]
+    return "\n".join(lines) + "\n"
+
+
+def _names(colours: Sequence[int]) -> str:
+    """``red``, ``red and yellow``, ``red, blue and yellow``."""
+    names = [COLOUR_NAMES[colour] for colour in colours]
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def _heading(analysis: Analysis) -> str:
+    seats = _names(analysis.seats)
+    cards = sum(1 for decision in analysis.decisions if decision.card != NO_CARD)
+    if analysis.winner is None:
+        return f"{seats.capitalize()}, {analysis.rules}: unfinished after {cards} cards."
+    return f"{seats.capitalize()}, {analysis.rules}: {COLOUR_NAMES[analysis.winner]} won after {cards} cards."
+
+
+def _chances_by_turn(decisions: Sequence[Decision]) -> list[tuple[int, dict[int, float]]]:
+    """Every player's chances before each turn's first decision."""
+    found: dict[int, dict[int, float]] = {}
+    for decision in decisions:
+        found.setdefault(decision.turn, decision.chances)
+    return sorted(found.items())
+
+
+def _graph(seats: Sequence[int], by_turn: list[tuple[int, dict[int, float]]], marks: str) -> list[str]:
+    width = min(GRAPH_WIDTH, len(by_turn))
+    picked = [by_turn[index * len(by_turn) // width] for index in range(width)]
+    last = by_turn[-1][0]
+    each = f"; one mark per {len(by_turn) / width:.1f} turns" if width < len(by_turn) else ""
+    lines = [f"Win chance by turn (1-{last}{each}; {marks[0]} 0% to {marks[-1]} 100%):"]
+    for colour in seats:
+        line = "".join(marks[min(len(marks) - 1, int(chances[colour] * len(marks)))] for _, chances in picked)
+        lines.append(f"  {COLOUR_NAMES[colour]:7s} {line} {by_turn[-1][1][colour]:5.0%}")
+    return lines
+
+
+def _table(seats: Sequence[int], by_turn: list[tuple[int, dict[int, float]]]) -> list[str]:
+    count = min(TABLE_COLUMNS, len(by_turn))
+    picked = [by_turn[round(index * (len(by_turn) - 1) / max(1, count - 1))] for index in range(count)]
+    lines = ["  turn    " + "".join(f"{turn:>7d}" for turn, _ in picked)]
+    for colour in seats:
+        lines.append(f"  {COLOUR_NAMES[colour]:7s} " + "".join(f"{chances[colour]:>7.0%}" for _, chances in picked))
+    return lines
+
+
+def _mistake_lines(analysis: Analysis, top: int) -> list[str]:
+    coached = _names(analysis.coached)
+    shown = analysis.top(top)
+    if not shown:
+        return [f"No mistakes found for {coached}: every move was as good as {analysis.bot}'s best."]
+    lines = [f"Biggest mistakes of {coached}, judged by {analysis.bot}:"]
+    for index, mistake in enumerate(shown, start=1):
+        decision = mistake.decision
+        lines += [
+            f"{index:2d}. Turn {decision.turn}, {COLOUR_NAMES[decision.colour]} with {a_card(decision.card)}: "
+            f"lost {mistake.loss:.0%} ({decision.best_chance or 0.0:.0%} -> {decision.played_chance or 0.0:.0%})",
+            f"    played {decision.move}, better {mistake.better}",
+            f"    {mistake.reason}",
+        ]
+    return lines
+
+
+# ------------------------------------------------------------------ reasons
+
+
+def reason(rules: Rules, position: Position, better: Move, other: Move, gain: float = 0.0) -> str:
+    """One line, in a player's words, on why ``better`` beats ``other`` for the player to move in
+    ``position``; ``gain`` (the difference of their win chances) words the fallback."""
+    for tip in _TIPS:
+        found = tip(rules, position, better, other)
+        if found is not None:
+            return found
+    if gain >= 0.005:
+        return f"It leaves you {gain:.0%} more likely to win"
+    return "It leaves you slightly more likely to win"
+
+
+def best_reason(rules: Rules, position: Position, ranked: Sequence[tuple[Move, float]]) -> str | None:
+    """The reason a hint gives for its best move: what it does that the second best does not
+    (None when there is only one move)."""
+    if len(ranked) < 2:
+        return None
+    (best, chance), (second, second_chance) = ranked[0], ranked[1]
+    return reason(rules, position, best, second, chance - second_chance)
+
+
+def _bump_tip(rules: Rules, position: Position, better: Move, other: Move) -> str | None:
+    """The better move sends back more of the opponents' progress."""
+    me = position.turn
+    hits = _opponent_bumps(rules, me, better)
+    if _sent_back(hits) <= _sent_back(_opponent_bumps(rules, me, other)):
+        return None
+    colour, distance = max(hits, key=lambda bump: START - bump[1])
+    pawn = f"{_colour(colour)}'s pawn {distance} from Home"
+    if _threatens(position, (colour, distance), me):
+        return f"Bump before you are bumped: {pawn} was in reach of yours"
+    if colour == _leader(rules, position, me):
+        return f"Bump the leader: sends {pawn} back to Start"
+    return f"Bump: sends {pawn} back to Start"
+
+
+def _own_bump_tip(rules: Rules, position: Position, better: Move, other: Move) -> str | None:
+    """The other move sweeps one of the player's own pawns (or a partner's) back to Start."""
+    me = position.turn
+    own = [bump for bump in other.bumps if not _is_opponent(rules, me, bump[0])]
+    if len(own) <= len([bump for bump in better.bumps if not _is_opponent(rules, me, bump[0])]):
+        return None
+    colour, distance = own[0]
+    whose = "your" if colour == me else "your partner's"
+    return f"Don't slide over your own pawn: it sends {whose} pawn on {SQUARE[colour][distance]} back to Start"
+
+
+def _hold_sorry_tip(rules: Rules, position: Position, better: Move, other: Move) -> str | None:
+    """With a hand, a Sorry! spent on a small target is not there for the leader."""
+    if other.card != SORRY or better.card == SORRY:
+        return None
+    leader = _leader(rules, position, position.turn)
+    lead = START if leader is None else _lead_pawn(position, leader)
+    if leader is None or lead == START:
+        return "Hold your Sorry! for a pawn that has come further"
+    return f"Hold a Sorry! for the leader: {_colour(leader)} has a pawn {lead} from Home"
+
+
+def _switch_tip(rules: Rules, position: Position, better: Move, other: Move) -> str | None:
+    """The better move switches with an opponent's pawn; or the other one switches backwards."""
+    me = position.turn
+    switch = _switch(better)
+    if switch is not None and _switch(other) is None:
+        target, square = switch.target, SQUARE[switch.colour][switch.origin]
+        set_back = DISTANCE[target][square] - switch.target_origin  # squares the switched pawn loses
+        if target == _leader(rules, position, me) and set_back > 0:
+            pawn = f"{_colour(target)}'s pawn {switch.target_origin} from Home"
+            return f"Switch with the leader's pawn (11): {pawn} goes back to your square {square}"
+        gained = switch.origin - switch.end
+        if gained > 0:
+            return f"Switch with {_colour(target)}'s pawn (11): it takes you {gained} squares nearer Home"
+        if set_back > 0:
+            return f"Switch with {_colour(target)}'s pawn (11): it sets that pawn {set_back} squares back"
+        return None
+    switch = _switch(other)
+    if switch is not None and _switch(better) is None and switch.end > switch.origin:
+        return "Move the 11 forward: this switch takes your pawn backwards"
+    return None
+
+
+def _home_tip(rules: Rules, position: Position, better: Move, other: Move) -> str | None:
+    """The better move brings more pawns Home (a split 7's two parts both count)."""
+    me = position.turn
+    side = _side(rules, me)
+
+    def home(pawn: int) -> bool:
+        return pawn == HOME
+
+    gained = _count(better.result, side, home) - _count(other.result, side, home)
+    if gained <= 0:
+        return None
+    if not _is_split(better):
+        return "Bring a pawn Home"
+    brought = _count(better.result, side, home) - _count(position, side, home)
+    if brought >= 2:
+        return "Split the 7 to bring two pawns Home"
+    return "Bring a pawn Home with one part of the 7" if _is_split(other) else "Split the 7 to bring a pawn Home"
+
+
+def _safety_tip(rules: Rules, position: Position, better: Move, other: Move) -> str | None:
+    """The better move parks more pawns in the Safety Zone, where nobody can bump them."""
+    me = position.turn
+
+    def safe(pawn: int) -> bool:
+        return pawn < FIRST_TRACK
+
+    side = _side(rules, me)
+    if _count(better.result, side, safe) <= _count(other.result, side, safe):
+        return None
+    if _is_split(better):
+        return "Split the 7: one part takes a pawn into your Safety Zone, where nobody can bump it"
+    return "Get a pawn into your Safety Zone, where nobody can bump it"
+
+
+def _reach_tip(rules: Rules, position: Position, better: Move, other: Move) -> str | None:
+    """The other move leaves more of the player's pawns where an opponent's card can bump them."""
+    me = position.turn
+    exposed = _exposed(rules, other.result, me)
+    if len(exposed) <= len(_exposed(rules, better.result, me)):
+        return None
+    exposed_after_better = {threat[0] for threat in _exposed(rules, better.result, me)}
+    mine, attacker, card = next(
+        (threat for threat in exposed if threat[0] not in exposed_after_better),
+        exposed[0],
+    )
+    colour, distance = attacker
+    return (
+        f"Move out of reach: {_colour(colour)}'s pawn on {SQUARE[colour][distance]} "
+        f"could bump yours on {SQUARE[me][mine]} with {card}"
+    )
+
+
+def _start_exit_tip(rules: Rules, position: Position, better: Move, other: Move) -> str | None:
+    """A pawn left on its own start exit blocks the next pawn out of Start."""
+    me = position.turn
+    if not _blocks_start(other.result, me) or _blocks_start(better.result, me):
+        return None
+    return "Keep your pawn off your own start exit: it blocks your next pawn out of Start"
+
+
+def _out_of_start_tip(rules: Rules, position: Position, better: Move, other: Move) -> str | None:
+    me = position.turn
+
+    def in_start(pawn: int) -> bool:
+        return pawn == START
+
+    if _count(better.result, (me,), in_start) >= _count(other.result, (me,), in_start):
+        return None
+    return "Take a pawn out of Start: with more pawns out, more cards have a use"
+
+
+def _slide_tip(rules: Rules, position: Position, better: Move, other: Move) -> str | None:
+    ridden = _slid(better) - _slid(other)
+    if ridden <= 0:
+        return None
+    return f"Slide: it carries your pawn {ridden} squares further"
+
+
+def _backward_tip(rules: Rules, position: Position, better: Move, other: Move) -> str | None:
+    """A 4 (or a 10's back-1) from near Start goes back past it, to just short of Home."""
+    action, instead = _backward(better), _backward(other)
+    if action is None or not _saves_a_lap(action) or (instead is not None and _saves_a_lap(instead)):
+        return None
+    if better.card == 4:
+        way = "Go backward 4 from near Start" if instead is not None else "Go backward 4"
+    else:
+        way = "Take the 10 as backward 1"
+    return f"{way}: it puts your pawn {action.end} from Home, nearly a lap saved"
+
+
+def _progress_tip(rules: Rules, position: Position, better: Move, other: Move) -> str | None:
+    """The better move gains more squares (a Sorry! onto a pawn further along, say)."""
+    me = position.turn
+    ahead = _my_progress(better.result, me) - _my_progress(other.result, me)
+    if ahead <= 0:
+        return None
+    squares = "1 square" if ahead == 1 else f"{ahead} squares"
+    if better.card == SORRY:
+        return f"Sorry! where it takes you furthest: your pawn lands {squares} nearer Home"
+    return f"It takes your pawns {squares} further towards Home"
+
+
+#: The tips in order of weight: the first that fits is the reason.
+_TIPS: Final[tuple[Callable[[Rules, Position, Move, Move], str | None], ...]] = (
+    _bump_tip,
+    _own_bump_tip,
+    _hold_sorry_tip,
+    _switch_tip,
+    _home_tip,
+    _safety_tip,
+    _reach_tip,
+    _backward_tip,
+    _slide_tip,
+    _start_exit_tip,
+    _out_of_start_tip,
+    _progress_tip,
+)
+
+
+# ------------------------------------------------------------------ what moves do
+
+
+def _colour(colour: int) -> str:
+    return COLOUR_NAMES[colour].capitalize()
+
+
+def _is_opponent(rules: Rules, me: int, colour: int) -> bool:
+    return colour != me and not (rules.partners and colour == partner(me))
+
+
+def _opponent_bumps(rules: Rules, me: int, move: Move) -> list[tuple[int, int]]:
+    return [bump for bump in move.bumps if _is_opponent(rules, me, bump[0])]
+
+
+def _sent_back(bumps: list[tuple[int, int]]) -> int:
+    """The progress the bumped pawns lose: squares from Start to where each stood."""
+    return sum(START - distance for _, distance in bumps)
+
+
+def _my_progress(position: Position, colour: int) -> int:
+    return sum(START - pawn for pawn in position.pawns[colour])
+
+
+def _leader(rules: Rules, position: Position, me: int) -> int | None:
+    """The opponent whose pawns have come furthest (None in a solo game)."""
+    opponents = [colour for colour in position.seats if _is_opponent(rules, me, colour)]
+    return max(opponents, key=lambda colour: _my_progress(position, colour), default=None)
+
+
+def _lead_pawn(position: Position, colour: int) -> int:
+    """How far from Home the colour's pawn on the track nearest Home stands."""
+    return min((pawn for pawn in position.pawns[colour] if is_on_track(pawn)), default=START)
+
+
+def _side(rules: Rules, me: int) -> tuple[int, ...]:
+    """The colours whose pawns win the game for the player: with partners, the partner's too."""
+    return (me, partner(me)) if rules.partners else (me,)
+
+
+def _count(position: Position, colours: Sequence[int], wanted: Callable[[int], bool]) -> int:
+    return sum(1 for colour in colours for pawn in position.pawns[colour] if wanted(pawn))
+
+
+def _is_split(move: Move) -> bool:
+    return move.card == 7 and len(move.actions) == 2
+
+
+def _switch(move: Move) -> Action | None:
+    return next((action for action in move.actions if action.kind == SWITCH), None)
+
+
+def _slid(move: Move) -> int:
+    """Squares the move's pawns are carried by slides."""
+    return sum(
+        action.landing - action.end
+        for action in move.actions
+        if action.kind == STEP and 0 < action.landing - action.end <= LONGEST_SLIDE
+    )
+
+
+def _backward(move: Move) -> Action | None:
+    """The move's backward step (a 4, or a 10's back-1), if it has one."""
+    if move.card not in (4, 10) or len(move.actions) != 1:
+        return None
+    action = move.actions[0]
+    if action.kind != STEP or action.origin == START:
+        return None
+    return action if move.card == 4 or action.origin - action.landing != 10 else None
+
+
+def _saves_a_lap(action: Action) -> bool:
+    """Whether a backward step went back past its own start exit: nearer Home, not further."""
+    return action.end < action.origin
+
+
+def _blocks_start(position: Position, me: int) -> bool:
+    pawns = position.pawns[me]
+    return START_EXIT in pawns and START in pawns
+
+
+def _behind(attacker: int, target: int) -> int:
+    """How many squares the attacking square is behind the target square, going clockwise."""
+    return (target - attacker) % TRACK_LENGTH
+
+
+def _threat_card(behind: int) -> str | None:
+    """The card that lets a pawn ``behind`` squares back (negative: ahead) land on a pawn."""
+    if behind in FORWARD_REACH:
+        return "a split 7" if behind in (4, 6) else a_card(behind)
+    if -behind in BACKWARD_REACH:
+        return "a 4" if behind == -4 else "a 10's back-1"
+    return None
+
+
+def _exposed(rules: Rules, position: Position, me: int) -> list[tuple[int, tuple[int, int], str]]:
+    """The player's track pawns an opponent's pawn could land on with one card:
+    ``(my distance, (colour, distance) of the attacker, the card)``, one per pawn."""
+    found = []
+    for mine in position.pawns[me]:
+        if not is_on_track(mine):
+            continue
+        target = SQUARE[me][mine]
+        for colour in position.seats:
+            if not _is_opponent(rules, me, colour):
+                continue
+            threat = _attacker(position, colour, target)
+            if threat is not None:
+                found.append((mine, threat[0], threat[1]))
+                break
+    return found
+
+
+def _attacker(position: Position, colour: int, target: int) -> tuple[tuple[int, int], str] | None:
+    for pawn in position.pawns[colour]:
+        if not is_on_track(pawn):
+            continue
+        behind = _behind(SQUARE[colour][pawn], target)
+        card = _threat_card(behind if behind <= TRACK_LENGTH // 2 else behind - TRACK_LENGTH)
+        if card is not None:
+            return (colour, pawn), card
+    return None
+
+
+def _threatens(position: Position, bump: tuple[int, int], me: int) -> bool:
+    """Whether the bumped pawn stood within a forward card of one of the player's pawns."""
+    colour, distance = bump
+    if not is_on_track(distance):
+        return False
+    square = SQUARE[colour][distance]
+    return any(is_on_track(mine) and _behind(square, SQUARE[me][mine]) in FORWARD_REACH for mine in position.pawns[me])
+
+
+__all__ = ["DEFAULT_COACH", "Analysis", "Decision", "Mistake", "analyse", "best_reason", "format_analysis", "reason"]

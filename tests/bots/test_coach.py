@@ -1,0 +1,192 @@
+"""The coach: win chances by turn, the biggest mistakes of a real game, and the reasons in words."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from pardon.bots import coach, make_bot
+from pardon.bots.coach import NO_LOSS, Analysis, analyse, best_reason, format_analysis, reason
+from pardon.bots.hint import rank_moves, rank_observed
+from pardon.core import parse_position, parse_rules
+from pardon.core.board import RED, YELLOW
+from pardon.core.game import Game, record_of
+from pardon.core.moves import Move, legal_moves
+from pardon.core.notation import Record, format_move
+from pardon.core.observation import Observation
+from pardon.core.state import Position
+
+CLASSIC = parse_rules("classic")
+
+
+def played_game(seed: int = 3, levels: tuple[str, str] = ("greedy", "tactician"), stop: int | None = None) -> Record:
+    """The record of a seeded game between two computer levels (its first ``stop`` decisions)."""
+    game = Game.new(CLASSIC, (RED, YELLOW), seed)
+    bots = {RED: make_bot(levels[0]), YELLOW: make_bot(levels[1])}
+    rng = random.Random(seed)
+    while not game.is_over and (stop is None or game.turns < stop):
+        if game.awaiting_draw:
+            game.draw()
+        game.play_trusted(bots[game.decider].choose(game.observe(game.decider), game.legal_moves(), rng))
+    return record_of(game)
+
+
+@pytest.fixture(scope="module")
+def record() -> Record:
+    return played_game()
+
+
+@pytest.fixture(scope="module")
+def analysis(record: Record) -> Analysis:
+    return analyse(record)
+
+
+def named(position: Position, card: int, text: str) -> Move:
+    return next(move for move in legal_moves(CLASSIC, position, card) if format_move(position, move) == text)
+
+
+def test_every_decision_has_every_players_chances_summing_to_one(record: Record, analysis: Analysis) -> None:
+    assert len(analysis.decisions) == len(record.moves)
+    assert record.result is not None and analysis.winner == record.result
+    for decision in analysis.decisions:
+        assert set(decision.chances) == {RED, YELLOW}
+        assert all(0.0 <= chance <= 1.0 for chance in decision.chances.values())
+        assert sum(decision.chances.values()) == pytest.approx(1.0)
+    turns = [decision.turn for decision in analysis.decisions]
+    assert turns == sorted(turns) and turns[0] == 1
+
+
+def test_the_mistakes_are_the_biggest_losses_first_each_with_a_better_move_and_a_short_reason(
+    analysis: Analysis,
+) -> None:
+    losses = [mistake.loss for mistake in analysis.mistakes]
+    assert losses, "a greedy player makes mistakes"
+    assert losses == sorted(losses, reverse=True)
+    assert all(loss > NO_LOSS for loss in losses)
+    for mistake in analysis.mistakes:
+        decision = mistake.decision
+        assert decision.best == mistake.better != decision.move
+        assert decision.best_chance is not None and decision.played_chance is not None
+        assert decision.best_chance - decision.played_chance == pytest.approx(mistake.loss)
+        assert 0 < len(mistake.reason) <= 100
+    coached = [decision for decision in analysis.decisions if decision.loss is not None]
+    assert all(decision.loss is not None and decision.loss >= 0 for decision in coached)
+    assert all(decision.choices > 1 for decision in coached)
+    assert analysis.top(2) == analysis.mistakes[:2]
+
+
+def test_only_the_seats_asked_for_are_coached(record: Record) -> None:
+    analysis = analyse(record, seats=[YELLOW])
+    assert analysis.coached == (YELLOW,)
+    assert all(mistake.decision.colour == YELLOW for mistake in analysis.mistakes)
+    assert all(decision.loss is None for decision in analysis.decisions if decision.colour == RED)
+    with pytest.raises(ValueError, match="blue is not in this game"):
+        analyse(record, seats=[1])
+
+
+def test_an_unfinished_game_is_analysed_as_far_as_it_goes() -> None:
+    analysis = analyse(played_game(stop=40))
+    assert analysis.winner is None and len(analysis.decisions) == 40
+    assert "unfinished after" in format_analysis(analysis).splitlines()[0]
+
+
+def test_a_game_of_forfeits_has_no_mistakes() -> None:
+    """The first cards of a game bring nothing out of Start but a 1, a 2 or a Sorry!: every one
+    of those forfeits is the only move, so there is nothing to coach."""
+    game = Game.new(CLASSIC, (RED, YELLOW), 11)
+    while True:
+        if game.awaiting_draw:
+            game.draw()
+        moves = game.legal_moves()
+        if len(moves) > 1 or not moves[0].is_pass:
+            break
+        game.play_trusted(moves[0])
+    record = record_of(game)
+    assert record.moves, "the seed starts with forfeits"
+    analysis = analyse(record)
+    assert all(decision.choices == 1 and decision.loss is None for decision in analysis.decisions)
+    assert analysis.mistakes == ()
+    assert "No mistakes found" in format_analysis(analysis)
+
+
+def test_the_text_fits_80_columns(analysis: Analysis) -> None:
+    text = format_analysis(analysis, top=5)
+    assert all(len(line) <= 80 for line in text.splitlines())
+    assert "Biggest mistakes of red and yellow, judged by expectimax:" in text
+
+
+def test_bumping_the_leader_is_the_reason_when_the_bump_is_best() -> None:
+    position = parse_position("R:23,50,start,start Y:28,start,start,start turn:R")
+    ranked = rank_moves(CLASSIC, position, 5, "expectimax", random.Random(0))
+    assert format_move(position, ranked[0][0]) == "5 23-28"
+    assert best_reason(CLASSIC, position, ranked) == "Bump the leader: sends Yellow's pawn 10 from Home back to Start"
+
+
+def test_a_bump_of_a_pawn_about_to_bump_you_says_so() -> None:
+    position = parse_position("R:23,40,start,start Y:28,start,start,start turn:R")  # Yellow is 12 behind 40
+    why = reason(CLASSIC, position, named(position, 5, "5 23-28"), named(position, 5, "5 40-45"))
+    assert why == "Bump before you are bumped: Yellow's pawn 10 from Home was in reach of yours"
+
+
+NOBODY_OUT = "Y:start,start,start,start turn:R"
+
+
+@pytest.mark.parametrize(
+    ("text", "card", "better", "other", "expected"),
+    [
+        (f"R:0,30,home,home {NOBODY_OUT}", 3, "3 0-S1", "3 30-33", "Get a pawn into your Safety Zone, where nobody"),
+        (f"R:30,start,start,start {NOBODY_OUT}", 1, "1 start-4", "1 30-31", "Take a pawn out of Start: with more"),
+        (f"R:30,start,start,start {NOBODY_OUT}", 1, "1 30-31", "1 start-4", "Slide: it carries your pawn 3 squares"),
+        (f"R:4,20,start,start {NOBODY_OUT}", 3, "3 4-7", "3 20-23", "Keep your pawn off your own start exit"),
+        (f"R:S5,20,home,home {NOBODY_OUT}", 1, "1 S5-home", "1 20-21", "Bring a pawn Home"),
+        (f"R:4,20,start,start {NOBODY_OUT}", 4, "4 4-0", "4 20-16", "Go backward 4 from near Start: it puts"),
+        ("R:20,start,start,start Y:45,start,start,start turn:R", 11, "11 20x45", "11 20-31", "Switch with Yellow's"),
+        ("R:40,start,start,start Y:28,start,start,start turn:R", 11, "11 40-51", "11 40x28", "Move the 11 forward"),
+    ],
+)
+def test_each_tip_fits_its_move(text: str, card: int, better: str, other: str, expected: str) -> None:
+    position = parse_position(text)
+    why = reason(CLASSIC, position, named(position, card, better), named(position, card, other))
+    assert why.startswith(expected), why
+
+
+def test_switching_with_the_leader_sends_its_pawn_back_to_your_square() -> None:
+    position = parse_position("R:40,start,start,start Y:28,start,start,start turn:R")
+    why = reason(CLASSIC, position, named(position, 11, "11 40x28"), named(position, 11, "11 40-51"))
+    assert why == "Switch with the leader's pawn (11): Yellow's pawn 10 from Home goes back to your square 40"
+
+
+def test_a_pawn_left_in_reach_is_named_with_the_card_that_reaches_it() -> None:
+    position = parse_position("R:20,40,start,start Y:15,start,start,start turn:R")
+    why = reason(CLASSIC, position, named(position, 12, "12 20-32"), named(position, 12, "12 40-52"))
+    assert why == "Move out of reach: Yellow's pawn on 15 could bump yours on 20 with a 5"
+
+
+def test_with_nothing_to_name_the_reason_is_the_chance() -> None:
+    position = parse_position("R:4,20,start,start Y:start,start,start,start turn:R")
+    better, other = named(position, 3, "3 20-23"), named(position, 3, "3 4-7")
+    assert reason(CLASSIC, position, better, other, 0.04) == "It leaves you 4% more likely to win"
+    assert best_reason(CLASSIC, position, [(better, 0.5)]) is None
+
+
+def test_a_hand_game_is_judged_from_the_movers_own_hand_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    rules = parse_rules("adult")
+    game = Game.new(rules, (RED, YELLOW), 5)
+    bot, rng = make_bot("tactician"), random.Random(5)
+    while game.turns < 30:
+        if game.awaiting_draw:
+            game.draw()
+        game.play_trusted(bot.choose(game.observe(game.decider), game.legal_moves(), rng))
+    seen: list[Observation] = []
+
+    def spying(observation: Observation, moves: list[Move], level: str, rng: random.Random) -> list[tuple[Move, float]]:
+        seen.append(observation)
+        return rank_observed(observation, moves, level, rng)
+
+    monkeypatch.setattr(coach, "rank_observed", spying)
+    analysis = analyse(record_of(game), bot="tactician")
+    assert seen and len(analysis.decisions) == 30
+    for observation in seen:
+        others = [hand for colour, hand in enumerate(observation.position.hands) if colour != observation.seat]
+        assert observation.hand and not any(others)
