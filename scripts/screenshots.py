@@ -3,9 +3,11 @@
 Starts a ``pardon serve`` of its own on loopback (a throw-away SQLite file), creates a seeded
 game of Red against three computer players, plays Red's turns until the board is lively,
 selects a pawn so its destinations show, and captures the page at desktop (1280x900) and
-phone portrait (390x844) sizes with Debian's Chromium.  Rerunnable:
+phone portrait (390x844) sizes with Debian's Chromium.  ``--coach`` instead plays a game of Red
+against one computer to the end and captures how it went (docs/screenshots/game-coach.png):
+the win-chance graph, Red's biggest mistakes, and the first shown on the board.  Rerunnable:
 
-    .venv/bin/python scripts/screenshots.py [--out docs/screenshots] [--seed 11] [--turns 24]
+    .venv/bin/python scripts/screenshots.py [--out docs/screenshots] [--seed 11] [--turns 24] [--coach]
 """
 
 from __future__ import annotations
@@ -54,8 +56,8 @@ def start_server(database: Path) -> tuple[subprocess.Popen[bytes], str]:
     raise SystemExit("pardon serve did not start")
 
 
-def create_game(url: str, seed: int) -> dict[str, Any]:
-    body = {"rules": "classic", "seed": seed, "seats": [{"kind": "human"}] + [{"kind": "bot"}] * 3}
+def create_game(url: str, seed: int, computers: int = 3) -> dict[str, Any]:
+    body = {"rules": "classic", "seed": seed, "seats": [{"kind": "human"}] + [{"kind": "bot"}] * computers}
     request = urllib.request.Request(
         f"{url}/api/games", json.dumps(body).encode(), {"Content-Type": "application/json"}, method="POST"
     )
@@ -94,11 +96,40 @@ def select_a_pawn(page: Page, turns_left: int = 30) -> None:
         play_turns(page, 1)
 
 
+FINISHED = "() => { const g = window.pardonGame; return g && g.state && g.state.status === 'finished'; }"
+
+
+def coach(browser: Any, url: str, out: Path) -> None:
+    """Red (always the first legal move) against a computer to the end, then how the game went."""
+    game = create_game(url, 3, computers=1)
+    page = browser.new_page(viewport=VIEWS["desktop"])
+    page.emulate_media(reduced_motion="reduce")
+    page.goto(game["seats"][0]["link"])
+    while not page.evaluate(FINISHED):
+        page.wait_for_function(f"() => ({MY_TURN})() || ({FINISHED})()", timeout=20_000)
+        page.evaluate(
+            """() => { const g = window.pardonGame; if (g.state.status === 'finished') return;
+            g.pending = true;
+            g.socket.send(JSON.stringify({type: 'move', move: g.state.moves[0].move, event: g.state.event})); }"""
+        )
+        page.wait_for_timeout(60)  # within the messages a connection may send a second
+    page.get_by_role("button", name="How the game went").click()
+    page.locator("#coach[data-state=ready]").wait_for(timeout=30_000)
+    page.locator(".show-mistake").first.click()
+    page.wait_for_timeout(300)
+    page.evaluate("() => window.scrollTo(0, 0)")
+    path = out / "game-coach.png"
+    page.screenshot(path=str(path))
+    print(path)
+    page.close()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--out", type=Path, default=Path("docs/screenshots"))
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--turns", type=int, default=24)
+    parser.add_argument("--coach", action="store_true", help="only the end of a game: how it went")
     options = parser.parse_args()
     options.out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as folder:
@@ -106,7 +137,7 @@ def main() -> None:
         try:
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
-                for view, size in VIEWS.items():
+                for view, size in ({} if options.coach else VIEWS).items():
                     game = create_game(url, options.seed)
                     phone = view == "phone"  # a touch screen: the page says "Tap"
                     page = browser.new_page(
@@ -121,6 +152,8 @@ def main() -> None:
                     page.screenshot(path=str(path))
                     print(path)
                     page.close()
+                if options.coach:
+                    coach(browser, url, options.out)
                 browser.close()
         finally:
             process.terminate()

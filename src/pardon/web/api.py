@@ -340,7 +340,7 @@ def _stored(request: Request, game_id: str) -> GameRow:
     return row
 
 
-def _room(request: Request, game_id: str) -> Room:
+def game_room(request: Request, game_id: str) -> Room:
     """The game's room; a finished game's is not kept once the request is answered."""
     try:
         room = rooms_of(request).get(game_id) if len(game_id) <= 32 else None
@@ -414,7 +414,7 @@ def rematch(
 ) -> Rematch:
     """Every token of the finished game works in the rematch; asking twice gives the same game."""
     rooms = rooms_of(request)
-    room = _room(request, game_id)
+    room = game_room(request, game_id)
     _check_member(room, authorization)
     row = room.row
     if row.status != FINISHED:
@@ -463,7 +463,7 @@ def _check_member(room: Room, authorization: str | None) -> None:
 )
 def record(game_id: str, request: Request) -> PlainTextResponse:
     """Only once the game is over: the record names the seed, and so the order of the pack."""
-    room = _room(request, game_id)
+    room = game_room(request, game_id)
     if room.row.status != FINISHED:
         raise ApiError(409, "not_finished", "the record is given once the game is over (it reveals the pack)")
     return PlainTextResponse(_record_text(room.game, room.row.first), headers=_attachment(game_id))

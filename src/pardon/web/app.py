@@ -23,6 +23,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from pardon import __version__
 from pardon.web.api import ERRORS, ApiError, CreationLimit, router
 from pardon.web.board_json import router as board_router
+from pardon.web.coach_api import AnalysisCache
+from pardon.web.coach_api import router as coach_router
 from pardon.web.info_api import router as info_router
 from pardon.web.migrate import upgrade
 from pardon.web.pages import mount
@@ -65,11 +67,13 @@ def create_app(settings: Settings) -> FastAPI:
         lifespan=lifespan,
     )
     app.state.settings = settings
+    app.state.analyses = AnalysisCache(settings.analysis_cache)
     connections = app.state.connections = Connections(settings)
     app.add_middleware(BodyLimit, limit=settings.max_body)
     app.include_router(router)
     app.include_router(info_router)
     app.include_router(results_router)
+    app.include_router(coach_router)
     app.include_router(board_router)
     mount(app)
     app.add_exception_handler(ApiError, _api_error)  # type: ignore[arg-type]

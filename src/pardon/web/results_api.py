@@ -18,7 +18,7 @@ from pydantic import BaseModel, Field
 from pardon.core.board import COLOUR_NAMES, partner
 from pardon.core.game import Game
 from pardon.core.scoring import pawns_home
-from pardon.web.api import ERRORS, ApiError, _room
+from pardon.web.api import ERRORS, ApiError, game_room
 from pardon.web.pages import STATIC
 from pardon.web.protocol import Colour
 from pardon.web.storage import FINISHED, SeatRow
@@ -65,7 +65,7 @@ api = APIRouter(prefix="/api", responses=ERRORS)
 @api.get("/games/{game_id}/result", response_model=GameResultBody, summary="A finished game's winner and points")
 def game_result(game_id: str, request: Request) -> GameResultBody:
     """Only once the game is over; the scorekeeper adds it to a match (docs/scorekeeper.md)."""
-    room = _room(request, game_id)
+    room = game_room(request, game_id)
     if room.row.status != FINISHED or room.game.result is None:
         raise ApiError(409, "not_finished", "the game is not over yet: its result is given once somebody has won")
     return _result_of(game_id, room.game, room.row.seats)

@@ -41,6 +41,11 @@ class Settings:
     takeover_level: str = "tactician"
     #: The level that ranks moves for a hint.
     hint_level: str = "tactician"
+    #: The level that judges a finished game's moves for the coach (GET /api/games/{id}/analysis):
+    #: a whole game by expectimax takes a second or two, and agrees with ``pardon analyse``.
+    coach_level: str = "expectimax"
+    #: Finished games whose analysis is kept (a finished game never changes).
+    analysis_cache: int = 64
     #: Origins allowed to open a websocket besides the server's own (browser pages elsewhere).
     allowed_origins: tuple[str, ...] = ()
     #: The longest message a client may send, in bytes.

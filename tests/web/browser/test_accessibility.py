@@ -1,7 +1,8 @@
 """axe-core over every page, in a real Chromium against a real ``pardon serve``: home, the game
 in each mode (against the computer, hot-seat, online while waiting, a spectator, partners,
-Fire and Ice, hands of five, doubling, and the end of a game), the lobby, a replay, the rules
-and the scorekeeper.  No page may have a serious or critical violation.
+Fire and Ice, hands of five, doubling, and the end of a game with how it went: the coach's
+panel, here and in test_game_coach), the lobby, a replay, the rules and the scorekeeper.  No
+page may have a serious or critical violation.
 """
 
 from __future__ import annotations
@@ -85,6 +86,9 @@ def test_the_end_of_a_game_and_its_replay_have_no_serious_violation(quick_server
     page.locator("#game-over").wait_for(state="visible")
     page.wait_for_function(READY)
     assert_accessible(page, "the game-over dialog")
+    page.get_by_role("button", name="How the game went").click()
+    page.locator("#coach[data-state=ready]").wait_for()
+    assert_accessible(page, "how the game went (computers only)")
     page.goto(f"{quick_server.url}/replay/{game['id']}")
     page.wait_for_selector("body[data-ready=true]")
     assert_accessible(page, "replay")

@@ -19,6 +19,7 @@ import {
   showPosition,
   showTurn,
 } from "/static/board.js";
+import { chanceGraph, mistakeList } from "/static/coach.js";
 import { api, levelName, seatLabel } from "/static/site.js";
 
 const PAWN_KINDS = new Set(["step", "switch", "sorry", "bonus-home"]);
@@ -58,6 +59,9 @@ const app = {
   autoPassed: null, // the event at which this page passed by itself (the log says so)
   focusedEvent: null, // the event whose first movable pawn has had the focus
   tokenChoice: null, // {moves, byPawn, byPlace}: a Fire or Ice token still to place
+  analysis: null, // the coach's analysis of the finished game (GET /api/games/{id}/analysis)
+  analysing: null, // the game whose analysis has been asked for
+  reviewing: null, // the decision of a mistake shown on the board, if one is
 };
 window.pardonGame = app; // for tests and the curious
 
@@ -172,6 +176,7 @@ async function handle(message) {
 
 async function show(state, decision) {
   const before = app.state;
+  if (app.reviewing !== null) endReview(); // the board is drawn anew just below
   app.ready = false;
   app.state = state;
   app.lastEvent = state.event;
@@ -932,6 +937,7 @@ function renderGameOver() {
   $("rematch").hidden = !canRematch;
   $("after-rematch").hidden = !canRematch;
   openResult();
+  loadAnalysis(state.game);
 }
 
 /** The end-of-game dialog; "See the board" closes it, and the side panel offers it again. */
@@ -945,6 +951,126 @@ function closeResult() {
   $("game-over").hidden = true;
   $("after-game").hidden = false;
   $("show-result").focus();
+}
+
+function showHowItWent() {
+  closeResult();
+  const title = $("coach-title");
+  title.scrollIntoView({ block: "nearest" });
+  title.focus({ preventScroll: true });
+}
+
+// --- how the game went: the coach ----------------------------------------------------------
+
+/** Ask for the finished game's analysis once, and show it; a failure is said, and nothing else changes. */
+async function loadAnalysis(game) {
+  if (app.analysing === game) return;
+  app.analysing = game;
+  const panel = $("coach");
+  panel.hidden = false;
+  panel.dataset.state = "loading";
+  $("coach-status").textContent = "Analysing the game…";
+  let analysis;
+  try {
+    analysis = await api(`/api/games/${encodeURIComponent(game)}/analysis`);
+  } catch (error) {
+    if (app.analysing !== game) return;
+    panel.dataset.state = "failed";
+    $("coach-status").textContent = `The game could not be analysed: ${error.message}`;
+    return;
+  }
+  if (app.analysing !== game) return;
+  app.analysis = analysis;
+  try {
+    renderAnalysis(analysis);
+    panel.dataset.state = "ready";
+  } catch (error) {
+    console.error(error);
+    panel.dataset.state = "failed";
+    $("coach-status").textContent = "The game's analysis could not be shown.";
+  }
+}
+
+/** The mistakes this page cares about: its own seats' if it plays any that were coached, else all. */
+function mistakesShown(analysis) {
+  const mine = analysis.mistakes.filter((mistake) => app.seats.includes(mistake.colour));
+  return analysis.coached.some((colour) => app.seats.includes(colour)) ? mine : analysis.mistakes;
+}
+
+function renderAnalysis(analysis) {
+  const final = Object.fromEntries(analysis.seats.map((colour) => [colour, 0]));
+  for (const colour of teamOf(analysis.winner) ?? [analysis.winner]) if (colour in final) final[colour] = 1;
+  const mistakes = mistakesShown(analysis);
+  const level = levelName(analysis.level);
+  const mineOnly = app.seats.length === 1 && analysis.coached.includes(app.seats[0]);
+  $("coach-status").textContent = `Every player's chance to win, turn by turn, as the computer (${level}) judges it.`;
+  $("coach-graph").replaceChildren(chanceGraph(analysis, { names: playerName, final: analysis.winner ? final : null, marks: mistakes }));
+  const title = $("mistakes-title");
+  title.hidden = false;
+  title.textContent = mineOnly ? "Your biggest mistakes" : "Biggest mistakes";
+  const box = $("coach-mistakes");
+  if (!analysis.coached.length) {
+    box.replaceChildren(paragraph("Only computers played this game: there are no mistakes to show."));
+  } else if (!mistakes.length) {
+    const who = mineOnly ? "you" : "anyone";
+    box.replaceChildren(paragraph(`No mistakes: every move ${who} made was as good as the computer's best (${level}).`));
+  } else {
+    const mine = (colour) => app.seats.length === 1 && app.seats.includes(colour);
+    box.replaceChildren(mistakeList(mistakes, { mine, names: playerName, onShow: showMistake }));
+  }
+}
+
+function paragraph(text) {
+  const node = document.createElement("p");
+  node.className = "no-mistakes";
+  node.textContent = text;
+  return node;
+}
+
+/** The board as it was before the mistake, with the better move marked on it. */
+async function showMistake(mistake) {
+  if (!app.board) return;
+  app.reviewing = mistake.decision;
+  clearMarks(app.board);
+  setFocusable(app.board, []);
+  await showPosition(app.board, mistake.position);
+  if (app.reviewing !== mistake.decision) return;
+  showCard(app.board, { card: mistake.card, text: mistake.card_text, pack: mistake.pack, discards: mistake.discards });
+  showTurn(app.board, mistake.colour);
+  const big = $("big-card"); // the card beside the board too, until the end is shown again
+  big.textContent = cardLabel(mistake.card);
+  big.classList.remove("none");
+  big.classList.toggle("long", cardLabel(mistake.card).length > 2);
+  $("card-name").textContent = `Card: ${cardLabel(mistake.card)} (turn ${mistake.turn})`;
+  $("card-text").textContent = mistake.card_text;
+  const better = mistake.better_move;
+  const actions = pawnActions(better);
+  markPawns(app.board, actions.map((action) => action.pawn), "selected");
+  markPawns(app.board, better.bumps ?? [], "target");
+  const label = `Better: ${better.text}`;
+  markPlaces(app.board, actions.map((action) => ({ key: landingPlace(action), label, cls: "preview better-mark" })));
+  $("board").dataset.reviewing = String(mistake.decision);
+  const who = app.seats.length === 1 && app.seats.includes(mistake.colour) ? "you" : playerName(mistake.colour);
+  $("reviewing-text").textContent =
+    `Turn ${mistake.turn}, before ${who} played ${mistake.played} with the ${cardLabel(mistake.card)}. ` +
+    `Marked on the board, the better move: ${better.text}.`;
+  $("reviewing").hidden = false;
+  $("board").scrollIntoView({ block: "nearest" });
+}
+
+function endReview() {
+  app.reviewing = null;
+  $("reviewing").hidden = true;
+  delete $("board").dataset.reviewing;
+}
+
+/** Back to the board as the game ended. */
+function stopReviewing() {
+  endReview();
+  if (!app.board || !app.state) return;
+  clearMarks(app.board);
+  showPosition(app.board, app.state.position);
+  render();
 }
 
 async function rematch() {
@@ -1018,6 +1144,11 @@ $("rematch").addEventListener("click", rematch);
 $("after-rematch").addEventListener("click", rematch);
 $("close-over").addEventListener("click", closeResult);
 $("show-result").addEventListener("click", openResult);
+$("how-it-went").addEventListener("click", showHowItWent);
+$("back-to-end").addEventListener("click", () => {
+  stopReviewing();
+  $("coach-title").focus({ preventScroll: true });
+});
 $("auto-pass").addEventListener("change", (event) => setAutoPass(event.target.checked));
 window.addEventListener("hashchange", () => {
   const token = readToken();

@@ -1,0 +1,127 @@
+"""How the game went, at the end of a game in a real Chromium: the win-chance graph, the human
+player's biggest mistakes, and each shown on the board with the better move marked.
+
+The game is a human (Red, who always plays the first legal move: the test plays it over the
+websocket) against a computer, with a fixed seed: the same game, and so the same analysis,
+every time.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("playwright")
+
+from tests.web.browser.accessibility import serious_problems
+from tests.web.browser.conftest import Server
+from tests.web.browser.play_support import play_to_the_end
+from tests.web.browser.test_game_page import create_game, open_game, pawn_actions, place_key
+
+ANALYSIS = "**/api/games/*/analysis"
+
+
+def finished_against_a_computer(server: Server, seed: int = 3) -> dict[str, Any]:
+    game = create_game(server, {"seed": seed, "seats": [{"kind": "human"}, {"kind": "bot", "level": "greedy"}]})
+    play_to_the_end(server, game, game["seats"][0]["token"])
+    return game
+
+
+def percent(chance: float) -> str:
+    return f"{round(chance * 100)}%"
+
+
+def test_the_end_of_a_game_shows_how_it_went_and_the_mistakes_on_the_board(
+    quick_server: Server, page: Any, artefacts: Path
+) -> None:
+    game = finished_against_a_computer(quick_server)
+    analysis = quick_server.rest(f"/api/games/{game['id']}/analysis")
+    mine = [mistake for mistake in analysis["mistakes"] if mistake["colour"] == "red"]
+    assert analysis["coached"] == ["red"] and mine, "seed 3: the first legal move every time costs something"
+
+    open_game(page, game["seats"][0]["link"])
+    page.locator("#game-over").wait_for(state="visible")
+    page.get_by_role("button", name="How the game went").click()
+    page.locator("#coach[data-state=ready]").wait_for()
+    assert page.evaluate("() => document.activeElement.id") == "coach-title"
+    panel = page.locator("#coach")
+    assert panel.get_by_role("heading", name="How the game went").is_visible()
+
+    # the graph: one line per player, in the player's colour, with its text alternative
+    lines = panel.locator("svg.chance-graph polyline.chance-line")
+    assert lines.count() == 2
+    assert [lines.nth(index).get_attribute("data-colour") for index in range(2)] == ["red", "yellow"]
+    graph = panel.get_by_role("img", name=re.compile("Win chance by turn"))
+    assert graph.count() == 1
+    assert "Red: 50% at the start" in (panel.locator("#chance-graph-desc").text_content() or "")
+    assert panel.locator("svg.chance-graph text", has_text="Turn").count() == 1
+    assert panel.locator("svg.chance-graph text", has_text="100%").count() == 1
+    panel.locator(".chance-details summary").click()
+    table = panel.locator(".chance-table")
+    assert table.locator("thead th").all_text_contents() == ["Turn", "Red", "Yellow"]
+    assert table.locator("tbody tr").last.locator("th").text_content() == "End"
+    winner_column = 1 if analysis["winner"] == "red" else 2
+    assert table.locator("tbody tr").last.locator("td").nth(winner_column - 1).text_content() == "100%"
+
+    # the mistakes, biggest first
+    assert panel.get_by_role("heading", name="Your biggest mistakes").is_visible()
+    items = panel.locator("ol.mistakes > li")
+    assert items.count() == len(mine) <= 3
+    for index, mistake in enumerate(mine):
+        text = items.nth(index).inner_text()
+        card = "Sorry!" if mistake["card"] == "sorry" else mistake["card"]
+        assert f"Turn {mistake['turn']}, {card}:" in text
+        assert f"You played {mistake['played']}; better: {mistake['better']}" in text
+        assert f"−{percent(mistake['loss'])}" in text and mistake["reason"] in text
+    page.screenshot(path=str(artefacts / "coach-panel.png"), full_page=True)
+    problems = serious_problems(page)
+    assert not problems, "\n".join(problems)
+
+    # one shown on the board: the position of that turn, the better move marked
+    first = mine[0]
+    items.first.get_by_role("button", name="Show on the board").click()
+    page.locator(f'#board[data-reviewing="{first["decision"]}"]').wait_for()
+    for action in pawn_actions(first["better_move"]):
+        ring = page.locator(f'.mark.better-mark[data-place="{place_key(action)}"]')
+        assert ring.count() == 1
+        assert ring.get_attribute("aria-label") == f"Better: {first['better_text']}"
+        assert page.locator(f'.pawn.selected[data-key="{action["pawn"]}"]').count() >= 1
+    reviewing = page.locator("#reviewing-text").text_content() or ""
+    assert f"Turn {first['turn']}" in reviewing and first["better_text"] in reviewing
+    board_position = page.evaluate("() => window.pardonGame.board.position")
+    assert board_position["pawns"] == first["position"]["pawns"]
+    page.screenshot(path=str(artefacts / "coach-show-on-board.png"))
+    problems = serious_problems(page)
+    assert not problems, "\n".join(problems)
+
+    page.get_by_role("button", name="Back to the end").click()
+    assert page.locator("#reviewing").is_hidden() and page.locator(".mark.better-mark").count() == 0
+    final = page.evaluate("() => window.pardonGame.state.position.pawns")
+    assert page.evaluate("() => window.pardonGame.board.position.pawns") == final
+
+
+def test_the_panel_says_it_is_analysing_and_a_failure_breaks_nothing(quick_server: Server, page: Any) -> None:
+    game = finished_against_a_computer(quick_server, seed=4)
+    held: list[Any] = []
+
+    def hold(route: Any) -> None:  # answered below, once the waiting has been seen
+        held.append(route)
+
+    page.route(ANALYSIS, hold)
+    open_game(page, game["seats"][0]["link"])
+    page.locator("#game-over").wait_for(state="visible")
+    page.get_by_role("button", name="How the game went").click()
+    status = page.locator("#coach-status")
+    assert status.text_content() == "Analysing the game…"
+    page.wait_for_function("() => document.querySelector('#coach').dataset.state === 'loading'")
+    assert held, "the analysis is asked for once the game is over"
+    held[0].fulfill(status=500, json={"error": "server_error", "message": "something went wrong"})
+    page.locator("#coach[data-state=failed]").wait_for()
+    assert status.text_content() == "The game could not be analysed: something went wrong"
+    assert page.locator("svg.chance-graph").count() == 0 and page.locator("ol.mistakes").count() == 0
+    page.get_by_role("button", name="The result").click()  # the rest of the page works as ever
+    assert page.locator("#game-over").is_visible()
+    assert page.locator("#replay-link").get_attribute("href") == f"/replay/{game['id']}"
