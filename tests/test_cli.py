@@ -357,3 +357,13 @@ def test_hint_says_why_the_best_move_is_best() -> None:
     assert output["reason"] == "Bump the leader: sends Yellow's pawn 10 from Home back to Start"
     text = pardon("hint", "-", "--card", "5", "--bot", "tactician", stdin=json.dumps(bump))
     assert text.stdout.splitlines()[-1] == f"Why 5 23-28: {output['reason']}"
+
+
+def test_puzzle_chooses_by_level_and_refuses_an_unknown_one() -> None:
+    shown = pardon("puzzle", "--level", "hard", "--json")
+    assert shown.returncode == 0 and json.loads(shown.stdout)["difficulty"] == "hard"
+    listed = pardon("puzzle", "--list", "--level", "hard")
+    assert listed.returncode == 0 and all(" hard " in line for line in listed.stdout.splitlines())
+    unknown = pardon("puzzle", "--level", "expert")
+    assert unknown.returncode == 2 and unknown.stdout == ""
+    assert unknown.stderr.strip() == "pardon puzzle: unknown level 'expert': choose easy, medium, hard"

@@ -9,7 +9,7 @@
     pardon tournament --bots A,B      a duplicate tournament between computer players
     pardon hint FILE --card CARD      rank the legal moves of a JSON position by win chance
     pardon analyse RECORD             every player's win chance by turn, the biggest mistakes and why
-    pardon puzzle [--number N]        a position and a card: find the best move
+    pardon puzzle [--number N]        a position and a card: find the best move (--level easy|medium|hard)
     pardon sim --games N --out DIR    play many games, one result row each (resumable)
     pardon report DIR                 statistics and plots of simulation runs
     pardon serve                      the game server: play online (needs the web extra)
@@ -285,32 +285,52 @@ def _can_write(stream: TextIO, text: str) -> bool:
 
 
 def command_puzzle(arguments: argparse.Namespace) -> int:
-    from pardon.bots.puzzles import load_puzzles
+    from pardon.bots.puzzles import DIFFICULTIES, load_puzzles
     from pardon.core.cards import a_card
     from pardon.core.notation import format_move
 
     puzzles = load_puzzles()
+    level = None if arguments.level is None else arguments.level.lower()
+    if level is not None and level not in DIFFICULTIES:
+        raise UserError(f"unknown level {arguments.level!r}: choose {', '.join(DIFFICULTIES)}")
+    of_level = [puzzle for puzzle in puzzles if level is None or puzzle.difficulty == level]
+    if not of_level:
+        raise UserError(f"there is no {level} puzzle yet: see --list")
     if arguments.list:
-        rows = [{"number": p.number, "rules": p.rules, "theme": p.theme, "difficulty": p.difficulty} for p in puzzles]
+        rows = [
+            {"number": p.number, "rules": p.rules, "theme": p.theme, "difficulty": p.difficulty, "found_by": p.found_by}
+            for p in of_level
+        ]
         if arguments.json:
             print(json.dumps({"puzzles": rows}))
         for row in [] if arguments.json else rows:
-            print(f"{row['number']:3d}  {row['rules']:17s} {row['difficulty']:7s} {row['theme']}")
+            print(f"{row['number']:3d}  {row['rules']:17s} {row['difficulty']:7s} {row['found_by']:10s} {row['theme']}")
         return 0
-    found = [puzzle for puzzle in puzzles if puzzle.number == arguments.number]
-    if not found:
-        raise UserError(f"there is no puzzle {arguments.number}: choose 1-{len(puzzles)} (see --list)")
-    puzzle = found[0]
+    if arguments.number is None:
+        puzzle = of_level[0]
+    else:
+        found = [puzzle for puzzle in puzzles if puzzle.number == arguments.number]
+        if not found:
+            raise UserError(f"there is no puzzle {arguments.number}: choose 1-{len(puzzles)} (see --list)")
+        puzzle = found[0]
+        if level is not None and puzzle.difficulty != level:
+            raise UserError(f"puzzle {puzzle.number} is {puzzle.difficulty}, not {level}")
     position, card = puzzle.game_position, puzzle.card_value
     moves = [format_move(position, move) for move in puzzle.moves()]
     chances = [{"move": move, "win_chance": chance} for move, chance in puzzle.chances]
-    about = {"number": puzzle.number, "rules": puzzle.rules, "position": puzzle.position, "card": puzzle.card}
+    about: dict[str, Any] = {"number": puzzle.number, "rules": puzzle.rules, "position": puzzle.position}
+    about["card"] = puzzle.card
+    if puzzle.is_hand:
+        about["hand"] = [card_name(held) for held in puzzle.hand]
     if arguments.answer is None:
         if arguments.json:
-            print(json.dumps({**about, "turn": puzzle.colour, "difficulty": puzzle.difficulty, "moves": moves}))
+            found_by = {"difficulty": puzzle.difficulty, "found_by": puzzle.found_by}
+            print(json.dumps({**about, "turn": puzzle.colour, **found_by, "moves": moves}))
             return 0
+        held = ", ".join(card_name(held) for held in puzzle.hand)
+        to_play = a_card(card) if card is not None else f"a card of the hand ({held})"
         print(f"Puzzle {puzzle.number} ({puzzle.rules}, {puzzle.difficulty}): {puzzle.colour.capitalize()}", end=" ")
-        print(f"to play {a_card(card)}. Find the best move.\n\n{render(position)}\n\nLegal moves: {', '.join(moves)}")
+        print(f"to play {to_play}. Find the best move.\n\n{render(position)}\n\nLegal moves: {', '.join(moves)}")
         print(f"Answer with: pardon puzzle --number {puzzle.number} --answer MOVE")
         return 0
     answer = puzzle.parse_answer(arguments.answer)
@@ -534,7 +554,8 @@ def _parser() -> argparse.ArgumentParser:
     analyse_command.set_defaults(run=command_analyse)
 
     puzzle = commands.add_parser("puzzle", help="a position and a card: find the best move")
-    puzzle.add_argument("--number", type=int, default=1, help="which puzzle (see --list)")
+    puzzle.add_argument("--number", type=int, help="which puzzle (see --list; default: the first)")
+    puzzle.add_argument("--level", help="easy, medium or hard: the first puzzle of that level (or --list them)")
     puzzle.add_argument("--answer", help="your move, e.g. '7 20-24 S2-S5' or '4 20'")
     puzzle.add_argument("--list", action="store_true", help="list the puzzles with their themes")
     puzzle.add_argument("--json", action="store_true")
