@@ -81,6 +81,25 @@ def test_one_game_without_a_batch_axis_plays_as_in_a_batch() -> None:
         assert np.array_equal(one, many[..., 2])
 
 
+@pytest.mark.parametrize(
+    ("rules", "players"), [("classic", 2), ("classic(slide_riders=own,pawns_out=1)", 4), ("modern-no-tokens", 3)]
+)
+def test_numpy_s_fast_way_plays_the_games_the_way_jax_does(rules: str, players: int) -> None:
+    # one batch axis takes NumPy's own way (each rare card's work only where it is held, lanes as
+    # bits); two take the way JAX runs (every game worked out, then selected): same games
+    config = Config.parse(rules, players)
+    seeds = np.arange(1200, dtype=np.uint32)
+    flat, square = new_games(config, seeds), new_games(config, seeds.reshape(30, 40))
+    for _ in range(120):
+        actions = random_actions(config, flat)
+        assert np.array_equal(actions, random_actions(config, square).reshape(-1))
+        assert np.array_equal(legal_lanes(config, flat), legal_lanes(config, square).reshape(ACTIONS, -1))
+        flat, played = step(config, flat, actions)
+        square, played_too = step(config, square, actions.reshape(30, 40))
+        for mine, theirs in zip((*flat, *played), (*square, *played_too), strict=True):
+            assert np.array_equal(mine, np.asarray(theirs).reshape(mine.shape))
+
+
 def test_same_seeds_same_games_and_cards_depend_on_the_seed_alone() -> None:
     config = Config.parse("classic", 2)
     seeds = np.arange(200, dtype=np.uint32)

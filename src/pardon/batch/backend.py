@@ -21,9 +21,15 @@ import numpy as np
 Array = Any  # a NumPy array or a JAX array (JAX is optional, so not named in the types)
 
 
+_NUMPY_TYPES = (np.ndarray, np.generic)
+
+
 def namespace(*arrays: Array) -> ModuleType:
     """``numpy`` if every array is NumPy's, else ``jax.numpy``."""
-    if all(isinstance(array, (np.ndarray, np.generic)) for array in arrays):
+    for array in arrays:  # (a loop, not all(): this runs a few hundred times a step)
+        if not isinstance(array, _NUMPY_TYPES):
+            break
+    else:
         return np
     import jax.numpy as jnp
 
@@ -53,10 +59,18 @@ def select(condition: Array, when_true: Array, when_false: Array) -> Array:
 
 def as_int8(mask: Array) -> Array:
     """Booleans as 0 and 1 of int8 (on NumPy a view, not a copy)."""
-    xp = namespace(mask)
-    if is_numpy(xp) and isinstance(mask, np.ndarray) and mask.dtype == np.bool_:
+    if isinstance(mask, np.ndarray) and mask.dtype == np.bool_:
         return mask.view(np.int8)
+    xp = namespace(mask)
     return xp.asarray(mask).astype(xp.int8)
+
+
+def as_uint8(values: Array) -> Array:
+    """int8 values (or booleans) as uint8, whose arithmetic wraps round (on NumPy a view)."""
+    if isinstance(values, np.ndarray) and values.dtype in (np.int8, np.bool_):
+        return values.view(np.uint8)
+    xp = namespace(values)
+    return xp.asarray(values).astype(xp.uint8)
 
 
 def cumsum0(array: Array) -> Array:

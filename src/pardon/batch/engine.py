@@ -63,7 +63,18 @@ from pardon.batch.actions import (
 from pardon.batch.actions import (
     SORRY as SORRY_LANE,
 )
-from pardon.batch.backend import Array, all0, any0, as_int8, column, cumsum0, is_numpy, namespace, select
+from pardon.batch.backend import (
+    Array,
+    all0,
+    any0,
+    as_int8,
+    as_uint8,
+    column,
+    cumsum0,
+    is_numpy,
+    namespace,
+    select,
+)
 from pardon.core.board import FIRST_TRACK, HOME, LAST_TRACK, START, START_EXIT
 from pardon.core.cards import CARDS, DECKS, SORRY
 from pardon.core.errors import InvalidError
@@ -177,10 +188,15 @@ class Tables(NamedTuple):
     #: ``opponent_ride[side, square]``: the squares swept by the slide a pawn of that side
     #: rides from a relative square (0 if none; 128 squares so OFF_TRACK reads 0).
     opponent_ride: npt.NDArray[np.int8]
-    #: Cards of each kind in a full pack, and each kind's card.
+    #: Cards of each kind in a full pack.
     deck: npt.NDArray[np.int8]
-    card_of_kind: npt.NDArray[np.int8]
     first_row: npt.NDArray[np.int8]
+    #: The split 7 for each pair of distances (:func:`_split_tables`).
+    split_pair: npt.NDArray[np.uint16]
+    #: ``forward`` and ``out``, and ``ride_end`` and ``ride_length``, two by two
+    #: (:func:`_paired`: one gather for both).
+    card_moves: npt.NDArray[np.int16]
+    rides: npt.NDArray[np.int16]
     draw_again_on_2: bool
     switched_opponent_slides: bool
     random_leader: bool
@@ -228,12 +244,72 @@ def tables(config: Config) -> Tables:
         ride_length,
         opponent_ride,
         deck,
-        np.array(CARDS, dtype=I8),
         first_row,
+        _split_tables(ride_end, ride_length),
+        _paired(forward, out),
+        _paired(ride_end, ride_length),
         rules.draw_again_on_2,
         rules.switched_opponent_slides,
         rules.leader != "named",
     )
+
+
+def _paired(low: npt.NDArray[np.int8], high: npt.NDArray[np.int8]) -> npt.NDArray[np.int16]:
+    """Two int8 tables as one of int16, for :func:`_lookup_pair`."""
+    return (low.astype(np.int16) & 0xFF) | (high.astype(np.int16) << 8)
+
+
+def _lookup_pair(paired: npt.NDArray[np.int16], index: Array) -> tuple[Array, Array]:
+    """The entries of two int8 tables (:func:`_paired`) at ``index``: one gather (NumPy's
+    gathers cost more than the arithmetic that takes the two apart)."""
+    xp = namespace(index)
+    both = xp.take(xp.asarray(paired), index.astype(xp.int32))
+    low = ((both & I16(0xFF)) ^ I16(0x80)) - I16(0x80)
+    return low.astype(xp.int8), (both >> I16(8)).astype(xp.int8)
+
+
+#: Distances a pawn may have (Home 0 to Start 66): the stride of the split's pair table.
+DISTANCES: Final = START + 1
+
+
+def _split_tables(ride_end: npt.NDArray[np.int8], ride_length: npt.NDArray[np.int8]) -> npt.NDArray[np.uint16]:
+    """The split 7's rules (RULES.md §3.4) for every pair of distances, as bit masks over
+    the first part k (bit k - 1), so that a game's splits are a lookup and a few bit
+    operations (:func:`_split_masks`): ``split_pair[a * 67 + b]``, for a first pawn at
+    ``a`` and a second at ``b``, low byte: the first parts after which the second part is
+    legal if no third own pawn is in the way; high byte: those where an own pawn standing
+    where the second part lands would still stand there (not swept: it is in the way).
+
+    The first part moves a pawn from ``a`` to ``a - k`` and rides a slide there; the second
+    moves a pawn from ``b`` to ``b - (7 - k)`` (not past Home), which must not have been
+    swept to Start, and must not land where the first pawn ended."""
+    free = np.zeros(DISTANCES * DISTANCES, dtype=np.uint16)
+    crowded = np.zeros(DISTANCES * DISTANCES, dtype=np.uint16)
+
+    def square(distance: int) -> int | None:
+        on_track = FIRST_TRACK <= distance <= LAST_TRACK
+        return (SQUARE_OF_HOME - distance) % TRACK_SQUARES if on_track else None
+
+    def swept(distance: int, landing: int) -> bool:
+        """Whether the slide ridden from ``landing`` sweeps a pawn at ``distance``."""
+        where, triangle, length = square(distance), square(landing), int(ride_length[landing])
+        if where is None or triangle is None or not length:
+            return False
+        return 1 <= (where - triangle) % TRACK_SQUARES <= length
+
+    for a in range(DISTANCES):
+        for b in range(DISTANCES):
+            for k in range(1, SPLIT_COUNTS + 1):
+                first, second = a - k, b - (7 - k)
+                if first < HOME or b in (HOME, START) or second < HOME or swept(b, first):
+                    continue
+                if second != HOME and second == ride_end[first]:
+                    continue
+                free[a * DISTANCES + b] |= 1 << (k - 1)
+                if not swept(second, first):
+                    crowded[a * DISTANCES + b] |= 1 << (k - 1)
+    paired: npt.NDArray[np.uint16] = free | (crowded << np.uint16(8))
+    return paired
 
 
 def _slide_length(square: int, side: int, own_rides: bool) -> int:
@@ -326,23 +402,41 @@ def draw(config: Config, games: Games) -> Games:
     the discards again (the whole deck: nothing else is ever out of the pack)."""
     xp = namespace(games.pack)
     table = tables(config)
-    batch = games.card.ndim
     playing = games.winner < 0
     empty = (games.left == 0) & playing
-    pack = select(empty, column(table.deck, batch), games.pack)
+    pack = _refilled(table, games.pack, empty)
     left = select(empty, I8(config.deck_size), games.left)
     divisor = xp.maximum(left, I8(1)).astype(xp.uint32)
     pick = as_int8(random_bits(games.seed, games.drawn, STREAM_DRAW) % divisor)
-    below = cumsum0(pack) <= pick  # the kinds whose cards all come before the one picked
-    kind = xp.minimum(xp.sum(below, axis=0, dtype=xp.int8), I8(len(CARDS) - 1))  # a game over picks none
-    taken = (column(np.arange(len(CARDS)), batch) == kind) & playing
-    card = xp.take(xp.asarray(table.card_of_kind), kind.astype(xp.int32))
+    # the kind picked: how many kinds' cards all come before it (row by row: small
+    # temporaries), and its card: as many ranks on, and one more past each missing rank
+    kind = xp.zeros(pick.shape, dtype=xp.int8)
+    before, skipped = kind, kind
+    for row in range(len(CARDS) - 1):
+        before = before + pack[row]
+        passed = as_int8(before <= pick)
+        kind = kind + passed
+        if CARDS[row + 1] - CARDS[row] > 1:
+            skipped = skipped + passed * I8(CARDS[row + 1] - CARDS[row] - 1)
+    taken = select(playing, kind, I8(-1))  # a game over takes none
     return games._replace(
-        card=select(playing, card, I8(0)),
-        pack=pack - as_int8(taken),
+        card=select(playing, kind + skipped + I8(CARDS[0]), I8(0)),
+        pack=xp.stack([pack[row] - as_int8(taken == row) for row in range(len(CARDS))]),
         left=left - as_int8(playing),
         drawn=games.drawn + playing.astype(xp.int32),
     )
+
+
+def _refilled(table: Tables, pack: Array, empty: Array) -> Array:
+    """The packs, the whole deck again where ``empty`` (on NumPy only those games are written)."""
+    if not _is_fast(namespace(pack), empty):
+        return select(empty, column(table.deck, empty.ndim), pack)
+    rows = np.flatnonzero(empty)
+    if not rows.size:
+        return pack
+    pack = pack.copy()
+    _scatter(pack, rows, table.deck[:, None])
+    return pack
 
 
 # --- legal actions -----------------------------------------------------------------------
@@ -383,9 +477,13 @@ def _relative_squares(pawns: Array, sides: Array) -> Array:
 
 
 def _sides(config: Config, turn: Array) -> Array:
-    """``(players, *batch)``: each seat's side of the board relative to the mover's."""
+    """``(players, *batch)``: each seat's side of the board relative to the mover's (with
+    2 or 4 players the same whoever moves: then no lookup, a constant broadcast)."""
     xp = namespace(turn)
-    return xp.take(xp.asarray(tables(config).sides), turn.astype(xp.int32), axis=1)
+    sides = tables(config).sides
+    if (sides == sides[:, :1]).all():
+        return xp.broadcast_to(xp.asarray(column(sides[:, 0], turn.ndim)), (config.players, *turn.shape))
+    return xp.take(xp.asarray(sides), turn.astype(xp.int32), axis=1)
 
 
 def _is_fast(xp: object, card: Array) -> bool:
@@ -400,21 +498,46 @@ def _on_some(
     kernel: Callable[..., tuple[Array, ...]],
     arrays: tuple[Array, ...],
     kept: tuple[Array, ...],
+    rows: Array | None = None,
 ) -> tuple[Array, ...]:
     """``kernel(*arrays)`` where ``needed``, ``kept`` elsewhere: on NumPy the kernel runs on
-    the games needing it only, on JAX on every game (then selected)."""
+    the games needing it only (``rows`` if given), its results written into ``kept`` (the
+    caller's own new arrays), on JAX on every game (then selected)."""
     if not fast:
         return tuple(select(needed, new, old) for new, old in zip(kernel(*arrays), kept, strict=True))
-    rows = np.flatnonzero(needed)
+    if rows is None:
+        rows = np.flatnonzero(needed)
     if not rows.size:
         return kept
-    results = kernel(*(array[..., rows] for array in arrays))
-    merged = []
+    results = kernel(*(np.take(array, rows, axis=-1) for array in arrays))
     for new, old in zip(results, kept, strict=True):
-        out = old.copy()
-        out[..., rows] = new
-        merged.append(out)
-    return tuple(merged)
+        _scatter(old, rows, new)
+    return kept
+
+
+def _rows_of(values: Array, wanted: tuple[int, ...], among: Array | None = None) -> list[Array]:
+    """NumPy: for each of ``wanted``, where ``values`` (one axis) equals it (and ``among``
+    holds), found among the games holding any of them: NumPy's nonzero runs several times
+    slower through a mask set one time in ten (its branches mispredict) than through a
+    denser one."""
+    union = values == wanted[0]
+    for value in wanted[1:]:
+        union = union | (values == value)
+    rows = np.flatnonzero(union if among is None else union & among)
+    held = np.take(values, rows)
+    return [np.take(rows, np.flatnonzero(held == value)) for value in wanted]
+
+
+def _scatter(array: Array, rows: Array, values: Array) -> None:
+    """``array[..., rows] = values`` on NumPy, one leading row at a time (several times
+    faster than NumPy's assignment through one index array and leading axes)."""
+    if not array.flags.c_contiguous:
+        array[..., rows] = values
+        return
+    flat = array.reshape((-1, array.shape[-1]))
+    new = np.broadcast_to(values, (*array.shape[:-1], rows.size)).reshape((-1, rows.size))
+    for row in range(flat.shape[0]):
+        flat[row][rows] = new[row]
 
 
 # --- legal actions -----------------------------------------------------------------------
@@ -423,9 +546,7 @@ def _on_some(
 def _main_landing(table: Tables, own: Array, card: Array) -> tuple[Array, Array]:
     """The landing of each own pawn by the card's own move (MOVE), and whether the card
     allows it before looking at the other pawns."""
-    xp = namespace(own)
-    forward = xp.take(xp.asarray(table.forward), card.astype(xp.int32))
-    out = xp.take(xp.asarray(table.out), card.astype(xp.int32))
+    forward, out = _lookup_pair(table.card_moves, card)
     in_start = own == START
     on_board = (own != HOME) & ~in_start
     landing = select(in_start, out, _wrapped(own - forward))
@@ -470,129 +591,153 @@ def _switch_lanes(pawns: Array, active: Array) -> tuple[Array]:
     return (lanes.reshape((SLOTS * OPPONENTS * SLOTS, *active.shape)),)
 
 
-def _split_lanes(table: Tables, own: Array, active: Array) -> tuple[Array]:
-    """``(72, *batch)``: the legal split 7s (SPLIT lanes) where ``active``.
+#: The (first, second) slots of the splits, in action order, and for each the place of
+#: the pair (second, first).
+_PAIRS: Final = [(i, j) for i in range(SLOTS) for j in range(SLOTS) if i != j]
+_FIRSTS: Final = np.array([i for i, _ in _PAIRS], dtype=np.intp)
+_SECONDS: Final = np.array([j for _, j in _PAIRS], dtype=np.intp)
+_SWAPPED: Final = np.array([_PAIRS.index((j, i)) for i, j in _PAIRS], dtype=np.intp)
+#: ``_K_SHIFTS``: bit k - 1 of a split mask is the lane of a first part of k.
+_K_SHIFTS: Final = np.arange(SPLIT_COUNTS, dtype=np.uint8)
 
-    The first part moves slot i forward k and is judged in the position before the card;
-    the second moves slot j forward 7 - k and is judged after the first, its bumps and its
-    slide (RULES.md §3.4): j must not have been swept back to Start, and must not land on
-    an own pawn where it then stands (the first pawn where it ended, or a pawn the slide
-    did not sweep).  NumPy works out the slides only for the games where a first part
-    rides one (few do).
-    """
+
+def _split_masks(table: Tables, own: Array) -> Array:
+    """``(12, *batch)`` uint8: for each pair of slots (i, j) in action order, bit k - 1 set
+    where "slot i forward k, then slot j forward 7 - k" is legal (RULES.md §3.4).
+
+    Slot i's first parts (not past Home), less those landing on another own pawn; those of
+    the pair itself (``split_pair``, :func:`_split_tables`); and the own pawns standing
+    where j's second part lands, each its own bit (two own pawns never share a square)."""
     xp = namespace(own)
-    counts = column(np.arange(1, SPLIT_COUNTS + 1), active.ndim)  # (6, 1, ...)
-    movable = (own != HOME) & (own != START)
-    first = own[:, None] - counts  # [i]: where the first part lands, by k
-    first_ok = movable[:, None] & (first >= 0) & ~_blocked(own, first) & active
-    second = own[:, None] - (I8(7) - counts)  # [j]: where the second part lands, by k
-    second_ok = movable[:, None] & (second >= 0)
-    occupied = _blocked(own, second)  # an own pawn stands there before the card
-    index = xp.maximum(first, I8(0)).astype(xp.int32)
-    length = xp.take(xp.asarray(table.ride_length), index)
-    rides = (length > 0) & first_ok
-    if not _is_fast(xp, active):
-        return (
-            _split_pairs(
-                own, first, first_ok, second, second_ok, occupied, _slide_parts(table, own, first, length, second)
-            ),
-        )
-    sliding = np.flatnonzero(any0(any0(rides)))
-    plain = _split_pairs(own, first, first_ok, second, second_ok, occupied, None)
-    if sliding.size:
-        parts = _slide_parts(table, own[:, sliding], first[..., sliding], length[..., sliding], second[..., sliding])
-        plain[:, sliding] = _split_pairs(
-            own[..., sliding],
-            first[..., sliding],
-            first_ok[..., sliding],
-            second[..., sliding],
-            second_ok[..., sliding],
-            occupied[..., sliding],
-            parts,
-        )
-    return (plain,)
-
-
-_SlideParts = tuple[Array, Array, Array, Array, Array]
-
-
-def _slide_parts(table: Tables, own: Array, first: Array, length: Array, second: Array) -> _SlideParts:
-    """What the split needs of the first part's slides: where it ends, its triangle's
-    square, how far it sweeps, and the squares of the own pawns and of the second landings."""
-    xp = namespace(own)
-    end = xp.take(xp.asarray(table.ride_end), xp.maximum(first, I8(0)).astype(xp.int32))
-    return end, _square(first), length, _square(own), _square(second)
-
-
-#: The (first, second) slots of the splits, in action order.
-_FIRSTS: Final = np.array([i for i in range(SLOTS) for j in range(SLOTS) if i != j], dtype=np.intp)
-_SECONDS: Final = np.array([j for i in range(SLOTS) for j in range(SLOTS) if i != j], dtype=np.intp)
-
-
-def _split_pairs(
-    own: Array,
-    first: Array,
-    first_ok: Array,
-    second: Array,
-    second_ok: Array,
-    occupied: Array,
-    slides: _SlideParts | None,
-) -> Array:
-    """The split lanes, for all 12 pairs of slots at once, in action order (first slot,
-    then the second, then k)."""
-    xp = namespace(own)
+    batch = own.shape[1:]
     firsts, seconds = xp.asarray(_FIRSTS), xp.asarray(_SECONDS)
+    first_at, second_at = xp.take(own, firsts, axis=0), xp.take(own, seconds, axis=0)
+    # how many squares the second pawn of each pair stands ahead of the first, less one
+    gap = as_uint8(first_at - second_at) - np.uint8(1)  # 0-5: a part of gap + 1 reaches it
+    near = (gap < np.uint8(SPLIT_COUNTS)) & (second_at != HOME)
+    reaching = xp.left_shift(np.uint8(1), xp.minimum(gap, np.uint8(7)))  # a first part of gap + 1
+    second_reaching = xp.left_shift(np.uint8(1), np.uint8(5) - xp.minimum(gap, np.uint8(5)))  # 7 - (gap + 1)
+    blocks = select(near, reaching, np.uint8(0)).reshape((SLOTS, SLOTS - 1, *batch))
+    occupied = select(near, second_reaching, np.uint8(0))
+    movable = (own != HOME) & (own != START)
+    below_home = xp.left_shift(np.uint8(1), xp.minimum(as_uint8(own), np.uint8(SPLIT_COUNTS))) - np.uint8(1)
+    start = select(movable, below_home, np.uint8(0))  # first parts that do not pass Home
+    first_ok = start & ~(blocks[:, 0] | blocks[:, 1] | blocks[:, 2])
+    by_second = occupied.reshape((SLOTS, SLOTS - 1, *batch))
+    in_way = by_second[:, 0] | by_second[:, 1] | by_second[:, 2]  # any other own pawn, by slot j
+    # the first pawn has moved away: only the pawns besides i and j stand in j's way
+    in_way = xp.take(in_way, seconds, axis=0) & ~xp.take(occupied, xp.asarray(_SWAPPED), axis=0)
+    pair = xp.take(xp.asarray(table.split_pair), first_at.astype(xp.int32) * DISTANCES + second_at)
+    free = (pair & np.uint16(0xFF)).astype(xp.uint8)
+    crowded = (pair >> np.uint16(8)).astype(xp.uint8)
+    return xp.take(first_ok, firsts, axis=0) & free & ~(in_way & crowded)
 
-    def of_first(array: Array) -> Array:
-        return xp.take(array, firsts, axis=0)
 
-    def of_second(array: Array) -> Array:
-        return xp.take(array, seconds, axis=0)
-
-    landing = of_second(second)  # (pair, k, *batch)
-    # an own pawn stands where the second part lands, and it is not the first pawn
-    taken = of_second(occupied) & (of_first(own)[:, None] != landing)
-    ok = of_first(first_ok) & of_second(second_ok)
-    if slides is None:
-        blocked = (landing == of_first(first)) | taken
-        ok = ok & ~(blocked & (landing != HOME))
-    else:
-        end, triangle, length, own_square, second_square = slides
-        triangle, length = of_first(triangle), of_first(length)
-
-        def swept(square: Array) -> Array:
-            behind = _behind(square, triangle)
-            return (behind >= 1) & (behind <= length)
-
-        blocked = (landing == of_first(end)) | (taken & ~swept(of_second(second_square)))
-        ok = ok & ~swept(of_second(own_square)[:, None]) & ~(blocked & (landing != HOME))
-    return ok.reshape((-1, *ok.shape[2:]))
+def _split_lanes(table: Tables, own: Array, active: Array) -> tuple[Array]:
+    """``(72, *batch)``: the legal split 7s (SPLIT lanes) where ``active``."""
+    masks = _split_masks(table, own)
+    batch = active.ndim
+    lanes = (masks[:, None] >> column(_K_SHIFTS, batch, np.uint8)) & np.uint8(1)
+    return ((lanes.reshape((-1, *active.shape)) != 0) & active,)
 
 
 #: The rare kinds of card whose lanes NumPy works out only where they are held:
 #: (card, first lane, kernel's name).
 _RARE: Final = ((7, SPLIT, "split"), (11, SWITCH, "switch"), (SORRY, SORRY_LANE, "sorry"))
+_RARE_CARDS: Final = tuple(card for card, _, _ in _RARE)
 
 
 def _rare_groups(table: Tables, pawns: Array, card: Array) -> Iterator[tuple[Array, Array, int]]:
-    """NumPy's way with the rare cards: for each, the games holding it where it may have a
-    lane of its own (a split needs two pawns out of Start and not Home), those lanes, and
+    """NumPy's way with the rare cards: for each, the games holding it, those lanes, and
     the first lane of its kind."""
-    own = pawns[0]
-    for value, first, name in _RARE:
-        rows = np.flatnonzero(card == value)
-        if name == "split" and rows.size:
-            mine = own[:, rows]
-            movable = ((mine != HOME) & (mine != START)).sum(axis=0, dtype=np.int8) >= 2
-            rows = rows[movable]
+    for (_, first, name), rows in zip(_RARE, _rows_of(card, _RARE_CARDS), strict=True):
         if not rows.size:
             continue
         every = np.ones(rows.size, dtype=bool)
         if name == "split":
-            found = _split_lanes(table, own[:, rows], every)[0]
+            found = _split_lanes(table, np.take(pawns[0], rows, axis=1), every)[0]
         else:
-            found = (_switch_lanes if name == "switch" else _sorry_lanes)(pawns[..., rows], every)[0]
+            found = (_switch_lanes if name == "switch" else _sorry_lanes)(np.take(pawns, rows, axis=-1), every)[0]
         yield rows, found, first
+
+
+class _RareChoice(NamedTuple):
+    """NumPy's random player with a rare card: the games holding it, how many lanes of the
+    card's own kind each has, and the lane numbered ``pick`` (0 <= pick < count) of each
+    (any lane where pick is out of range: it is not used)."""
+
+    rows: Array
+    count: Array
+    lane: Callable[[Array], Array]
+
+
+def _rare_choices(table: Tables, pawns: Array, held_by: list[Array]) -> Iterator[_RareChoice]:
+    """The rare cards' lanes (``held_by``: the games holding each) as bit masks, counted
+    and numbered without building them."""
+    for (_, _, name), rows in zip(_RARE, held_by, strict=True):
+        if not rows.size:
+            continue
+        if name == "split":
+            yield _split_choice(_split_masks(table, np.take(pawns[0], rows, axis=1)), rows)
+            continue
+        held = np.take(pawns, rows, axis=-1)
+        theirs = _bit_mask(_on_track(held[1:]).reshape((-1, rows.size)))  # bit 4 (o - 1) + s
+        targets = np.bitwise_count(theirs).astype(np.int16)
+        if name == "sorry":
+            yield _RareChoice(rows, targets * any0(held[0] == START), functools.partial(_sorry_lane, theirs))
+        else:
+            yield _switch_choice(_bit_mask(_on_track(held[0])), theirs, targets, rows)
+
+
+def _sorry_lane(targets: Array, pick: Array) -> Array:
+    """A Sorry!'s lane onto its target number ``pick`` (``targets``: their bits)."""
+    return SORRY_LANE + _nth_bit(targets, pick)
+
+
+def _bit_mask(flags: Array) -> Array:
+    """``(n, *batch)`` booleans (n <= 16) as the bits of one uint16 per game."""
+    weights = column(1 << np.arange(flags.shape[0]), flags.ndim - 1, np.uint16)
+    return (flags.view(np.uint8) * weights).sum(axis=0, dtype=np.uint16)
+
+
+#: ``_NTH_BIT_12[bits * 12 + n]``: the position of set bit number n (from the lowest) of
+#: 12-bit ``bits`` (0 if none).
+_NTH_BIT_12: Final = np.array(
+    [([bit for bit in range(12) if bits >> bit & 1] + [0] * 12)[n] for bits in range(1 << 12) for n in range(12)],
+    dtype=np.int8,
+)
+
+
+def _nth_bit(bits: Array, nth: Array) -> Array:
+    """The position of set bit number ``nth`` (from 0, from the lowest) of 12-bit ``bits``."""
+    index = bits.astype(np.intp) * 12 + np.clip(nth, 0, 11)
+    return _NTH_BIT_12.take(index).astype(np.int32)
+
+
+def _switch_choice(mine: Array, theirs: Array, targets: Array, rows: Array) -> _RareChoice:
+    """An 11's switches: every own pawn on the track with every opponent's (own slot first)."""
+    count = np.bitwise_count(mine).astype(np.int16) * targets
+
+    def lane(pick: Array) -> Array:
+        own_place, their_place = np.divmod(pick, np.maximum(targets, 1))
+        return SWITCH + (OPPONENTS * SLOTS) * _nth_bit(mine, own_place) + _nth_bit(theirs, their_place)
+
+    return _RareChoice(rows, count, lane)
+
+
+def _split_choice(masks: Array, rows: Array) -> _RareChoice:
+    """A 7's splits from their masks (:func:`_split_masks`), pair by pair in action order."""
+    counts = np.bitwise_count(masks)
+    running = cumsum0(counts)  # lanes up to each pair's, included (at most 72)
+
+    def lane(pick: Array) -> Array:
+        pair = np.minimum(np.sum(running <= pick, axis=0, dtype=np.int16), I16(len(_PAIRS) - 1))
+        at = pair.astype(np.intp) * rows.size + np.arange(rows.size)  # (pair, game) in the masks
+        rank = pick - running.ravel().take(at) + counts.ravel().take(at)
+        mask = masks.ravel().take(at).astype(np.int32)
+        return SPLIT + SPLIT_COUNTS * pair + _NTH_BIT.take(mask * 8 + np.clip(rank, 0, 7))
+
+    return _RareChoice(rows, running[-1].astype(np.int16), lane)
 
 
 def legal_lanes(config: Config, games: Games) -> Array:
@@ -646,6 +791,11 @@ _NTH_BIT: Final = np.array(
 _BIT_WEIGHTS: Final = np.array([1, 2, 4, 8], dtype=np.uint8)
 
 
+def _lane_bits(lanes: Array) -> Array:
+    """``(4, n)`` lanes (one per slot) as the bits of a uint8."""
+    return (lanes.view(np.uint8) * _BIT_WEIGHTS[:, None]).sum(axis=0, dtype=np.uint8)
+
+
 def random_actions(config: Config, games: Games) -> Array:
     """One legal action per game, uniformly among its legal lanes, from the game's own random
     stream (its seed and the cards drawn so far): ``choose_uniform(legal_lanes(...), bits)``
@@ -657,27 +807,27 @@ def random_actions(config: Config, games: Games) -> Array:
     table = tables(config)
     pawns, card = games.pawns, games.card
     own = pawns[0]
-    move = _move_lanes(table, own, card)
-    back1 = _back1_lanes(own, card)
-    simple = (move.view(np.uint8) * _BIT_WEIGHTS[:, None]).sum(axis=0, dtype=np.uint8)
-    simple |= (back1.view(np.uint8) * _BIT_WEIGHTS[:, None]).sum(axis=0, dtype=np.uint8) << np.uint8(4)
+    tens, *held_by = _rows_of(card, (10, *_RARE_CARDS))
+    simple = _lane_bits(_move_lanes(table, own, card))
+    if tens.size:  # a 10's backward 1, worked out where a 10 is held
+        ten_own = own.take(tens, axis=1)
+        simple[tens] |= _lane_bits(_back1_lanes(ten_own, card.take(tens))) << np.uint8(4)
     simple_count = np.bitwise_count(simple).astype(np.int16)
     rare_count = np.zeros(card.shape, dtype=np.int16)
-    rare: list[tuple[Array, Array, int]] = []
-    for rows, found, first in _rare_groups(table, pawns, card):
-        rare_count[rows] = found.sum(axis=0, dtype=np.int16)
-        rare.append((rows, found, first))
+    rare = list(_rare_choices(table, pawns, held_by))
+    for choice in rare:
+        rare_count[choice.rows] = choice.count
     used = simple_count + rare_count
-    forfeit = np.where(card == 11, (simple & np.uint8(15)) == 0, used == 0) & (card != 0)
+    forfeit = select(card == 11, (simple & np.uint8(15)) == 0, used == 0) & (card != 0)
     total = used + forfeit
     pick = (bits % np.maximum(total, 1).astype(np.uint32)).astype(np.int16) - forfeit
     # lane 0 is the pass, then the simple lanes (MOVE, BACK1), then the rare card's
     index = simple.astype(np.int32) * 8 + np.clip(pick, 0, 7)
     actions = (MOVE_LANE + np.take(_NTH_BIT, index)) * (pick >= 0)
-    for rows, found, first in rare:
-        beyond = pick[rows] - simple_count[rows]
-        chosen = choose_uniform(found, beyond.astype(np.uint32))
-        actions[rows] = np.where(beyond >= 0, first + chosen, actions[rows])
+    for choice in rare:
+        beyond = pick.take(choice.rows) - simple_count.take(choice.rows)
+        chosen = choice.lane(beyond)
+        actions[choice.rows] = select(beyond >= 0, chosen, actions.take(choice.rows))
     return actions * (card != 0)
 
 
@@ -685,7 +835,7 @@ def random_actions(config: Config, games: Games) -> Array:
 
 
 def _pick(values: Array, chosen: Array) -> Array:
-    """The entry of ``values`` (along its first axis) where ``chosen`` (one-hot) is set."""
+    """The entry of ``values`` (along its short first axis) where ``chosen`` (one-hot) is set."""
     xp = namespace(values, chosen)
     if not is_numpy(xp):
         return xp.sum(xp.where(chosen, values, 0), axis=0, dtype=values.dtype)
@@ -693,6 +843,18 @@ def _pick(values: Array, chosen: Array) -> Array:
     for index in range(1, values.shape[0]):
         total = total + values[index] * chosen[index]
     return total.astype(values.dtype)
+
+
+def _at(values: Array, index: Array) -> Array:
+    """Each game's entry of ``values`` (along its first axis) at its own ``index``: on
+    NumPy one gather, rather than :func:`_pick`'s sum over every entry (for the few games of
+    a rare kernel, with many entries)."""
+    xp = namespace(values, index)
+    if not (is_numpy(xp) and index.ndim == 1):
+        return xp.take_along_axis(values, xp.asarray(index).astype(xp.int32)[None], axis=0)[0]
+    games = index.shape[0]
+    flat = np.ascontiguousarray(values).reshape(-1)
+    return flat.take(index.astype(np.intp) * games + np.arange(games))
 
 
 def _to_start(hit: Array, pawns: Array) -> Array:
@@ -709,38 +871,71 @@ def _behind(squares: Array, square: Array) -> Array:
     return behind + as_int8(behind < 0) * I8(TRACK_SQUARES)
 
 
+#: The low end of a range of distances that holds no pawn (its width is 0).
+NO_RANGE: Final = 100
+
+
+def _hit_ranges(sides: Array, landing: Array, length: Array, acting: Array) -> tuple[Array, ...]:
+    """For each seat, ``(players, *batch)``: the squares a pawn hits by landing on ``landing``
+    (a mover's distance) and riding ``length`` squares of slide, as that seat's distances:
+    two ranges ``[low, low + width]`` of track distances (the second where they cross the
+    seat's entrance, round the end of its lap; else empty), so that a pawn is hit by two
+    subtractions and comparisons whatever its seat (:func:`_in_ranges`).  By arithmetic:
+    NumPy gathers from a table an order of magnitude slower."""
+    xp = namespace(sides)
+    near = _distance_from(_square(landing)[None], sides)  # the landing square
+    far = near - length  # the last square swept, maybe past the end of the seat's lap
+    valid = acting & _on_track(landing)
+    wraps = valid & (far < FIRST_TRACK)
+    low = select(valid, xp.maximum(far, I8(FIRST_TRACK)), I8(NO_RANGE))
+    width = select(valid, near - low, I8(0))
+    round_low = select(wraps, far + I8(TRACK_SQUARES), I8(NO_RANGE))
+    round_width = select(wraps, I8(LAST_TRACK) - round_low, I8(0))
+    return tuple(as_uint8(bound) for bound in (low, width, round_low, round_width))
+
+
+def _in_ranges(pawns: Array, ranges: tuple[Array, ...]) -> Array:
+    """Which of a seat's pawns stand in its ranges (uint8 wraps round: below ``low`` is
+    far above it)."""
+    low, width, round_low, round_width = (bound[None] for bound in ranges)
+    distance = as_uint8(pawns)
+    return ((distance - low) <= width) | ((distance - round_low) <= round_width)
+
+
 def _land(
-    table: Tables, pawns: Array, squares: Array, mover: Array, landing: Array, acting: Array
+    table: Tables, pawns: Array, sides: Array, moving: Array, landing: Array, acting: Array
 ) -> tuple[Array, Array, Array]:
-    """The mover's pawn (``mover``: one-hot over seats and slots) lands on ``landing`` (a
+    """The mover's pawn (``moving``: one-hot over its slots) lands on ``landing`` (a
     distance): whoever stands there goes back to Start, then the pawn rides a slide it
     lands on, sweeping every other pawn on the slide back to Start (RULES.md §3.3).
 
     Returns the pawns, how many pawns were sent to Start, and whether the pawn slid.
+    Seat by seat: NumPy's temporaries stay a quarter of the size (and in the cache).
     """
     xp = namespace(pawns)
     index = xp.clip(landing, I8(0), I8(START)).astype(xp.int32)
-    length = xp.take(xp.asarray(table.ride_length), index)
-    end = xp.take(xp.asarray(table.ride_end), index)
-    behind = _behind(squares, _square(landing))  # negative for a landing off the track
-    hit = (behind >= 0) & (behind <= length) & (acting & ~mover)  # landed on, or swept
-    pawns = _to_start(hit, pawns)
-    pawns = select(mover & acting, end, pawns)
-    bumps = xp.sum(hit.reshape((-1, *acting.shape)), axis=0, dtype=xp.int8)
-    return pawns, bumps, as_int8((length > 0) & acting)
+    end, length = _lookup_pair(table.rides, index)
+    ranges = _hit_ranges(sides, landing, length, acting)
+    moved = moving & acting
+    rows = []
+    bumps = xp.zeros(acting.shape, dtype=xp.int8)
+    for seat in range(pawns.shape[0]):
+        hit = _in_ranges(pawns[seat], tuple(bound[seat] for bound in ranges))  # landed on, or swept
+        if seat == 0:
+            hit = hit & ~moved  # a pawn moved backward onto a slide sweeps its own square
+        bumps = bumps + xp.sum(hit, axis=0, dtype=xp.int8)
+        row = _to_start(hit, pawns[seat])
+        rows.append(select(moved, end, row) if seat == 0 else row)
+    return xp.stack(rows), bumps, as_int8((length > 0) & acting)
 
 
 def _second_part(
     table: Tables, pawns: Array, sides: Array, second: Array, count: Array, acting: Array
 ) -> tuple[Array, Array, Array]:
     """A split 7's second part: slot ``second`` forward 7 - ``count``, after the first."""
-    batch = acting.ndim
-    slots = column(np.arange(SLOTS), batch)
-    chosen = slots == second
-    mover = (column(np.arange(pawns.shape[0]), batch + 1) == 0) & chosen[None]
-    origin = _pick(pawns[0], chosen)
-    squares = _relative_squares(pawns, sides)
-    return _land(table, pawns, squares, mover, origin - (I8(7) - count), acting)
+    moving = column(np.arange(SLOTS), acting.ndim) == second
+    origin = _pick(pawns[0], moving)
+    return _land(table, pawns, sides, moving, origin - (I8(7) - count), acting)
 
 
 def _distance_from(square: Array, side: Array) -> Array:
@@ -764,13 +959,13 @@ def _switch(
     mover = (seats == 0) & (slots == slot)[None]
     target = (seats == opponent) & (slots == target_slot)[None]
     squares = _relative_squares(pawns, sides)
-    mine = _pick(squares.reshape(flat), mover.reshape(flat))  # the mover's square
-    theirs = _pick(squares.reshape(flat), target.reshape(flat))  # the target's square
-    target_side = _pick(sides, column(np.arange(pawns.shape[0]), batch) == opponent)
+    mine = _at(squares.reshape(flat), slot)  # the mover's square
+    theirs = _at(squares.reshape(flat), opponent * I8(SLOTS) + target_slot)  # the target's square
+    target_side = _at(sides, opponent)
     arrived = _distance_from(theirs, xp.zeros_like(theirs))
     index = arrived.astype(xp.int32)
-    length = xp.take(xp.asarray(table.ride_length), index) * as_int8(acting)
-    end = xp.take(xp.asarray(table.ride_end), index)
+    end, length = _lookup_pair(table.rides, index)
+    length = length * as_int8(acting)
     pawns = select(mover & acting, end, pawns)
     pawns = select(target & acting, _distance_from(mine, target_side), pawns)
     squares = select(mover & acting, theirs, squares)
@@ -806,53 +1001,85 @@ def play(config: Config, games: Games, actions: Array, advance: bool = True) -> 
     xp = namespace(games.pawns)
     table = tables(config)
     pawns, card = games.pawns, games.card
-    batch = card.ndim
+    slots = column(np.arange(SLOTS), card.ndim)
     fast = _is_fast(xp, card)
-    decoded = xp.take(xp.asarray(DECODED), xp.asarray(actions).astype(xp.int32), axis=1)
-    kind, slot, second, count, opponent, target_slot = (decoded[field] for field in range(6))
+    index = xp.asarray(actions).astype(xp.int32)
+    kind, slot = _lookup_pair(_KIND_SLOT, index)
     playing = games.winner < 0
-    own = pawns[0]
-    in_start = own == START
-    start_slot = xp.zeros_like(card) + I8(SLOTS - 1)
-    for candidate in range(SLOTS - 2, -1, -1):  # a Sorry! brings out the first pawn in Start
-        start_slot = select(in_start[candidate], I8(candidate), start_slot)
-    is_sorry = kind == KIND_SORRY
-    slots = column(np.arange(SLOTS), batch)
-    seats = column(np.arange(config.players), batch + 1)
-    moving = slots == select(is_sorry, start_slot, slot)
-    mover = (seats == 0) & moving[None]
+    split_rows, switch_rows, sorry_rows = (
+        _rows_of(kind, (KIND_SPLIT, KIND_SWITCH, KIND_SORRY), playing) if fast else (None, None, None)
+    )
     sides = _sides(config, games.turn)
-    squares = _relative_squares(pawns, sides)
-    origin = _pick(own, moving)
+    origin = _pick(pawns[0], slots == slot)
     landing = _main_landing(table, origin[None], card)[0][0]
     landing = select(kind == KIND_BACK1, _wrapped(origin + I8(1)), landing)
-    landing = select(kind == KIND_SPLIT, origin - count, landing)
-    target = (seats == opponent) & (slots == target_slot)[None]
-    flat = (-1, *card.shape)
-    target_square = _pick(squares.reshape(flat), target.reshape(flat))
-    landing = select(is_sorry, _distance_from(target_square, xp.zeros_like(target_square)), landing)
-    acting = ((kind == KIND_MOVE) | (kind == KIND_BACK1) | (kind == KIND_SPLIT) | is_sorry) & playing
-    pawns, bumps, slides = _land(table, pawns, squares, mover, landing, acting)
     is_split = (kind == KIND_SPLIT) & playing
-    pawns, bumps, slides = _on_some(
-        fast,
-        is_split,
-        lambda *arrays: _added(_second_part(table, *arrays[:5]), arrays[5], arrays[6]),
-        (pawns, sides, second, count, is_split, bumps, slides),
-        (pawns, bumps, slides),
-    )
+    (landing,) = _on_some(fast, is_split, _split_landing, (index, origin), (landing,), split_rows)
+    is_sorry = (kind == KIND_SORRY) & playing
+    slot, landing = _on_some(fast, is_sorry, _sorry_landing, (pawns, sides, index), (slot, landing), sorry_rows)
+    acting = ((kind == KIND_MOVE) | (kind == KIND_BACK1) | is_split | is_sorry) & playing
+    pawns, bumps, slides = _land(table, pawns, sides, slots == slot, landing, acting)
+    moved = (pawns, bumps, slides)
+    second_part = functools.partial(_split_second_part, table)
+    moved = _on_some(fast, is_split, second_part, (*moved, sides, index, is_split), moved, split_rows)
     is_switch = (kind == KIND_SWITCH) & playing
-    pawns, bumps, slides = _on_some(
-        fast,
-        is_switch,
-        lambda *arrays: _added(_switch(table, *arrays[:6]), arrays[6], arrays[7]),
-        (pawns, sides, slot, opponent, target_slot, is_switch, bumps, slides),
-        (pawns, bumps, slides),
-    )
+    switch = functools.partial(_switch_action, table)
+    pawns, bumps, slides = _on_some(fast, is_switch, switch, (*moved, sides, index, is_switch), moved, switch_rows)
     played = Played(card, bumps, slides, (kind == 0) & playing)
     if not advance:
         return games._replace(pawns=pawns), played
     return _advance(config, games._replace(pawns=pawns), playing), played
+
+
+#: The fields of :data:`DECODED` (as :class:`pardon.batch.actions.Decoded` orders them).
+_KIND, _SLOT, _SECOND, _PART, _OPPONENT, _TARGET = range(6)
+
+
+#: Each action's kind and slot (its first slot; 0 for none), for one gather.
+_KIND_SLOT: Final = _paired(DECODED[_KIND], np.maximum(DECODED[_SLOT], 0))
+
+
+def _decoded(index: Array, field: int) -> Array:
+    """One field of each action (``index``: int32 actions)."""
+    xp = namespace(index)
+    return xp.take(xp.asarray(DECODED[field]), index)
+
+
+def _split_landing(index: Array, origin: Array) -> tuple[Array]:
+    """A split 7's first part: where its pawn (at ``origin``) lands."""
+    return (origin - _decoded(index, _PART),)
+
+
+def _split_second_part(
+    table: Tables, pawns: Array, bumps: Array, slides: Array, sides: Array, index: Array, acting: Array
+) -> tuple[Array, Array, Array]:
+    """A split 7's second part, after its first (the pawns, bumps and slides so far)."""
+    second, part = _decoded(index, _SECOND), _decoded(index, _PART)
+    return _added(_second_part(table, pawns, sides, second, part, acting), bumps, slides)
+
+
+def _switch_action(
+    table: Tables, pawns: Array, bumps: Array, slides: Array, sides: Array, index: Array, acting: Array
+) -> tuple[Array, Array, Array]:
+    """An 11's switch (:func:`_switch`), with the bumps and slides so far."""
+    slot, opponent, target = (_decoded(index, field) for field in (_SLOT, _OPPONENT, _TARGET))
+    return _added(_switch(table, pawns, sides, slot, opponent, target, acting), bumps, slides)
+
+
+def _sorry_landing(pawns: Array, sides: Array, index: Array) -> tuple[Array, Array]:
+    """A Sorry!: the slot of the pawn it brings out of Start (the first there), and the
+    distance (the mover's) of the opponent's pawn it lands on."""
+    xp = namespace(pawns)
+    batch = index.shape
+    in_start = pawns[0] == START
+    start_slot = xp.zeros(batch, dtype=xp.int8) + I8(SLOTS - 1)
+    for candidate in range(SLOTS - 2, -1, -1):
+        start_slot = select(in_start[candidate], I8(candidate), start_slot)
+    opponent = _decoded(index, _OPPONENT)
+    target = _at(pawns.reshape((-1, *batch)), opponent * I8(SLOTS) + _decoded(index, _TARGET))
+    side = _at(sides, opponent)
+    square = _relative_squares(target[None, None], side[None])[0, 0]
+    return start_slot, _distance_from(square, xp.zeros_like(square))
 
 
 def _added(result: tuple[Array, Array, Array], bumps: Array, slides: Array) -> tuple[Array, Array, Array]:
@@ -869,8 +1096,11 @@ def _advance(config: Config, games: Games, playing: Array) -> Games:
     won = all0(games.pawns[0] == HOME) & playing
     again = (games.card == 2) if table.draw_again_on_2 else xp.zeros_like(won)
     passing = playing & ~won & ~again
-    pawns = select(passing, xp.roll(games.pawns, -1, axis=0), games.pawns)
-    turn = select(passing, (games.turn + I8(1)) % I8(config.players), games.turn)
+    seats = games.pawns.shape[0]  # seat by seat: NumPy's temporaries stay small
+    pawns = xp.stack([select(passing, games.pawns[(seat + 1) % seats], games.pawns[seat]) for seat in range(seats)])
+    following = games.turn + I8(1)
+    following = following - as_int8(following == config.players) * I8(config.players)
+    turn = select(passing, following, games.turn)
     winner = select(won, games.turn, games.winner)
     return games._replace(pawns=pawns, turn=turn, winner=winner, card=select(playing, games.card, I8(0)))
 
