@@ -131,6 +131,7 @@ def test_a_hint_ranks_the_choices_with_their_chances() -> None:
             await pilot.press("h")
             await until(pilot, lambda: app.info.startswith("Hint"))
             assert "%" in app.info
+            assert app.table.hint_reason and f"Why: {app.table.hint_reason}" in app.info  # the coach's line
 
     asyncio.run(scenario())
 

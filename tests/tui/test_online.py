@@ -99,8 +99,9 @@ def test_one_seat_of_an_online_game_played_by_keys_to_the_end(
         async with app.run_test(size=(80, 24)) as pilot:
             await until(pilot, lambda: app.picker is not None)
             assert ": your turn" in screen_text(app) or ": to play" in screen_text(app)
-            await pilot.press("h")  # a hint, ranked by the server
+            await pilot.press("h")  # a hint, ranked by the server, with its reason when it has one
             await until(pilot, lambda: app.info.startswith("Hint"))
+            assert ("Why: " in app.info) == bool(app.table.hint_reason)
             pressed = await play_by_keys(pilot, app)
             assert pressed > 10
             await until(pilot, record.exists)

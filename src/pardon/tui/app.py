@@ -491,7 +491,8 @@ class PardonApp(App[None]):
             self.info = self.view_now.note or "No hint now."
         else:
             best = [f"{chance:.0%} {choice.text.split(': ', 1)[-1]}" for choice, chance in ranked[:2]]
-            self.info = "Hint, chance to win: " + "; ".join(best)
+            why = self.table.hint_reason
+            self.info = "Hint, chance to win: " + "; ".join(best) + (f". Why: {why}" if why else "")
         self.show()
 
     def action_take_back(self) -> None:

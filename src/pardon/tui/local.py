@@ -16,6 +16,7 @@ from collections.abc import Callable, Collection
 from pathlib import Path
 
 from pardon.bots import Bot, make_bot
+from pardon.bots.coach import best_reason
 from pardon.bots.hint import rank_observed
 from pardon.core.board import COLOUR_NAMES
 from pardon.core.cards import card_name
@@ -37,6 +38,7 @@ class LocalTable:
     player of ``level``, which waits ``pace`` seconds before each of its decisions."""
 
     can_take_back = True
+    hint_reason: str | None = None
 
     def __init__(self, game: Game, people: Collection[int], level: str, pace: float = 0.6) -> None:
         self.game = game
@@ -176,10 +178,13 @@ class LocalTable:
     async def hint(self) -> list[tuple[Choice, float]]:
         game = self.game
         colour = game.decider
+        self.hint_reason = None
         if game.is_over or colour not in self.people or game.stage != CARD:
             return []
         moves = game.legal_moves()
-        ranked = await asyncio.to_thread(rank_observed, game.observe(colour), moves, HINT_LEVEL, random.Random(0))
+        seen = game.observe(colour)
+        ranked = await asyncio.to_thread(rank_observed, seen, moves, HINT_LEVEL, random.Random(0))
+        self.hint_reason = best_reason(seen.rules, seen.position, ranked)  # as the coach says it
         return [(choice_of_move(game.position, move), chance) for move, chance in ranked]
 
     async def save_record(self, path: Path) -> None:

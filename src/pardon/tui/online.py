@@ -73,6 +73,7 @@ class OnlineTable:
     """This screen's seats of the game an invite link opens."""
 
     can_take_back = False
+    hint_reason: str | None = None
 
     def __init__(self, invite: Invite) -> None:
         self.invite = invite
@@ -149,6 +150,8 @@ class OnlineTable:
         elif kind == "hint" and self._hint is not None and not self._hint.done():
             by_notation = {choice.notation: choice for choice in self._choices()}
             ranked = [(by_notation.get(item["move"]), float(item["chance"])) for item in message["moves"]]
+            reason = message.get("reason")
+            self.hint_reason = reason if isinstance(reason, str) and reason else None
             self._hint.set_result([(choice, chance) for choice, chance in ranked if choice is not None])
         elif kind == "error":
             self.note = str(message.get("message", message.get("code")))
@@ -219,6 +222,7 @@ class OnlineTable:
         return 0
 
     async def hint(self) -> list[tuple[Choice, float]]:
+        self.hint_reason = None
         self._hint = asyncio.get_running_loop().create_future()
         await self._send({"type": "hint", "event": self.event, **self._seat_field()})
         try:

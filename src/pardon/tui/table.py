@@ -78,6 +78,8 @@ class Table(Protocol):
 
     #: Whether moves can be taken back (a game against the computer on this machine).
     can_take_back: bool
+    #: Why the best choice of the last hint is best, in one line (None: no reason to give).
+    hint_reason: str | None
 
     def view(self) -> View: ...
 
