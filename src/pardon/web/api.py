@@ -161,12 +161,20 @@ class ErrorBody(BaseModel):
 
 ERRORS: dict[int | str, dict[str, Any]] = {code: {"model": ErrorBody} for code in (400, 401, 403, 404, 409, 413, 422)}
 
+
+def refused_for_now(description: str) -> dict[str, Any]:
+    """The schema of a refusal to try again later: the error body and ``Retry-After``."""
+    retry_after = {"description": "seconds to wait", "schema": {"type": "integer"}}
+    return {"model": ErrorBody, "description": description, "headers": {"Retry-After": retry_after}}
+
+
+def come_back(status: int, code: str, message: str, seconds: int) -> JSONResponse:
+    """A refusal to try again in ``seconds`` (``Retry-After``), changing nothing."""
+    return JSONResponse({"error": code, "message": message}, status_code=status, headers={"Retry-After": str(seconds)})
+
+
 RATE_LIMITED: dict[int | str, dict[str, Any]] = {
-    429: {
-        "model": ErrorBody,
-        "description": "rate_limited: too many games created from this address",
-        "headers": {"Retry-After": {"description": "seconds to wait", "schema": {"type": "integer"}}},
-    }
+    429: refused_for_now("rate_limited: too many games created from this address")
 }
 
 #: The refusals of an answer that is not JSON when all goes well (a record) are JSON still.
@@ -230,9 +238,9 @@ def create_game(body: CreateGame, request: Request) -> Any:
     wait = limit.wait(request.client.host if request.client else "")
     if wait > 0:
         seconds = max(1, math.ceil(wait))
-        message = f"too many games created from this address: try again in {seconds} s"
-        headers = {"Retry-After": str(seconds)}
-        return JSONResponse({"error": "rate_limited", "message": message}, status_code=429, headers=headers)
+        return come_back(
+            429, "rate_limited", f"too many games created from this address: try again in {seconds} s", seconds
+        )
     row, tokens, host, watch = _new_game_row(body)
     rooms_of(request).add(row)
     return GameCreated(

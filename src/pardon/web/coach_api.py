@@ -28,7 +28,7 @@ from pardon.bots.coach import DEFAULT_TOP, analyse
 from pardon.core.game import record_of, replay_steps
 from pardon.core.jsonio import position_to_json
 from pardon.core.notation import Record
-from pardon.web.api import ERRORS, ApiError, ErrorBody, game_room
+from pardon.web.api import ERRORS, ApiError, come_back, game_room, refused_for_now
 from pardon.web.protocol import Colour
 from pardon.web.rooms import BOT
 from pardon.web.storage import FINISHED
@@ -105,8 +105,8 @@ class AnalysisCache:
     def __init__(self, size: int):
         self.size = max(1, size)
         self._done: OrderedDict[str, Json] = OrderedDict()
-        self._making: dict[str, threading.Lock] = {}
-        self._guard = threading.Lock()
+        self._making = threading.Lock()  # one analysis at a time, whichever thread asks
+        self._guard = threading.Lock()  # the kept analyses, read on the event loop too
         self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pardon-coach")
         self.waiting = 0  # read and written on the event loop only
 
@@ -121,21 +121,15 @@ class AnalysisCache:
         found = self.get(key)
         if found is not None:
             return found
-        with self._guard:
-            making = self._making.setdefault(key, threading.Lock())
-        with making:
+        with self._making:
             found = self.get(key)  # made by another request while this one waited
             if found is not None:
                 return found
-            try:
-                made = make()
-                with self._guard:
-                    self._done[key] = made
-                    while len(self._done) > self.size:
-                        self._done.popitem(last=False)
-            finally:
-                with self._guard:
-                    self._making.pop(key, None)
+            made = make()
+            with self._guard:
+                self._done[key] = made
+                while len(self._done) > self.size:
+                    self._done.popitem(last=False)
         return made
 
 
@@ -148,13 +142,7 @@ def analyses_of(request: Request) -> AnalysisCache:
     "/games/{game_id}/analysis",
     response_model=GameAnalysis,
     summary="A finished game analysed: win chances by turn, the human players' biggest mistakes",
-    responses={
-        503: {
-            "model": ErrorBody,
-            "description": "busy: too many analyses are waiting already",
-            "headers": {"Retry-After": {"description": "seconds to wait", "schema": {"type": "integer"}}},
-        }
-    },
+    responses={503: refused_for_now("busy: too many analyses are waiting already")},
 )
 async def game_analysis(game_id: str, request: Request) -> Any:
     """Once the game is over (``409 not_finished`` before); made once, then kept.  While too
@@ -164,8 +152,7 @@ async def game_analysis(game_id: str, request: Request) -> Any:
     if found is not None:
         return JSONResponse(found)
     if cache.waiting >= ANALYSES_WAITING:
-        message = "the server is analysing other games: try again in a few seconds"
-        return JSONResponse({"error": "busy", "message": message}, status_code=503, headers={"Retry-After": "5"})
+        return come_back(503, "busy", "the server is analysing other games: try again in a few seconds", 5)
     cache.waiting += 1
     try:
         body = await asyncio.get_running_loop().run_in_executor(cache.worker, _analysis, request, game_id)
