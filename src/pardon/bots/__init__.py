@@ -36,6 +36,8 @@ class RandomBot:
 
 
 BOTS = ("random", "greedy", "tactician", "expectimax", "mcts")
+#: Levels made by name (make_bot, pardon tournament) but not offered by the interfaces until shown stronger.
+EXPERIMENTAL = ("expert",)
 #: The level ``pardon play`` and the user interfaces use unless told otherwise.
 DEFAULT_BOT = "expectimax"
 
@@ -44,6 +46,7 @@ _SPEC = re.compile(r"^\s*([a-z]+)\s*(?:\((.*)\))?\s*$")
 
 def _factories() -> dict[str, Callable[..., Bot]]:
     from pardon.bots.expectimax import ExpectimaxBot
+    from pardon.bots.expert import ExpertBot
     from pardon.bots.greedy import GreedyBot
     from pardon.bots.mcts import MctsBot
     from pardon.bots.tactician import TacticianBot
@@ -54,6 +57,7 @@ def _factories() -> dict[str, Callable[..., Bot]]:
         "tactician": TacticianBot,
         "expectimax": ExpectimaxBot,
         "mcts": MctsBot,
+        "expert": ExpertBot,
     }
 
 

@@ -35,12 +35,14 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
+from typing import Any
 
 from pardon.bots.evaluation import SEARCHED, Evaluator, Weights, card_chances
 from pardon.bots.model import advance, draw_chances, draw_given, matches, sample_game, take_back, undraw_given
 from pardon.core.game import Game
 from pardon.core.moves import Move
 from pardon.core.observation import Observation
+from pardon.core.rules import Rules
 from pardon.core.state import Position
 
 Vector = list[float]
@@ -100,8 +102,8 @@ class ExpectimaxBot:
         """
         evaluator = self._evaluator(observation)
         self._chance_backup = self.backup_for(observation) == "chance"
-        chances = card_chances(observation.remaining(), observation.rules)
-        shallow = [self._leaf(evaluator, move.result, chances) for move in moves]
+        context = self._context(observation.remaining(), observation.rules)
+        shallow = [self._leaf(evaluator, move.result, context) for move in moves]
         depth = self.depth_for(observation)
         if depth == 1:
             return shallow
@@ -155,7 +157,12 @@ class ExpectimaxBot:
             found = self._evaluators[observation.rules] = Evaluator(observation.rules, self.weights)
         return found
 
-    def _leaf(self, evaluator: Evaluator, position: Position, chances: list[float]) -> Vector:
+    def _context(self, remaining: Counter[int], rules: Rules) -> Any:
+        """What the leaves of one decision share, from the cards left to draw: the chance of each card."""
+        return card_chances(remaining, rules)
+
+    def _leaf(self, evaluator: Evaluator, position: Position, chances: Any) -> Vector:
+        """A position's value vector at the search's horizon (``chances`` from :meth:`_context`)."""
         if self._chance_backup:
             return evaluator.win_chances(position, chances)
         return evaluator.values(position, chances)
@@ -189,9 +196,9 @@ class ExpectimaxBot:
         decider = game.decider
         best: Vector | None = None
         if depth == 1:
-            chances = card_chances(Counter(game.pack.draw_pile), game.rules)
+            context = self._context(Counter(game.pack.draw_pile), game.rules)
             for move in game.legal_moves():
-                vector = self._leaf(evaluator, move.result, chances)
+                vector = self._leaf(evaluator, move.result, context)
                 if best is None or vector[decider] > best[decider]:
                     best = vector
         else:
@@ -207,7 +214,11 @@ class ExpectimaxBot:
 
     def _likeliest(self, game: Game, moves: list[Move], evaluator: Evaluator) -> list[Move]:
         """The ``width`` moves the decider ranks best one ply ahead: the only ones searched deeper."""
-        chances = card_chances(Counter(game.pack.draw_pile), game.rules)
+        context = self._context(Counter(game.pack.draw_pile), game.rules)
         decider = game.decider
-        ranked = sorted(moves, key=lambda move: -evaluator.values(move.result, chances)[decider])
+        ranked = sorted(moves, key=lambda move: -self._rank(evaluator, move.result, context)[decider])
         return ranked[: self.width]
+
+    def _rank(self, evaluator: Evaluator, position: Position, chances: Any) -> Vector:
+        """What an inner decision's moves are ranked by, one ply ahead: the evaluation's values."""
+        return evaluator.values(position, chances)
