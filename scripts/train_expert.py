@@ -26,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-from pardon.batch.convert import games_at
+from pardon.batch.convert import games_at, put_games
 from pardon.batch.engine import Config, Games, draw, legal_lanes, new_games, play
 from pardon.batch.observe import locations
 from pardon.batch.players import greedy_actions
@@ -128,13 +128,7 @@ def generation(
         going = after.winner < 0
         kept.append(features(config, games_at(after, np.flatnonzero(going))))
         who.append(np.stack([playing[going], after.turn[going].astype(np.int64)], axis=1))
-        whole = games._replace()
-        fields = []
-        for field, part in zip(whole, after, strict=True):
-            field = np.array(field, copy=True)
-            field[..., playing] = part
-            fields.append(field)
-        games = draw(config, Games(*fields))
+        games = draw(config, put_games(games, playing, after))
     pairs = np.concatenate(who)
     won = (games.winner[pairs[:, 0]] == pairs[:, 1]).astype(np.float64)
     return np.concatenate(kept), won, float((games.winner == games.leader).mean())

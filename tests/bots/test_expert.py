@@ -1,16 +1,15 @@
 """The ``expert`` level's learned value: its inputs as the training script computes them on
-batch games and as the bot computes them on core positions, and the level playing."""
+batch games and as the bot computes them on core positions (tests/bots/test_levels.py
+plays the level through every preset)."""
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
 from module_loader import load_module
-from pardon.bots import make_bot
 from pardon.bots.expert import FEATURES, PACK, active_features, pack_shares, trained_network
 from pardon.core import Game, parse_rules
 from pardon.core.cards import CARDS
@@ -53,18 +52,3 @@ def test_the_shipped_network_fits_its_inputs_and_prefers_the_player_ahead() -> N
     behind = start._replace(pawns=(((66, 66, 66, 66)), (), (1, 2, 3, 66), ()))
     assert network.chance(active_features(ahead), pack) > 0.7
     assert network.chance(active_features(behind), pack) < 0.3
-
-
-@pytest.mark.parametrize("rules", ["classic", "adult"])
-def test_expert_plays_a_whole_game_legally(rules: str) -> None:
-    """The network in the 2-player classic game; expectimax's evaluation in the others."""
-    game = Game.new(parse_rules(rules), seats=(0, 2), seed=5)
-    bots = {0: make_bot("expert"), 2: make_bot("tactician")}
-    rng = random.Random(5)
-    while not game.is_over:
-        if game.awaiting_draw:
-            game.draw()
-        moves = game.legal_moves()
-        move = bots[game.decider].choose(game.observe(game.decider), moves, rng)
-        assert move in moves
-        game.play(move)

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from pardon.bots import BOTS, DEFAULT_BOT, make_bot, parse_bot_spec, split_bot_specs
+from pardon.bots import BOTS, DEFAULT_BOT, EXPERIMENTAL, make_bot, parse_bot_spec, split_bot_specs
 from pardon.bots.evaluation import Evaluator, Weights, card_chances
 from pardon.bots.expectimax import ExpectimaxBot
 from pardon.bots.hint import rank_moves
@@ -29,6 +29,7 @@ SPECS = {
     "tactician": "tactician",
     "expectimax": "expectimax",
     "mcts": "mcts(iterations=6)",
+    "expert": "expert",
 }
 PRESETS = {"classic": 2, "classic-1939": 3, "partners": 4, "modern-no-tokens": 4, "solo": 1, "adult": 2, "modern": 2}
 
@@ -49,7 +50,7 @@ def play(rules_text: str, players: int, specs: dict[int, str], seed: int) -> Gam
     return game
 
 
-@pytest.mark.parametrize("level", BOTS)
+@pytest.mark.parametrize("level", BOTS + EXPERIMENTAL)
 @pytest.mark.parametrize("preset", PRESETS)
 def test_every_level_plays_every_preset_to_the_end(level: str, preset: str) -> None:
     players = PRESETS[preset]
