@@ -25,6 +25,7 @@ from pardon.core import (
     record_of,
 )
 from pardon.core.cards import CARDS
+from pardon.core.notation import find_move
 from pardon.core.state import seats_for
 
 CLASSIC = parse_rules("classic")
@@ -56,6 +57,7 @@ def test_every_generated_move_round_trips_through_its_text(game: Game, card: int
     for move in legal_moves(CLASSIC, position, card):
         text = format_move(position, move)
         assert parse_move(CLASSIC, position, card, text) == move
+        assert find_move(CLASSIC, position, card, text) == move
         # Every generated move applies: its result is a valid position.
         assert move.result.seats == position.seats
 
@@ -182,3 +184,12 @@ def test_a_split_is_read_in_the_order_written_and_matched_by_its_outcome() -> No
     # A split with the same outcome as the whole 7 by one pawn is that move.
     other = parse_position("R:20,23,home,home Y:start,start,start,start turn:R")
     assert format_move(other, parse_move(CLASSIC, other, 7, "7 23-27 20-23")) == "7 20-27"
+
+
+@pytest.mark.parametrize("text", ["7 20-13", "7 start-4", "5 20-25", "seven", "", "7 20-16 30-27 40-40"])
+def test_find_move_answers_none_where_parse_move_refuses(text: str) -> None:
+    """``find_move`` reads as ``parse_move`` does, but a text it cannot match gives None (no reason sought)."""
+    position = parse_position("red:20,30,start,start yellow:start,start,start,start turn:red")
+    with pytest.raises((InvalidError, IllegalError, AmbiguousError)):
+        parse_move(CLASSIC, position, 7, text)
+    assert find_move(CLASSIC, position, 7, text) is None

@@ -51,7 +51,7 @@ from pardon.core.board import (
     safety_distance,
 )
 from pardon.core.cards import CARD_NAMES, NO_CARD, SORRY, a_card, card_name, parse_card
-from pardon.core.errors import AmbiguousError, IllegalError, InvalidError
+from pardon.core.errors import AmbiguousError, IllegalError, InvalidError, PardonError
 from pardon.core.hands import card_moves
 from pardon.core.locations import format_location
 from pardon.core.moves import (
@@ -177,7 +177,10 @@ def _token_texts(player: int, move: Move) -> list[str]:
 
 
 def _pawn_actions(move: Move) -> tuple[Action, ...]:
-    return tuple(action for action in move.actions if action.kind not in _TOKEN_WORDS)
+    actions = move.actions
+    if any(action.kind in _TOKEN_WORDS for action in actions):
+        return tuple(action for action in actions if action.kind not in _TOKEN_WORDS)
+    return actions  # most moves have no token action: read many times, so not copied
 
 
 class _Spec(NamedTuple):
@@ -238,6 +241,19 @@ def parse_move(rules: Rules, position: Position, card: int | None, text: str) ->
     Raises InvalidError (cannot be read), IllegalError (no legal move matches; the
     message says why when it can) or AmbiguousError (several moves match).
     """
+    return _read_move(rules, position, card, text, explain=True)
+
+
+def find_move(rules: Rules, position: Position, card: int | None, text: str) -> Move | None:
+    """The legal move that ``text`` names as :func:`parse_move` reads it, or None when it
+    names none (or several): for trying many texts, since it seeks no reason why not."""
+    try:
+        return _read_move(rules, position, card, text, explain=False)
+    except PardonError:
+        return None
+
+
+def _read_move(rules: Rules, position: Position, card: int | None, text: str, explain: bool) -> Move:
     words = text.split()
     if not words:
         raise InvalidError("empty move: expected a card and what to do with it, e.g. '5 20-25'")
@@ -267,7 +283,7 @@ def parse_move(rules: Rules, position: Position, card: int | None, text: str) ->
         specs = [_Spec(None, START, False, rest[0].split(":")[-1])]  # "sorry 33" names the target
     found = _find(position.turn, specs, moves) or _find_split_by_result(rules, position, card, specs, moves)
     if not found:
-        reason = _explain(rules, position, card, specs, moves)
+        reason = _explain(rules, position, card, specs, moves) if explain else "no legal move matches"
         raise IllegalError(f"{' '.join(rest)} is not a legal move for {a_card(card)} here: {reason}")
     return _only(text, position, found)
 
@@ -326,11 +342,12 @@ def _with_tokens(position: Position, card: int, tokens: list[str], moves: list[M
 
 
 def _find(player: int, specs: list[_Spec], moves: list[Move]) -> list[Move]:
+    count = len(specs)
     return [
         move
         for move in moves
-        if len(_pawn_actions(move)) == len(specs)
-        and all(_matches(player, spec, action) for spec, action in zip(specs, _pawn_actions(move), strict=True))
+        if len(actions := _pawn_actions(move)) == count
+        and all(_matches(player, spec, action) for spec, action in zip(specs, actions, strict=True))
     ]
 
 

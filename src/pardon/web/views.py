@@ -18,12 +18,11 @@ from typing import Any
 from pardon.core.board import COLOUR_NAMES, FIRST_TRACK, HOME, SQUARE, START, START_EXIT, TRACK_LENGTH, partner
 from pardon.core.cards import CARD_TEXT, SORRY, card_name
 from pardon.core.describe import describe_move
-from pardon.core.errors import PardonError
 from pardon.core.game import CARD, Game
 from pardon.core.jsonio import position_to_json
 from pardon.core.locations import format_location
 from pardon.core.moves import ACCEPT, BONUS_HOME, BUMP_FROM_START, DOUBLE, DROP, FIRE, ICE, STEP, SWITCH, Action, Move
-from pardon.core.notation import format_move, location_to_json, parse_move
+from pardon.core.notation import find_move, format_move, location_to_json
 from pardon.core.rules import Rules
 from pardon.core.state import Position
 from pardon.core.why import why_pawn_cannot_move
@@ -235,7 +234,8 @@ def split_ways(game: Game, moves: list[Move]) -> dict[int, list[list[dict[str, A
     pawns that come to its outcome: other splits, or the whole 7 by one pawn.
 
     Each way is tried as a player would write it (``7 2-S2 57-2``) and read as the rules read
-    it (:func:`pardon.core.notation.parse_move`), so no rule is repeated here.
+    it (:func:`pardon.core.notation.find_move`, which reads as ``parse_move`` does without
+    seeking why a try is not legal), so no rule is repeated here.
     """
     position = game.position
     sevens = {index: steps for index, move in enumerate(moves) if move.card == 7 and (steps := _steps_of(move))}
@@ -252,11 +252,10 @@ def split_ways(game: Game, moves: list[Move]) -> dict[int, list[list[dict[str, A
         if min(landing for _, landing in parts) < HOME:
             continue
         written = "7 " + " ".join(f"{format_location(colour, a)}-{format_location(colour, b)}" for a, b in parts)
-        try:
-            made = format_move(position, parse_move(game.rules, position, 7, written))
-        except (PardonError, ValueError):
+        read = find_move(game.rules, position, 7, written)
+        if read is None:
             continue
-        index = text_of.get(made)
+        index = text_of.get(format_move(position, read))
         if index is None or index not in sevens or sevens[index] == frozenset(parts):
             continue
         way = [_step_json(colour, origin, landing) for origin, landing in parts]
