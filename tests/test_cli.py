@@ -367,3 +367,22 @@ def test_puzzle_chooses_by_level_and_refuses_an_unknown_one() -> None:
     unknown = pardon("puzzle", "--level", "expert")
     assert unknown.returncode == 2 and unknown.stdout == ""
     assert unknown.stderr.strip() == "pardon puzzle: unknown level 'expert': choose easy, medium, hard"
+
+
+@pytest.mark.parametrize(
+    ("option", "level", "words"),
+    [
+        ("--coach-level", "wizard", "unknown computer player 'wizard'"),
+        ("--hint-level", "tactician(nonsense=2)", "does not take the options"),
+        ("--takeover-level", "mcts(iterations=", "--takeover-level"),
+    ],
+)
+def test_serve_refuses_a_level_it_cannot_make_before_it_starts(
+    option: str, level: str, words: str, tmp_path: Path
+) -> None:
+    database = tmp_path / "games.sqlite3"
+    result = pardon("serve", "--port", "0", "--db", str(database), option, level)
+    assert result.returncode == 2
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert words in result.stderr and option in result.stderr
+    assert not database.exists()  # nothing was made

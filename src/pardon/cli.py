@@ -387,6 +387,16 @@ def command_report(arguments: argparse.Namespace) -> int:
     return 0
 
 
+def _check_level(option: str, spec: str) -> None:
+    """A computer level the server is told to use, refused before it starts if it cannot be made."""
+    from pardon.bots import make_bot
+
+    try:
+        make_bot(spec)
+    except (ValueError, TypeError) as error:
+        raise UserError(f"{option}: {error}") from None
+
+
 def command_serve(arguments: argparse.Namespace) -> int:
     try:
         from pardon.web.server import database_problem, serve
@@ -396,6 +406,8 @@ def command_serve(arguments: argparse.Namespace) -> int:
         raise UserError(f"the server needs the web extra: pip install 'pardon[web]' (no {error.name})") from None
     if not 0 <= arguments.port <= 65535:
         raise UserError(f"--port must be 0-65535, not {arguments.port}")
+    for option in ("hint_level", "takeover_level", "coach_level"):
+        _check_level(f"--{option.replace('_', '-')}", getattr(arguments, option))
     settings = Settings(
         database=database_url(arguments.db),
         bot_pace=max(0.0, arguments.bot_pace),
@@ -404,6 +416,9 @@ def command_serve(arguments: argparse.Namespace) -> int:
         public_url=arguments.public_url,
         create_rate=max(0.0, arguments.create_rate),
         waiting_expiry=max(0.0, arguments.expire_waiting) * 3600,
+        hint_level=arguments.hint_level,
+        takeover_level=arguments.takeover_level,
+        coach_level=arguments.coach_level,
     )
     problem = database_problem(settings.database)  # its real cause, before anything else tries it
     if problem is not None:
@@ -575,6 +590,10 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument(
         "--expire-waiting", type=float, default=24.0, help="hours a game may wait with nobody at it (0: never expires)"
     )
+    levels = "a computer level, e.g. expectimax or tactician(threat=0.5)"
+    serve.add_argument("--hint-level", default="tactician", help=f"who ranks the moves of a hint: {levels}")
+    serve.add_argument("--takeover-level", default="tactician", help="who plays for a player who is away")
+    serve.add_argument("--coach-level", default="expectimax", help="who judges a finished game's moves for the coach")
     serve.set_defaults(run=command_serve)
 
     sheets = commands.add_parser("sheets", help="write the one-page rule sheet and the score sheet as PDF")
