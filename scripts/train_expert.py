@@ -1,18 +1,23 @@
 """Learn the `expert` level's value of a position by self-play on the batch engine.
 
 The value is a small neural network (one hidden layer of ``--hidden`` tanh units) giving
-the chance that the player to draw next wins a 2-player classic game, from the position
-before that draw (:mod:`pardon.bots.expert` lists its inputs: where each pawn stands, how
-far each opponent pawn is behind each of the player's own, the cards left in the pack).
+each player's chance to win a classic game of ``--players`` (2 or 4), from the position
+before a draw (:mod:`pardon.bots.expert` lists its inputs: where each pawn stands, how far
+each other player's pawns are behind those of the player to draw, the cards left in the pack).
 
 Each generation plays ``--games`` games at once on :mod:`pardon.batch` (NumPy), every move
 chosen by the network one ply ahead (the move whose position gives the mover the best
-chance; ``--explore`` of them at random), then fits the network to who won each game
-(Monte Carlo targets: every position counts 1 if its player to draw went on to win).  The
-first generation is played by ``greedy``.  Progress goes to stderr; the network is written
-to ``src/pardon/bots/expert.json`` with ``--write``.
+chance; ``--explore`` of them at random), then fits the network to targets: who won each
+game (``--lam 1``, Monte Carlo), or TD(lambda) returns of the network's own chances along
+each game (``--lam`` below 1: less of the luck of the later draws in each target); a share
+``--expected`` of the targets can be the network's chances one draw ahead (every card with
+its chance, the drawer's best move for each).  The first generation is played by
+``greedy`` (or by the network of ``--start``).  Progress goes to stderr; the network is
+written to the shipped file of its players (``src/pardon/bots/expert.json``) with ``--write``.
 
-    python scripts/train_expert.py --generations 30 --games 4000 --seed 1 --write
+    python scripts/train_expert.py --generations 36 --games 8000 --seed 32 --write
+    python scripts/train_expert.py --generations 12 --games 8000 --lam 0.7 --seed 71 \
+        --start src/pardon/bots/expert.json --write
 
 Needs numpy (the ``rl`` or ``sim`` extra).
 """
@@ -30,57 +35,79 @@ from pardon.batch.convert import games_at, put_games
 from pardon.batch.engine import Config, Games, draw, legal_lanes, new_games, play
 from pardon.batch.observe import locations
 from pardon.batch.players import greedy_actions
-from pardon.bots.expert import FEATURES, GAP, PACK, THEIRS, TRACK_SQUARES, Network
+from pardon.bots.expert import NETWORK_FILES, TRACK_SQUARES, Layout, Network
 from pardon.core.cards import CARDS, DECKS
-
-OUT = Path(__file__).resolve().parent.parent / "src" / "pardon" / "bots" / "expert.json"
 
 
 def features(config: Config, games: Games) -> np.ndarray:
-    """``(games, FEATURES)`` float32: the inputs of :mod:`pardon.bots.expert` for batch games
+    """``(games, inputs)`` float32: the inputs of :mod:`pardon.bots.expert` for batch games
     before a draw (seat 0 is the player to draw), computed as arrays."""
+    layout = Layout(config.players)
     count = games.card.shape[0]
-    out = np.zeros((count, FEATURES), dtype=np.float32)
+    out = np.zeros((count, layout.features), dtype=np.float32)
     rows = np.arange(count)
-    for seat, base in ((0, 0), (1, THEIRS)):
+    for seat in range(config.players):
         for slot in range(config.rules.pawns):
-            out[rows, base + games.pawns[seat, slot].astype(np.int64)] += 1.0
+            out[rows, layout.distance(seat) + games.pawns[seat, slot].astype(np.int64)] += 1.0
     place = locations(config, games, 0).astype(np.int64)  # 1..60 on the track, from the drawer's side
-    for mine in range(config.rules.pawns):
-        for theirs in range(config.rules.pawns):
-            a, b = place[0, mine], place[1, theirs]
-            on = (a >= 1) & (a <= TRACK_SQUARES) & (b >= 1) & (b <= TRACK_SQUARES)
-            behind = (a - b) % TRACK_SQUARES  # how far their pawn is behind mine, 1..59
-            np.add.at(out, (rows[on], GAP + behind[on] - 1), 1.0)
+    for seat in range(1, config.players):
+        for mine in range(config.rules.pawns):
+            for theirs in range(config.rules.pawns):
+                a, b = place[0, mine], place[seat, theirs]
+                on = (a >= 1) & (a <= TRACK_SQUARES) & (b >= 1) & (b <= TRACK_SQUARES)
+                behind = (a - b) % TRACK_SQUARES  # how far their pawn is behind mine, 1..59
+                np.add.at(out, (rows[on], layout.gap(seat) + behind[on] - 1), 1.0)
     deck = np.array([DECKS[config.rules.deck][card] for card in CARDS], dtype=np.float32)
-    out[:, PACK : PACK + len(CARDS)] = (games.pack.astype(np.float32) / deck[:, None]).T
+    out[:, layout.pack : layout.pack + len(CARDS)] = (games.pack.astype(np.float32) / deck[:, None]).T
     return out
 
 
 class Trainer:
-    """The network's weights as arrays, its chance and an Adam step on the log loss."""
+    """The network's weights as arrays, each player's chance and an Adam step on the log loss.
 
-    def __init__(self, hidden: int, rng: np.random.Generator) -> None:
-        self.w1 = rng.normal(0, 0.1, (FEATURES, hidden)).astype(np.float64)
+    Chances are ``(positions, players)``, the player to draw first; with 2 players the
+    network has one logistic output (that player's chance), else a softmax over the players."""
+
+    def __init__(self, players: int, hidden: int, rng: np.random.Generator) -> None:
+        self.players = players
+        outputs = 1 if players == 2 else players
+        self.w1 = rng.normal(0, 0.1, (Layout(players).features, hidden)).astype(np.float64)
         self.b1 = np.zeros(hidden)
-        self.w2 = rng.normal(0, 0.1, hidden)
-        self.b2 = np.zeros(1)
+        self.w2 = rng.normal(0, 0.1, (hidden, outputs))
+        self.b2 = np.zeros(outputs)
         self.moments = [(np.zeros_like(p), np.zeros_like(p)) for p in self.params]
         self.steps = 0
+
+    @classmethod
+    def of(cls, network: Network) -> Trainer:
+        trainer = cls(network.players, len(network.b1), np.random.default_rng(0))
+        trainer.w1, trainer.b1 = np.array(network.w1), np.array(network.b1)
+        trainer.w2, trainer.b2 = np.array(network.w2), np.array(network.b2)
+        trainer.moments = [(np.zeros_like(p), np.zeros_like(p)) for p in trainer.params]
+        return trainer
 
     @property
     def params(self) -> list[np.ndarray]:
         return [self.w1, self.b1, self.w2, self.b2]
 
-    def chance(self, phi: np.ndarray) -> np.ndarray:
-        return 1.0 / (1.0 + np.exp(-(np.tanh(phi @ self.w1 + self.b1) @ self.w2 + self.b2[0])))
+    def _out(self, phi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        hidden = np.tanh(phi @ self.w1 + self.b1)
+        logits = hidden @ self.w2 + self.b2
+        if self.players == 2:
+            mine = 1.0 / (1.0 + np.exp(-logits[:, 0]))
+            return hidden, np.stack([mine, 1.0 - mine], axis=1)
+        powers = np.exp(logits - logits.max(axis=1, keepdims=True))
+        return hidden, powers / powers.sum(axis=1, keepdims=True)
+
+    def chances(self, phi: np.ndarray) -> np.ndarray:
+        return self._out(phi)[1]
 
     def fit(
         self, phi: np.ndarray, won: np.ndarray, epochs: int, batch: int, rate: float, rng: np.random.Generator
     ) -> float:
-        """Adam on the mean log loss; returns the loss before fitting."""
-        p = np.clip(self.chance(phi), 1e-7, 1 - 1e-7)
-        before = float(-np.mean(won * np.log(p) + (1 - won) * np.log(1 - p)))
+        """Adam on the mean log loss against ``won`` (each player's target); returns the loss before fitting."""
+        p = np.clip(self.chances(phi), 1e-7, 1.0)
+        before = float(-np.mean(np.sum(won * np.log(p), axis=1)))
         for _ in range(epochs):
             order = rng.permutation(len(phi))
             for start in range(0, len(order), batch):
@@ -89,11 +116,12 @@ class Trainer:
         return before
 
     def _step(self, x: np.ndarray, y: np.ndarray, rate: float) -> None:
-        h = np.tanh(x @ self.w1 + self.b1)
-        p = 1.0 / (1.0 + np.exp(-(h @ self.w2 + self.b2[0])))
-        d = (p - y) / len(x)  # d loss / d logit
-        dh = np.outer(d, self.w2) * (1 - h * h)
-        grads = [x.T @ dh, dh.sum(0), h.T @ d, np.array([d.sum()])]
+        h, p = self._out(x)
+        d = (p - y) / len(x)  # d loss / d logits
+        if self.players == 2:
+            d = d[:, :1]
+        dh = (d @ self.w2.T) * (1 - h * h)
+        grads = [x.T @ dh, dh.sum(0), h.T @ d, d.sum(0)]
         self.steps += 1
         for param, grad, (m, v) in zip(self.params, grads, self.moments, strict=True):
             m *= 0.9
@@ -105,17 +133,45 @@ class Trainer:
             param -= rate * m_hat / (np.sqrt(v_hat) + 1e-8)
 
     def network(self) -> Network:
-        return Network(w1=self.w1.tolist(), b1=self.b1.tolist(), w2=self.w2.tolist(), b2=float(self.b2[0]))
+        return Network(w1=self.w1.tolist(), b1=self.b1.tolist(), w2=self.w2.tolist(), b2=self.b2.tolist())
+
+
+def _turned(players: int, seats: np.ndarray) -> np.ndarray:
+    """``(len(seats), players)``: the seats from each of ``seats`` on, in the order they play."""
+    return (seats[:, None] + np.arange(players)) % players
+
+
+def to_seats(players: int, chances: np.ndarray, drawer: np.ndarray) -> np.ndarray:
+    """Chances counted from the player to draw, as chances of seats 0, 1, ..."""
+    out = np.empty_like(chances)
+    np.put_along_axis(out, _turned(players, drawer), chances, axis=1)
+    return out
+
+
+def from_seats(players: int, chances: np.ndarray, drawer: np.ndarray) -> np.ndarray:
+    """Chances of seats 0, 1, ..., counted from the player to draw."""
+    return np.take_along_axis(chances, _turned(players, drawer), axis=1)
 
 
 def generation(
-    config: Config, trainer: Trainer | None, count: int, seed: int, explore: float, rng: np.random.Generator
+    config: Config,
+    trainer: Trainer | None,
+    count: int,
+    seed: int,
+    explore: float,
+    lam: float,
+    expected: float,
+    rng: np.random.Generator,
 ) -> tuple[np.ndarray, np.ndarray, float]:
-    """Play ``count`` games to the end; the positions before each draw, whether their
-    player to draw won, and the share of games won by the first player."""
+    """Play ``count`` games to the end; the positions before each draw, their targets (each
+    player's chance from the player to draw on: TD(``lam``) returns of the playing network,
+    or who won when ``lam`` is 1 or greedy played; for a share ``expected`` of them, the
+    network's chances one draw ahead), and the share of games won by the first player."""
     games = new_games(config, (np.arange(count, dtype=np.uint64) + seed).astype(np.uint32))
     kept: list[np.ndarray] = []
-    who: list[np.ndarray] = []  # (game, seat to draw) of each kept position
+    who: list[np.ndarray] = []  # (game, seat to draw) of each kept position, step by step
+    looked: list[tuple[np.ndarray, np.ndarray]] = []  # (kept index, targets) one draw ahead
+    held = 0
     while (games.winner < 0).any():
         lanes = legal_lanes(config, games)
         playing = np.flatnonzero(games.winner < 0)
@@ -126,12 +182,99 @@ def generation(
         else:
             after = chosen(config, trainer, games, lanes, playing, explore, rng)
         going = after.winner < 0
-        kept.append(features(config, games_at(after, np.flatnonzero(going))))
+        waiting = games_at(after, np.flatnonzero(going))
+        kept.append(features(config, waiting))
+        if trainer is not None and expected > 0:
+            some = np.flatnonzero(rng.random(int(going.sum())) < expected)
+            looked.append((held + some, expected_targets(config, trainer, games_at(waiting, some))))
+        held += int(going.sum())
         who.append(np.stack([playing[going], after.turn[going].astype(np.int64)], axis=1))
         games = draw(config, put_games(games, playing, after))
-    pairs = np.concatenate(who)
-    won = (games.winner[pairs[:, 0]] == pairs[:, 1]).astype(np.float64)
-    return np.concatenate(kept), won, float((games.winner == games.leader).mean())
+    first = float((games.winner == games.leader).mean())
+    if trainer is None:
+        lam = 1.0
+    targets = td_targets(config.players, trainer, kept, who, games.winner, lam)
+    for index, target in looked:
+        targets[index] = target
+    return np.concatenate(kept), targets, first
+
+
+def td_targets(
+    players: int,
+    trainer: Trainer | None,
+    kept: list[np.ndarray],
+    who: list[np.ndarray],
+    winner: np.ndarray,
+    lam: float,
+) -> np.ndarray:
+    """TD(``lam``) returns, walking each game back from its end: a position's target mixes
+    the network's chances at the next position (weight 1 - ``lam``) with that position's own
+    target (``lam``); the end counts 1 for the winner.  Counted from each position's player to draw."""
+    count = len(winner)
+    won = np.zeros((count, players))
+    won[np.arange(count), winner.astype(np.int64)] = 1.0
+    value_next, return_next = won.copy(), won.copy()  # by seat
+    targets: list[np.ndarray] = []
+    for phi, pairs in zip(reversed(kept), reversed(who), strict=True):
+        rows, seats = pairs[:, 0], pairs[:, 1]
+        target = (1.0 - lam) * value_next[rows] + lam * return_next[rows]
+        targets.append(from_seats(players, target, seats))
+        if lam < 1.0 and trainer is not None and len(phi):
+            value_next[rows] = to_seats(players, trainer.chances(phi), seats)
+        return_next[rows] = target
+    return np.concatenate(targets[::-1])
+
+
+def drawn_as(config: Config, games: Games, kind: int) -> tuple[Games, np.ndarray]:
+    """Games before a draw with a card of kind ``kind`` (``CARDS`` order) drawn, and that
+    card's chance (0 where none is left); an empty pack is first made of the whole deck."""
+    deck = np.array([DECKS[config.rules.deck][card] for card in CARDS], dtype=np.int8)
+    empty = games.left == 0
+    pack = np.where(empty[None], deck[:, None], games.pack).astype(np.int8)
+    left = np.where(empty, np.int8(config.deck_size), games.left).astype(np.int8)
+    chance = pack[kind] / np.maximum(left, 1)
+    pack = pack.copy()
+    pack[kind] -= (pack[kind] > 0).astype(np.int8)
+    card = np.full(left.shape, CARDS[kind], dtype=np.int8)
+    return games._replace(card=card, pack=pack, left=left - 1, drawn=games.drawn + 1), chance
+
+
+def after_chances(config: Config, trainer: Trainer, before: Games, after: Games) -> np.ndarray:
+    """Each player's chance after each move, by the network, counted from the player who moved."""
+    players = config.players
+    found = to_seats(players, trainer.chances(features(config, after)), after.turn.astype(np.int64))
+    won = np.zeros_like(found)
+    ended = np.flatnonzero(after.winner >= 0)
+    won[ended, after.winner[ended].astype(np.int64)] = 1.0
+    found[ended] = won[ended]
+    return from_seats(players, found, before.turn.astype(np.int64))
+
+
+def expected_targets(config: Config, trainer: Trainer, games: Games) -> np.ndarray:
+    """Each position's chances for its players, one draw ahead by the network: the average
+    over the cards the player to draw may draw, each weighed by its chance, of the chances
+    after that player's best move (the best for itself)."""
+    count = games.card.shape[0]
+    total = np.zeros((count, config.players))
+    for kind in range(len(CARDS)):
+        given, chance = drawn_as(config, games, kind)
+        some = np.flatnonzero(chance > 0)
+        if not some.size:
+            continue
+        given = games_at(given, some)
+        rows, actions = np.nonzero(legal_lanes(config, given).T)
+        before = games_at(given, rows)
+        after, _ = play(config, before, actions.astype(np.int32))
+        value = after_chances(config, trainer, before, after)
+        best = _best_of(rows, value[:, 0], np.zeros(len(rows)))
+        total[some] += chance[some, None] * value[best]
+    return total
+
+
+def _best_of(rows: np.ndarray, value: np.ndarray, tie: np.ndarray) -> np.ndarray:
+    """The index of the highest ``value`` of each row (rows in order, each present), ties by ``tie``."""
+    order = np.lexsort((-tie, -value, rows))
+    return order[np.r_[True, rows[order][1:] != rows[order][:-1]]]
 
 
 def chosen(
@@ -148,42 +291,41 @@ def chosen(
     rows = playing[rows]
     before = games_at(games, rows)
     after, _ = play(config, before, actions.astype(np.int32))
-    chance = trainer.chance(features(config, after))
-    again = after.turn == before.turn
-    value = np.where(after.winner >= 0, 2.0, np.where(again, chance, 1.0 - chance))
+    value = after_chances(config, trainer, before, after)[:, 0]
+    value = np.where(after.winner >= 0, 2.0, value)
     value = np.where(rng.random(len(value)) < explore, rng.random(len(value)) + 3.0, value)
-    value += rng.random(len(value)) * 1e-9
-    order = np.lexsort((-value, rows))
-    first = order[np.r_[True, rows[order][1:] != rows[order][:-1]]]
-    return games_at(after, first)
+    return games_at(after, _best_of(rows, value, rng.random(len(value))))
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--players", type=int, choices=sorted(NETWORK_FILES), default=2)
     parser.add_argument("--generations", type=int, default=30)
     parser.add_argument("--games", type=int, default=4000, help="games played at once per generation")
     parser.add_argument("--hidden", type=int, default=32)
     parser.add_argument("--explore", type=float, default=0.03)
     parser.add_argument("--epochs", type=int, default=2)
     parser.add_argument("--rate", type=float, default=0.003)
+    parser.add_argument("--lam", type=float, default=1.0, help="TD(lambda) targets; 1 fits who won")
+    parser.add_argument("--expected", type=float, default=0.0, help="share of targets one draw ahead")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--start", type=Path, help="go on from this network (JSON)")
     parser.add_argument("--write", action="store_true", help="write the network to --out after each generation")
-    parser.add_argument("--out", type=Path, default=OUT, help=f"where --write writes (default {OUT})")
+    parser.add_argument("--out", type=Path, help="where --write writes (default: the shipped network of --players)")
     args = parser.parse_args(argv)
-    config = Config.parse("classic", 2)
+    config = Config.parse("classic", args.players)
+    out = args.out or NETWORK_FILES[args.players]
     rng = np.random.default_rng(args.seed)
-    trainer = Trainer(args.hidden, rng)
+    trainer = Trainer(args.players, args.hidden, rng)
     if args.start:
-        start = Network.load(args.start)
-        trainer.w1, trainer.b1 = np.array(start.w1), np.array(start.b1)
-        trainer.w2, trainer.b2 = np.array(start.w2), np.array([start.b2])
-        trainer.moments = [(np.zeros_like(p), np.zeros_like(p)) for p in trainer.params]
+        trainer = Trainer.of(Network.load(args.start))
+        if trainer.players != args.players:
+            parser.error(f"{args.start} is a network of {trainer.players} players, not {args.players}")
     began = time.monotonic()
     for number in range(args.generations):
         seed = args.seed * 10_000_000 + number * args.games
         player = trainer if number or args.start else None
-        phi, won, first = generation(config, player, args.games, seed, args.explore, rng)
+        phi, won, first = generation(config, player, args.games, seed, args.explore, args.lam, args.expected, rng)
         rate = args.rate if number < args.generations * 2 // 3 else args.rate / 3  # settle at the end
         loss = trainer.fit(phi, won, args.epochs, 1024, rate, rng)
         print(
@@ -193,7 +335,7 @@ def main(argv: list[str] | None = None) -> int:
             flush=True,
         )
         if args.write:
-            trainer.network().save(args.out)
+            trainer.network().save(out)
     return 0
 
 

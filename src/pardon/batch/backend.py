@@ -118,13 +118,3 @@ def column(values: Any, batch_dims: int, dtype: Any = np.int8) -> Array:
     ``(len, 1, ..., 1)`` with ``batch_dims`` ones."""
     array = np.asarray(values, dtype=dtype)
     return array.reshape(array.shape + (1,) * batch_dims)
-
-
-def popcount(array: Array) -> Array:
-    """Set bits of each entry."""
-    xp = namespace(array)
-    if not is_numpy(xp):
-        from jax import lax
-
-        return lax.population_count(array)
-    return np.bitwise_count(array)

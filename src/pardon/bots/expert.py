@@ -35,74 +35,141 @@ from pardon.core.observation import Observation
 from pardon.core.rules import Rules, parse_rules
 from pardon.core.state import Position
 
-NETWORK_FILE: Final = Path(__file__).with_name("expert.json")
+NETWORK_FILES: Final = {2: Path(__file__).with_name("expert.json"), 4: Path(__file__).with_name("expert-4.json")}
+NETWORK_FILE: Final = NETWORK_FILES[2]
 TRACK_SQUARES: Final = TRACK_LENGTH
 DISTANCES: Final = START + 1  # 0 (Home) .. 66 (Start)
-MINE: Final = 0
-THEIRS: Final = MINE + DISTANCES
-GAP: Final = THEIRS + DISTANCES
-PACK: Final = GAP + TRACK_SQUARES - 1
-FEATURES: Final = PACK + len(CARDS)
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where each input of a game of ``players`` sits: the pawns of each player by distance
+    (the player to draw first, then the others in the order they play), the gaps between
+    the player to draw and each other player, the pack."""
+
+    players: int
+
+    def distance(self, seat: int) -> int:
+        """The first input of the pawns of the player ``seat`` places after the one to draw."""
+        return seat * DISTANCES
+
+    def gap(self, seat: int) -> int:
+        """The first gap input between the player to draw and the one ``seat`` places after it."""
+        return self.players * DISTANCES + (seat - 1) * (TRACK_SQUARES - 1)
+
+    @property
+    def pack(self) -> int:
+        return self.gap(self.players)
+
+    @property
+    def features(self) -> int:
+        return self.pack + len(CARDS)
+
+
+TWO: Final = Layout(2)
+MINE: Final = TWO.distance(0)
+THEIRS: Final = TWO.distance(1)
+GAP: Final = TWO.gap(1)
+PACK: Final = TWO.pack
+FEATURES: Final = TWO.features
 
 
 @dataclass(frozen=True)
 class Network:
-    """One hidden layer of tanh units and a logistic output: ``w1[feature][unit]``."""
+    """One hidden layer of tanh units and, for 2 players, a logistic output (the chance of
+    the player to draw), else a softmax over the players (each one's chance, the player to
+    draw first): ``w1[feature][unit]``, ``w2[unit][output]``."""
 
     w1: list[list[float]]
     b1: list[float]
-    w2: list[float]
-    b2: float
+    w2: list[list[float]]
+    b2: list[float]
 
     @classmethod
     def load(cls, path: Path = NETWORK_FILE) -> Network:
         data = json.loads(path.read_text())
-        return cls(w1=data["w1"], b1=data["b1"], w2=data["w2"], b2=data["b2"])
+        w2, b2 = data["w2"], data["b2"]
+        if not isinstance(b2, list):  # one output, kept flat in the file
+            w2, b2 = [[weight] for weight in w2], [b2]
+        return cls(w1=data["w1"], b1=data["b1"], w2=w2, b2=b2)
+
+    @property
+    def players(self) -> int:
+        return 2 if len(self.b2) == 1 else len(self.b2)
 
     def save(self, path: Path) -> None:
-        rounded = {
-            "w1": [[round(w, 5) for w in row] for row in self.w1],
-            "b1": [round(b, 5) for b in self.b1],
-            "w2": [round(w, 5) for w in self.w2],
-            "b2": round(self.b2, 5),
-        }
-        path.write_text(json.dumps(rounded, separators=(",", ":")) + "\n")
+        w2: Any = [[round(w, 5) for w in row] for row in self.w2]
+        b2: Any = [round(b, 5) for b in self.b2]
+        if len(b2) == 1:
+            w2, b2 = [row[0] for row in w2], b2[0]
+        rounded = {"w1": [[round(w, 5) for w in row] for row in self.w1], "b1": [round(b, 5) for b in self.b1]}
+        path.write_text(json.dumps({**rounded, "w2": w2, "b2": b2}, separators=(",", ":")) + "\n")
+
+    def _hidden(self, active: list[int], pack: list[float]) -> list[float]:
+        w1 = self.w1
+        return [math.tanh(total) for total in map(sum, zip(pack, *(w1[index] for index in active), strict=True))]
 
     def chance(self, active: list[int], pack: list[float]) -> float:
-        """The chance from the indices of the features that are 1 (repeated when a count is
-        more) and the pack's part of the hidden units (:meth:`pack_part`)."""
-        w1 = self.w1
-        totals = map(sum, zip(pack, *(w1[index] for index in active), strict=True))
-        logit = self.b2 + sum(w * math.tanh(total) for w, total in zip(self.w2, totals, strict=True))
+        """The chance of the player to draw (2 players), from the indices of the inputs that
+        are 1 (repeated when a count is more) and the pack's part of the hidden units (:meth:`pack_part`)."""
+        logit = self.b2[0] + sum(w[0] * unit for w, unit in zip(self.w2, self._hidden(active, pack), strict=True))
         return 1.0 / (1.0 + math.exp(-logit)) if logit > -500 else 0.0
+
+    def chances(self, active: list[int], pack: list[float]) -> list[float]:
+        """Each player's chance, the player to draw first, then the others in the order they play."""
+        if len(self.b2) == 1:
+            mine = self.chance(active, pack)
+            return [mine, 1.0 - mine]
+        logits = list(self.b2)
+        for unit, weights in zip(self._hidden(active, pack), self.w2, strict=True):
+            logits = [logit + unit * weight for logit, weight in zip(logits, weights, strict=True)]
+        top = max(logits)
+        powers = [math.exp(logit - top) for logit in logits]
+        total = sum(powers)
+        return [power / total for power in powers]
 
     def pack_part(self, shares: tuple[float, ...]) -> list[float]:
         """The hidden units' biases plus what the pack's shares add to them."""
         part = list(self.b1)
+        pack = Layout(self.players).pack
         for offset, share in enumerate(shares):
             if share:
-                row = self.w1[PACK + offset]
+                row = self.w1[pack + offset]
                 part = [total + share * weight for total, weight in zip(part, row, strict=True)]
         return part
 
 
+def play_order(position: Position) -> list[int]:
+    """The colours from the player to draw next, in the order they play."""
+    seats = position.seats
+    index = seats.index(position.turn)
+    return list(seats[index:] + seats[:index])
+
+
 def active_features(position: Position) -> list[int]:
     """The inputs that are not 0, seen from the player to draw next (each index once per
-    count): its pawns, its opponent's, and each gap between them on the track."""
-    mine_colour = position.turn
-    theirs_colour = next(colour for colour in position.seats if colour != mine_colour)
-    mine, theirs = position.pawns[mine_colour], position.pawns[theirs_colour]
-    active = [MINE + distance for distance in mine]
-    active.extend(THEIRS + distance for distance in theirs)
-    mine_squares, theirs_squares = SQUARE[mine_colour], SQUARE[theirs_colour]
-    for distance in mine:
-        square = mine_squares[distance]
-        if square < 0:
-            continue
-        for other in theirs:
-            behind = theirs_squares[other]
-            if behind >= 0:
-                active.append(GAP - 1 + (square - behind) % TRACK_SQUARES)
+    count): the pawns of every player, and each gap on the track between a pawn of the
+    player to draw and a pawn of another player."""
+    order = play_order(position)
+    layout = Layout(len(order))
+    mine_colour = order[0]
+    mine = position.pawns[mine_colour]
+    active: list[int] = []
+    for seat, colour in enumerate(order):
+        base = layout.distance(seat)
+        active.extend(base + distance for distance in position.pawns[colour])
+    mine_squares = SQUARE[mine_colour]
+    for seat, colour in enumerate(order[1:], start=1):
+        base = layout.gap(seat) - 1
+        theirs_squares = SQUARE[colour]
+        for distance in mine:
+            square = mine_squares[distance]
+            if square < 0:
+                continue
+            for other in position.pawns[colour]:
+                behind = theirs_squares[other]
+                if behind >= 0:
+                    active.append(base + (square - behind) % TRACK_SQUARES)
     return active
 
 
@@ -112,10 +179,10 @@ def pack_shares(remaining: Counter[int], rules: Rules) -> tuple[float, ...]:
     return tuple(remaining[card] / deck[card] for card in CARDS)
 
 
-@lru_cache(maxsize=1)
-def trained_network() -> Network:
-    """The trained network, read once."""
-    return Network.load()
+@lru_cache(maxsize=2)
+def trained_network(players: int = 2) -> Network:
+    """The trained network of a game of ``players``, read once."""
+    return Network.load(NETWORK_FILES[players])
 
 
 @lru_cache(maxsize=1)
@@ -124,23 +191,42 @@ def _trained_rules() -> Rules:
 
 
 class ExpertBot(ExpectimaxBot):
-    """``expectimax`` with the learned network at the search's horizon (2-player classic)."""
+    """``expectimax`` with a learned network at the search's horizon (classic, 2 or 4 players)."""
 
     name = "expert"
 
     def __init__(self, network: str = "", **options: Any) -> None:
         super().__init__(**options)
-        self.network = network  # another network's file (experiments); "" for the one shipped
-        self._network = Network.load(Path(network)) if network else trained_network()
+        self.network = network  # another network's file (experiments); "" for the ones shipped
+        self._networks = {
+            players: trained_network(players) for players in NETWORK_FILES if NETWORK_FILES[players].exists()
+        }
+        if network:
+            chosen = Network.load(Path(network))
+            self._networks[chosen.players] = chosen
         self._packs: dict[tuple[float, ...], list[float]] = {}
-        self._learned = False  # set per decision: whether this game is the network's
+        self._network: Network | None = None  # set per decision: the network of this game, if any
+
+    def network_for(self, observation: Observation) -> Network | None:
+        """The network that judges this game (classic, with a network of its players), if any."""
+        position = observation.position
+        if observation.rules != _trained_rules() or position.out:
+            return None
+        return self._networks.get(len(position.seats))
+
+    def backup_for(self, observation: Observation) -> str:
+        """Win chances wherever the network judges (they are what it gives), else as ``expectimax``."""
+        return "chance" if self.network_for(observation) else super().backup_for(observation)
 
     def move_values(self, observation: Observation, moves: list[Any], rng: Any, roots: int = 0) -> list[Vector]:
-        self._learned = observation.rules == _trained_rules() and len(observation.position.seats) == 2
+        network = self.network_for(observation)
+        if network is not self._network:
+            self._packs.clear()
+            self._network = network
         return super().move_values(observation, moves, rng, roots)
 
     def _context(self, remaining: Counter[int], rules: Rules) -> Any:
-        if not self._learned:
+        if self._network is None:
             return super()._context(remaining, rules)
         shares = pack_shares(remaining, rules)
         part = self._packs.get(shares)
@@ -151,19 +237,18 @@ class ExpertBot(ExpectimaxBot):
         return part
 
     def _leaf(self, evaluator: Evaluator, position: Position, chances: Any) -> Vector:
-        if not self._learned:
+        if self._network is None:
             return super()._leaf(evaluator, position, chances)
         vector = [0.0, 0.0, 0.0, 0.0]
         if position.winner is not None:
             vector[position.winner] = 1.0
             return vector
-        drawer = position.turn
-        chance = self._network.chance(active_features(position), chances)
-        for colour in position.seats:
-            vector[colour] = chance if colour == drawer else 1.0 - chance
+        found = self._network.chances(active_features(position), chances)
+        for colour, chance in zip(play_order(position), found, strict=True):
+            vector[colour] = chance
         return vector
 
     def _rank(self, evaluator: Evaluator, position: Position, chances: Any) -> Vector:
-        if not self._learned:
+        if self._network is None:
             return super()._rank(evaluator, position, chances)
         return self._leaf(evaluator, position, chances)
