@@ -1,4 +1,4 @@
-"""The five levels: every preset played to the end, the forward model, and what each level sees."""
+"""The levels: every preset played to the end, the forward model, and what each level sees."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from pardon.bots import BOTS, DEFAULT_BOT, EXPERIMENTAL, make_bot, parse_bot_spec, split_bot_specs
+from pardon.bots import BOTS, DEFAULT_BOT, make_bot, parse_bot_spec, split_bot_specs
 from pardon.bots.evaluation import Evaluator, Weights, card_chances
 from pardon.bots.expectimax import ExpectimaxBot
 from pardon.bots.hint import rank_moves
@@ -50,7 +50,7 @@ def play(rules_text: str, players: int, specs: dict[int, str], seed: int) -> Gam
     return game
 
 
-@pytest.mark.parametrize("level", BOTS + EXPERIMENTAL)
+@pytest.mark.parametrize("level", BOTS)
 @pytest.mark.parametrize("preset", PRESETS)
 def test_every_level_plays_every_preset_to_the_end(level: str, preset: str) -> None:
     players = PRESETS[preset]
@@ -63,7 +63,7 @@ def test_every_level_plays_every_preset_to_the_end(level: str, preset: str) -> N
 
 
 def test_the_levels_are_listed_weakest_first_and_the_default_is_one_of_them() -> None:
-    assert BOTS == ("random", "greedy", "tactician", "expectimax", "mcts")
+    assert BOTS == ("random", "greedy", "tactician", "expectimax", "mcts", "expert")
     assert DEFAULT_BOT in BOTS
     for name in BOTS:
         assert make_bot(name).name == name

@@ -261,8 +261,8 @@ def test_the_tournament_command_reports_a_bad_player_in_one_line() -> None:
     result = pardon("tournament", "--bots", "greedy,wizard", "--games", "2")
     assert result.returncode == 2
     assert (
-        result.stderr.strip()
-        == "pardon tournament: unknown computer player 'wizard': choose random, greedy, tactician, expectimax, mcts"
+        result.stderr.strip() == "pardon tournament: unknown computer player 'wizard': "
+        "choose random, greedy, tactician, expectimax, mcts, expert"
     )
 
 

@@ -103,3 +103,14 @@ def test_a_hand_game_replays_with_its_cards(server: TestClient) -> None:
     steps = server.get(f"/api/games/{summary['id']}/replay").json()["steps"]
     assert all(step["card"] for step in steps)
     assert "hands" in steps[0]["position"]
+
+
+def test_a_bot_seat_takes_every_level_offered(server: TestClient) -> None:
+    """The levels the pages offer are the levels a game's bot seat accepts, the strongest included."""
+    offered = server.get("/api/levels").json()
+    assert offered[-1] == "expert"
+    for level in offered:
+        seats = [{"kind": "bot", "level": level}, {"kind": "human"}]
+        assert server.post("/api/games", json={"seats": seats}).status_code == 201, level
+    refused = server.post("/api/games", json={"seats": [{"kind": "bot", "level": "wizard"}, {"kind": "human"}]})
+    assert refused.status_code == 422 and "expert" in refused.json()["message"]

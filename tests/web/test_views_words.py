@@ -107,7 +107,7 @@ def test_a_move_that_is_not_a_7_has_no_other_way() -> None:
 
 def test_every_computer_level_has_a_players_name() -> None:
     assert list(LEVEL_NAMES) == list(BOTS)  # weakest first, like the levels themselves
-    assert list(LEVEL_NAMES.values()) == ["Beginner", "Easy", "Medium", "Hard", "Expert"]
+    assert list(LEVEL_NAMES.values()) == ["Beginner", "Easy", "Medium", "Hard", "Patient", "Expert"]
     assert computer_name("expectimax") == "Computer (Hard)"
 
 

@@ -35,9 +35,7 @@ class RandomBot:
         return moves[rng.randrange(len(moves))] if len(moves) > 1 else moves[0]
 
 
-BOTS = ("random", "greedy", "tactician", "expectimax", "mcts")
-#: Levels made by name (make_bot, pardon tournament) but not offered by the interfaces until shown stronger.
-EXPERIMENTAL = ("expert",)
+BOTS = ("random", "greedy", "tactician", "expectimax", "mcts", "expert")
 #: The level ``pardon play`` and the user interfaces use unless told otherwise.
 DEFAULT_BOT = "expectimax"
 

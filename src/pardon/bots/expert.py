@@ -1,20 +1,22 @@
 """``expert``: ``expectimax``'s search, judging positions with a value learned by self-play.
 
 The value is a small neural network (``expert.json``, made by ``scripts/train_expert.py``
-on the batch engine): the chance that the player to draw next wins, from the position
-before that draw.  Its inputs, seen from that player (*mine*) and the opponent (*theirs*):
+on the batch engine): each player's chance to win, from the position before a draw.  Its
+inputs, seen from the player to draw (*mine*) and the others in the order they play (with
+2 players, *theirs*; :class:`Layout` places them for any number):
 
 * ``MINE`` / ``THEIRS`` (67 each): how many of the player's / the opponent's pawns stand at
   each distance from Home (0 Home, 1–5 the Safety Zone, 6–65 the track, 66 Start);
-* ``GAP`` (59): for every pair of one of the player's pawns and one of the opponent's on
-  the track, how far the opponent's pawn is behind the player's (1–59 squares clockwise):
-  the threats in both directions, which no per-square value can see;
+* ``GAP`` (59 for each opponent): for every pair of one of the player's pawns and one of
+  the opponent's on the track, how far the opponent's pawn is behind the player's (1–59
+  squares clockwise): the threats in both directions, which no per-square value can see;
 * ``PACK`` (11): the cards of each kind left to draw, as a share of that kind in the deck
   (the card counting every player can do from the discard pile).
 
-The network was trained on the 2-player classic game, so ``expert`` plays that game with
-it; every other game (more players, hands, other editions) it plays as ``expectimax`` does
-(docs/bots.md says how it was made and what it is worth).
+A network judges the classic game of its number of players: the shipped one is for 2
+players (a 4-player network, ``expert-4.json`` or ``network=PATH``, is used with 4).  Every
+other game (other player counts, hands, other editions) ``expert`` plays as ``expectimax``
+does (docs/bots.md says how the network was made and what it is worth).
 """
 
 from __future__ import annotations

@@ -57,7 +57,14 @@ class _Body(BaseModel):
 OPEN = "open"
 
 #: The computer levels as players know them, weakest first (the browser's LEVEL_NAMES in static/site.js).
-LEVEL_NAMES = {"random": "Beginner", "greedy": "Easy", "tactician": "Medium", "expectimax": "Hard", "mcts": "Expert"}
+LEVEL_NAMES = {
+    "random": "Beginner",
+    "greedy": "Easy",
+    "tactician": "Medium",
+    "expectimax": "Hard",
+    "mcts": "Patient",
+    "expert": "Expert",
+}
 
 
 def computer_name(level: str) -> str:
@@ -74,7 +81,7 @@ class SeatSpec(_Body):
         "hotseat: a human on the creator's screen; open (public games): a human seat left open for anyone, "
         "offered in the lobby and taken with POST /api/games/{id}/join"
     )
-    level: Literal["random", "greedy", "tactician", "expectimax", "mcts"] | None = Field(
+    level: Literal["random", "greedy", "tactician", "expectimax", "mcts", "expert"] | None = Field(
         default=None, description="the computer player's level (bot seats only; default greedy)"
     )
     name: Name | None = None

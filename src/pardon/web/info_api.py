@@ -37,7 +37,8 @@ LEVEL_HELP = {
     "greedy": "looks one move ahead for the most progress",
     "tactician": "one move ahead, counting the cards left in the pack",
     "expectimax": "weighs every card the next player can draw: a strong opponent",
-    "mcts": "searches many random orders of the pack: the strongest, and the slowest",
+    "mcts": "searches many random orders of the pack: as strong as expectimax, and the slowest",
+    "expert": "expectimax's search judged by a network learned by self-play: the strongest",
 }
 
 

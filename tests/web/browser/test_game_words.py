@@ -57,7 +57,7 @@ def test_computer_levels_have_players_names_and_a_line_each(live_server: Any, pa
     page.goto(live_server.url + "/")
     page.wait_for_selector("body[data-ready=true]")
     levels = page.get_by_label("Computer level", exact=True)
-    assert levels.locator("option").all_inner_texts() == ["Beginner", "Easy", "Medium", "Hard", "Expert"]
+    assert levels.locator("option").all_inner_texts() == ["Beginner", "Easy", "Medium", "Hard", "Patient", "Expert"]
     assert page.evaluate("async () => (await import('/static/site.js')).LEVEL_NAMES") == LEVEL_NAMES
     about = page.locator("#level-about").inner_text()
     assert about.startswith("Hard: ") and "Recommended" in about

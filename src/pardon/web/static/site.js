@@ -7,7 +7,14 @@ export const COLOURS = ["red", "blue", "yellow", "green"];
 export const LETTERS = { red: "R", blue: "B", yellow: "Y", green: "G" };
 /** The computer levels as players know them (the server's names are its search methods); the
  * server names a new computer seat the same way (LEVEL_NAMES in src/pardon/web/api.py). */
-export const LEVEL_NAMES = { random: "Beginner", greedy: "Easy", tactician: "Medium", expectimax: "Hard", mcts: "Expert" };
+export const LEVEL_NAMES = {
+  random: "Beginner",
+  greedy: "Easy",
+  tactician: "Medium",
+  expectimax: "Hard",
+  mcts: "Patient",
+  expert: "Expert",
+};
 
 export function capitalise(word) {
   return word ? word[0].toUpperCase() + word.slice(1) : word;
