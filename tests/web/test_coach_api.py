@@ -95,6 +95,7 @@ def test_the_cache_keeps_the_latest_games_only(make_server: Callable[..., TestCl
 
 def test_a_game_of_computers_has_nobody_to_coach(server: TestClient) -> None:
     game = create(server, [{"kind": "bot", "level": "greedy"}] * 2, seed=4)
+    assert server.get(f"/api/games/{game['id']}").json()["status"] == "waiting"  # until someone watches
     with server.websocket_connect(game["websocket"]) as socket:
         watcher = Player(socket)
         watcher.hello(game["spectator_token"])
