@@ -32,11 +32,11 @@ from pathlib import Path
 import numpy as np
 
 from pardon.batch.convert import games_at, put_games
-from pardon.batch.engine import Config, Games, draw, legal_lanes, new_games, play
+from pardon.batch.engine import Config, Games, draw, legal_lanes, new_games, play, tables
 from pardon.batch.observe import locations
 from pardon.batch.players import greedy_actions
 from pardon.bots.expert import NETWORK_FILES, TRACK_SQUARES, Layout, Network
-from pardon.core.cards import CARDS, DECKS
+from pardon.core.cards import CARDS
 
 
 def features(config: Config, games: Games) -> np.ndarray:
@@ -57,7 +57,7 @@ def features(config: Config, games: Games) -> np.ndarray:
                 on = (a >= 1) & (a <= TRACK_SQUARES) & (b >= 1) & (b <= TRACK_SQUARES)
                 behind = (a - b) % TRACK_SQUARES  # how far their pawn is behind mine, 1..59
                 np.add.at(out, (rows[on], layout.gap(seat) + behind[on] - 1), 1.0)
-    deck = np.array([DECKS[config.rules.deck][card] for card in CARDS], dtype=np.float32)
+    deck = tables(config).deck.astype(np.float32)
     out[:, layout.pack : layout.pack + len(CARDS)] = (games.pack.astype(np.float32) / deck[:, None]).T
     return out
 
@@ -228,7 +228,7 @@ def td_targets(
 def drawn_as(config: Config, games: Games, kind: int) -> tuple[Games, np.ndarray]:
     """Games before a draw with a card of kind ``kind`` (``CARDS`` order) drawn, and that
     card's chance (0 where none is left); an empty pack is first made of the whole deck."""
-    deck = np.array([DECKS[config.rules.deck][card] for card in CARDS], dtype=np.int8)
+    deck = tables(config).deck
     empty = games.left == 0
     pack = np.where(empty[None], deck[:, None], games.pack).astype(np.int8)
     left = np.where(empty, np.int8(config.deck_size), games.left).astype(np.int8)

@@ -188,6 +188,12 @@ def trained_network(players: int = 2) -> Network:
 
 
 @lru_cache(maxsize=1)
+def shipped_networks() -> dict[int, Network]:
+    """The trained networks there are, by players (looked for once: a bot is made per hint)."""
+    return {players: trained_network(players) for players, path in NETWORK_FILES.items() if path.exists()}
+
+
+@lru_cache(maxsize=1)
 def _trained_rules() -> Rules:
     return parse_rules("classic")
 
@@ -200,9 +206,7 @@ class ExpertBot(ExpectimaxBot):
     def __init__(self, network: str = "", **options: Any) -> None:
         super().__init__(**options)
         self.network = network  # another network's file (experiments); "" for the ones shipped
-        self._networks = {
-            players: trained_network(players) for players in NETWORK_FILES if NETWORK_FILES[players].exists()
-        }
+        self._networks = dict(shipped_networks())
         if network:
             chosen = Network.load(Path(network))
             self._networks[chosen.players] = chosen
