@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from pardon import __version__
-from pardon.bots import BOTS, DEFAULT_BOT, make_bot
+from pardon.bots import BOTS, DEFAULT_BOT, DEFAULT_COACH, make_bot
 from pardon.core.board import COLOUR_NAMES
 from pardon.core.cards import card_name
 from pardon.core.describe import describe_move
@@ -562,7 +562,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     analyse_command.add_argument("file", help="record file (as pardon selfplay or pardon tui write it), or -")
     analyse_command.add_argument("--seat", metavar="COLOURS", help="the colours to coach, e.g. red or red,blue (all)")
-    analyse_command.add_argument("--bot", default="expectimax", help="the level that judges the moves")
+    analyse_command.add_argument("--bot", default=DEFAULT_COACH, help=f"who judges (default {DEFAULT_COACH})")
     analyse_command.add_argument("--top", type=int, default=3, help="how many mistakes to show (default 3)")
     analyse_command.add_argument("--json", action="store_true", help="every decision's chances and the mistakes")
     analyse_command.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
@@ -593,7 +593,7 @@ def _parser() -> argparse.ArgumentParser:
     levels = "a computer level, e.g. expectimax or tactician(threat=0.5)"
     serve.add_argument("--hint-level", default="tactician", help=f"who ranks the moves of a hint: {levels}")
     serve.add_argument("--takeover-level", default="tactician", help="who plays for a player who is away")
-    serve.add_argument("--coach-level", default="expectimax", help="who judges a finished game's moves for the coach")
+    serve.add_argument("--coach-level", default=DEFAULT_COACH, help="who judges a finished game's moves for the coach")
     serve.set_defaults(run=command_serve)
 
     sheets = commands.add_parser("sheets", help="write the one-page rule sheet and the score sheet as PDF")

@@ -113,7 +113,24 @@ def test_a_game_of_forfeits_has_no_mistakes() -> None:
 def test_the_text_fits_80_columns(analysis: Analysis) -> None:
     text = format_analysis(analysis, top=5)
     assert all(len(line) <= 80 for line in text.splitlines())
-    assert "Biggest mistakes of red and yellow, judged by expectimax:" in text
+    assert "Biggest mistakes of red and yellow, judged by expert:" in text
+
+
+def test_the_strongest_level_judges_and_its_network_draws_the_chances(record: Record, analysis: Analysis) -> None:
+    """By default the coach is ``expert``: in a 2-player classic game every player's chance
+    by turn is its network's; another level judges with its own chances."""
+    from pardon.bots.expert import ExpertBot
+    from pardon.core.game import replay_steps
+
+    assert analysis.bot == "expert"
+    judge = ExpertBot()
+    for (_, game, move), decision in zip(replay_steps(record), analysis.decisions[:30], strict=False):
+        found = judge.position_chances(game.observe(game.decider))
+        assert decision.chances == {colour: pytest.approx(found[colour]) for colour in (RED, YELLOW)}
+        game.play_trusted(move)
+    other = analyse(played_game(stop=30), bot="expectimax")
+    pairs = zip(other.decisions, analysis.decisions, strict=False)
+    assert any(mine.chances != theirs.chances for mine, theirs in pairs)
 
 
 def test_bumping_the_leader_is_the_reason_when_the_bump_is_best() -> None:

@@ -184,3 +184,23 @@ def test_a_four_player_network_plays_a_whole_classic_game(tmp_path: Path) -> Non
         assert move in moves
         game.play(move)
     assert game.winner is not None and judged > 100
+
+
+def test_a_positions_chances_are_the_networks_where_it_judges_else_expectimaxs() -> None:
+    """What the coach draws by turn: the network's chances of the position in a 2-player
+    classic game (the player to draw on, with the cards left), expectimax's elsewhere."""
+    from pardon.bots.expectimax import ExpectimaxBot
+    from pardon.bots.expert import ExpertBot, play_order
+    from pardon.core.notation import parse_position
+    from pardon.core.observation import observe
+
+    position = parse_position("red:20,30,start,start yellow:25,3,start,start turn:red")
+    seen = observe(parse_rules("classic"), position, position.turn, 7, (7, 4, 4))
+    network = trained_network()
+    part = network.pack_part(pack_shares(seen.remaining(), seen.rules))
+    expected = network.chances(active_features(position), part)
+    found = ExpertBot().position_chances(seen)
+    assert [found[colour] for colour in play_order(position)] == pytest.approx(expected)
+    assert found != pytest.approx(ExpectimaxBot().position_chances(seen))
+    hands = observe(parse_rules("adult"), position, position.turn, 7, (7,))
+    assert ExpertBot().position_chances(hands) == ExpectimaxBot().position_chances(hands)

@@ -39,7 +39,7 @@ def test_a_finished_game_is_analysed_for_its_human_seat_only(server: TestClient)
     game = human_against_a_computer(server)
     body = analysis_of(server, game["id"])
     assert body["id"] == game["id"] and body["rules"] == "classic"
-    assert body["seats"] == ["red", "yellow"] and body["coached"] == ["red"] and body["level"] == "expectimax"
+    assert body["seats"] == ["red", "yellow"] and body["coached"] == ["red"] and body["level"] == "expert"
     assert body["winner"] in ("red", "yellow")
     decisions = body["decisions"]
     record = parse_record(server.get(f"/api/games/{game['id']}/record").text)

@@ -38,6 +38,9 @@ class RandomBot:
 BOTS = ("random", "greedy", "tactician", "expectimax", "mcts", "expert")
 #: The level ``pardon play`` and the user interfaces use unless told otherwise.
 DEFAULT_BOT = "expectimax"
+#: The level that judges a finished game for the coach (``pardon analyse``, the browser's
+#: "How the game went"): the strongest; where it has no network for a game it judges as ``expectimax``.
+DEFAULT_COACH = "expert"
 
 _SPEC = re.compile(r"^\s*([a-z]+)\s*(?:\((.*)\))?\s*$")
 

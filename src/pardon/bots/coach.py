@@ -4,12 +4,14 @@
 observation (:meth:`pardon.core.game.Game.observe`: never the pack's order, nor another
 hand), as a hint would:
 
-- every player's win chance before each decision, by the evaluation's calibrated win
-  chances with the cards left to draw (the learned pawn values of the searches): cheap
-  enough for every decision of a long game, and what ``pardon analyse`` draws by turn;
+- every player's win chance before each decision, by the judging level's own judge of a
+  position (``expert``'s network where it has one for the game, else the evaluation's
+  calibrated win chances with the cards left to draw, the learned pawn values of the
+  searches): cheap enough for every decision of a long game, and what ``pardon analyse``
+  draws by turn;
 - for each coached seat's card with more than one distinct legal move, the win chance of
   the move played and of the best move, ranked by a searching level
-  (:func:`pardon.bots.hint.rank_observed`, ``expectimax`` by default); the *loss* is the
+  (:func:`pardon.bots.hint.rank_observed`, ``expert`` by default); the *loss* is the
   best move's chance less the played one's.
 
 :func:`reason` says in one line what the better move does that the other does not: the
@@ -32,7 +34,9 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Final
 
+from pardon.bots import DEFAULT_COACH, make_bot
 from pardon.bots.evaluation import SEARCHED, Evaluator, card_chances
+from pardon.bots.expectimax import ExpectimaxBot
 from pardon.bots.hint import rank_observed
 from pardon.core.board import (
     COLOUR_NAMES,
@@ -50,10 +54,10 @@ from pardon.core.cards import NO_CARD, SORRY, a_card, card_name
 from pardon.core.game import CARD, Game, replay, replay_steps
 from pardon.core.moves import STEP, SWITCH, Action, Move
 from pardon.core.notation import Record, format_move
+from pardon.core.observation import Observation
 from pardon.core.rules import Rules, parse_rules
 from pardon.core.state import Position
 
-DEFAULT_COACH: Final = "expectimax"
 DEFAULT_TOP: Final = 3
 #: A loss under half a point of win chance is within the judge's noise, not a mistake.
 NO_LOSS: Final = 0.005
@@ -192,11 +196,11 @@ def analyse(
             playing = ", ".join(COLOUR_NAMES[seat] for seat in record.seats)
             raise ValueError(f"{COLOUR_NAMES[colour]} is not in this game: the seats are {playing}")
     rules = parse_rules(record.rules)
-    evaluator = Evaluator(rules, SEARCHED)
+    judge = _position_judge(rules, bot)
     decisions: list[Decision] = []
     mistakes: list[Mistake] = []
     for number, turn, game, move in _decisions(record):
-        decision, mistake = _judge(game, move, number, turn, evaluator, bot if game.decider in coached else None)
+        decision, mistake = _judge(game, move, number, turn, judge, bot if game.decider in coached else None)
         decisions.append(decision)
         if mistake is not None:
             mistakes.append(mistake)
@@ -216,13 +220,23 @@ def _decisions(record: Record) -> Iterator[tuple[int, int, Game, Move]]:
         game.play_trusted(move)
 
 
+def _position_judge(rules: Rules, bot: str) -> Callable[[Observation], list[float]]:
+    """Every colour's win chance in an observed position, by ``bot``'s own judge where it
+    has one (the searching levels), else by the evaluation's calibrated chances."""
+    player = make_bot(bot)
+    if isinstance(player, ExpectimaxBot):
+        return player.position_chances
+    evaluator = Evaluator(rules, SEARCHED)
+    return lambda seen: evaluator.win_chances(seen.position, card_chances(seen.remaining(), seen.rules))
+
+
 def _judge(
-    game: Game, move: Move, number: int, turn: int, evaluator: Evaluator, bot: str | None
+    game: Game, move: Move, number: int, turn: int, judge: Callable[[Observation], list[float]], bot: str | None
 ) -> tuple[Decision, Mistake | None]:
     """The decision with every player's chances before it and, when ``bot`` coaches it (None:
     not coached), the played and the best move's chances; with the mistake, if it is one."""
     seen = game.observe(game.decider)  # all the judging sees: never the pack's order, nor another hand
-    every = evaluator.win_chances(seen.position, card_chances(seen.remaining(), seen.rules))
+    every = judge(seen)
     chances = {seat: every[seat] for seat in seen.position.seats}
     moves = game.legal_moves()
     decision = Decision(number, turn, seen.seat, move.card, format_move(seen.position, move), len(moves), chances)

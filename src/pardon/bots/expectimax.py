@@ -134,6 +134,12 @@ class ExpectimaxBot:
             values[index] = [total / searched for total in totals[index]]
         return values
 
+    def position_chances(self, observation: Observation) -> Vector:
+        """Every colour's chance to win from the observed position, by the judge at this
+        level's horizon (the evaluation's calibrated chances with the cards left to draw)."""
+        remaining = card_chances(observation.remaining(), observation.rules)
+        return self._evaluator(observation).win_chances(observation.position, remaining)
+
     def depth_for(self, observation: Observation) -> int:
         """The decisions searched: ``depth`` if given; else 3 with two players (the horizon
         after the player's own next move) and 2 with more, where depth 3 would stop after

@@ -224,6 +224,18 @@ class ExpertBot(ExpectimaxBot):
         """Win chances wherever the network judges (they are what it gives), else as ``expectimax``."""
         return "chance" if self.network_for(observation) else super().backup_for(observation)
 
+    def position_chances(self, observation: Observation) -> Vector:
+        """The network's chances where it judges this game, else ``expectimax``'s."""
+        network = self.network_for(observation)
+        if network is None:
+            return super().position_chances(observation)
+        part = network.pack_part(pack_shares(observation.remaining(), observation.rules))
+        vector = [0.0, 0.0, 0.0, 0.0]
+        position = observation.position
+        for colour, chance in zip(play_order(position), network.chances(active_features(position), part), strict=True):
+            vector[colour] = chance
+        return vector
+
     def move_values(self, observation: Observation, moves: list[Any], rng: Any, roots: int = 0) -> list[Vector]:
         network = self.network_for(observation)
         if network is not self._network:

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import platformdirs
 
+from pardon.bots import DEFAULT_COACH
+
 
 def default_database() -> str:
     """A SQLite file in the user's data directory (created on first use)."""
@@ -42,8 +44,8 @@ class Settings:
     #: The level that ranks moves for a hint.
     hint_level: str = "tactician"
     #: The level that judges a finished game's moves for the coach (GET /api/games/{id}/analysis):
-    #: a whole game by expectimax takes a second or two, and agrees with ``pardon analyse``.
-    coach_level: str = "expectimax"
+    #: the strongest, as ``pardon analyse`` (a whole game takes a few seconds).
+    coach_level: str = DEFAULT_COACH
     #: Finished games whose analysis is kept (a finished game never changes).
     analysis_cache: int = 64
     #: Origins allowed to open a websocket besides the server's own (browser pages elsewhere).
