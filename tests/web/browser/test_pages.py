@@ -213,7 +213,9 @@ def test_rules_page_shows_every_preset(live_server: Any, page: Any, artefacts: P
         page.wait_for_function(f"document.querySelector('h1').textContent.toLowerCase() === 'rules: {name}'")
         assert page.url.endswith(f"/rules/{name}")
         if name in own_section:
-            assert page.get_by_role("heading", name=re.compile("^" + re.escape(own_section[name]))).count() == 1
+            own = page.get_by_role("heading", name=re.compile("^" + re.escape(own_section[name])))
+            own.first.wait_for()
+            assert own.count() == 1
     assert page.locator("tr.changed").count() >= 2  # solo: solo and leader differ from classic
     page.screenshot(path=str(artefacts / "rules-solo.png"))
     open_ready(page, live_server.url + "/rules/chess")

@@ -81,11 +81,16 @@ function titleHtml(title) {
   return escaped.replace(/`([^`]+)`/g, "<code>$1</code>");
 }
 
+let latest = 0; // the newest load; an older answer arriving late is dropped
+
 async function load(name) {
+  const ticket = ++latest;
   say($("rules-error"), "");
   try {
-    show(await api(`/api/rules/${encodeURIComponent(name)}`));
+    const rules = await api(`/api/rules/${encodeURIComponent(name)}`);
+    if (ticket === latest) show(rules);
   } catch (error) {
+    if (ticket !== latest) return;
     say($("rules-error"), `These rules could not be shown: ${error.message}`);
     $("rules-body").replaceChildren(el("p", {}, el("a", { href: "/rules/classic" }, "Read the classic rules")));
   }
