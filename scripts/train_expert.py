@@ -35,16 +35,26 @@ from pardon.batch.convert import games_at, put_games
 from pardon.batch.engine import Config, Games, draw, legal_lanes, new_games, play, tables
 from pardon.batch.observe import locations
 from pardon.batch.players import greedy_actions
-from pardon.bots.expert import NETWORK_FILES, TRACK_SQUARES, Layout, Network
+from pardon.bots.expert import (
+    BACKWARD_GAPS,
+    FORWARD_COUNTS,
+    LONGEST_COUNT,
+    NETWORK_FILES,
+    TRACK_SQUARES,
+    Layout,
+    Network,
+)
+from pardon.core.board import FIRST_TRACK, START
 from pardon.core.cards import CARDS
 
 
-def features(config: Config, games: Games) -> np.ndarray:
+def features(config: Config, games: Games, threats: bool = False) -> np.ndarray:
     """``(games, inputs)`` float32: the inputs of :mod:`pardon.bots.expert` for batch games
-    before a draw (seat 0 is the player to draw), computed as arrays."""
+    before a draw (seat 0 is the player to draw), computed as arrays; with ``threats``,
+    the threat inputs too (:func:`pardon.bots.expert.threat_inputs`)."""
     layout = Layout(config.players)
     count = games.card.shape[0]
-    out = np.zeros((count, layout.features), dtype=np.float32)
+    out = np.zeros((count, layout.with_threats if threats else layout.features), dtype=np.float32)
     rows = np.arange(count)
     for seat in range(config.players):
         for slot in range(config.rules.pawns):
@@ -59,7 +69,45 @@ def features(config: Config, games: Games) -> np.ndarray:
                 np.add.at(out, (rows[on], layout.gap(seat) + behind[on] - 1), 1.0)
     deck = tables(config).deck.astype(np.float32)
     out[:, layout.pack : layout.pack + len(CARDS)] = (games.pack.astype(np.float32) / deck[:, None]).T
+    if threats:
+        _threats(config, games, place, out)
     return out
+
+
+def _threats(config: Config, games: Games, place: np.ndarray, out: np.ndarray) -> None:
+    """The threat inputs, as :func:`pardon.bots.expert.threat_inputs` makes them."""
+    layout = Layout(config.players)
+    empty = games.left == 0
+    deck = tables(config).deck
+    pack = np.where(empty[None], deck[:, None], games.pack).astype(np.float64)
+    pack /= pack.sum(axis=0, keepdims=True)
+    kinds = {card: kind for kind, card in enumerate(CARDS)}
+    forward = np.zeros((LONGEST_COUNT + 1, pack.shape[1]))
+    backward = np.zeros((TRACK_SQUARES, pack.shape[1]))
+    for card, count in FORWARD_COUNTS.items():
+        forward[count] += pack[kinds[card]]
+    for card, gap in BACKWARD_GAPS.items():
+        backward[gap] += pack[kinds[card]]
+    rows = np.arange(pack.shape[1])
+    distance = games.pawns.astype(np.int64)
+
+    def chance(gap: np.ndarray, mover: np.ndarray) -> np.ndarray:
+        ahead = (gap <= LONGEST_COUNT) & (mover - gap >= FIRST_TRACK)
+        return backward[gap, rows] + np.where(ahead, forward[np.minimum(gap, LONGEST_COUNT), rows], 0.0)
+
+    for seat in range(1, config.players):
+        danger = np.zeros(len(rows))
+        attack = np.zeros(len(rows))
+        for mine in range(config.rules.pawns):
+            for theirs in range(config.rules.pawns):
+                a, b = place[0, mine], place[seat, theirs]
+                on = (a >= 1) & (a <= TRACK_SQUARES) & (b >= 1) & (b <= TRACK_SQUARES)
+                gap = (a - b) % TRACK_SQUARES
+                danger += np.where(on, chance(gap, distance[seat, theirs]) * (START - distance[0, mine]), 0.0)
+                gap = (b - a) % TRACK_SQUARES
+                attack += np.where(on, chance(gap, distance[0, mine]) * (START - distance[seat, theirs]), 0.0)
+        out[:, layout.threat(seat)] = danger / TRACK_SQUARES
+        out[:, layout.threat(seat) + 1] = attack / TRACK_SQUARES
 
 
 class Trainer:
@@ -68,10 +116,11 @@ class Trainer:
     Chances are ``(positions, players)``, the player to draw first; with 2 players the
     network has one logistic output (that player's chance), else a softmax over the players."""
 
-    def __init__(self, players: int, hidden: int, rng: np.random.Generator) -> None:
+    def __init__(self, players: int, hidden: int, rng: np.random.Generator, threats: bool = False) -> None:
         self.players = players
         outputs = 1 if players == 2 else players
-        self.w1 = rng.normal(0, 0.1, (Layout(players).features, hidden)).astype(np.float64)
+        inputs = Layout(players).with_threats if threats else Layout(players).features
+        self.w1 = rng.normal(0, 0.1, (inputs, hidden)).astype(np.float64)
         self.b1 = np.zeros(hidden)
         self.w2 = rng.normal(0, 0.1, (hidden, outputs))
         self.b2 = np.zeros(outputs)
@@ -79,12 +128,21 @@ class Trainer:
         self.steps = 0
 
     @classmethod
-    def of(cls, network: Network) -> Trainer:
+    def of(cls, network: Network, threats: bool = False) -> Trainer:
+        """A trainer going on from ``network``; with ``threats``, taking the threat inputs
+        too (their weights start at 0 if the network has none: it judges as before)."""
         trainer = cls(network.players, len(network.b1), np.random.default_rng(0))
-        trainer.w1, trainer.b1 = np.array(network.w1), np.array(network.b1)
+        w1 = np.array(network.w1)
+        if threats and not network.threats:
+            w1 = np.vstack([w1, np.zeros((Layout(network.players).with_threats - len(w1), w1.shape[1]))])
+        trainer.w1, trainer.b1 = w1, np.array(network.b1)
         trainer.w2, trainer.b2 = np.array(network.w2), np.array(network.b2)
         trainer.moments = [(np.zeros_like(p), np.zeros_like(p)) for p in trainer.params]
         return trainer
+
+    @property
+    def threats(self) -> bool:
+        return bool(self.w1.shape[0] == Layout(self.players).with_threats)
 
     @property
     def params(self) -> list[np.ndarray]:
@@ -162,6 +220,7 @@ def generation(
     lam: float,
     expected: float,
     rng: np.random.Generator,
+    threats: bool = False,
 ) -> tuple[np.ndarray, np.ndarray, float]:
     """Play ``count`` games to the end; the positions before each draw, their targets (each
     player's chance from the player to draw on: TD(``lam``) returns of the playing network,
@@ -183,7 +242,7 @@ def generation(
             after = chosen(config, trainer, games, lanes, playing, explore, rng)
         going = after.winner < 0
         waiting = games_at(after, np.flatnonzero(going))
-        kept.append(features(config, waiting))
+        kept.append(features(config, waiting, threats))
         if trainer is not None and expected > 0:
             some = np.flatnonzero(rng.random(int(going.sum())) < expected)
             looked.append((held + some, expected_targets(config, trainer, games_at(waiting, some))))
@@ -242,7 +301,7 @@ def drawn_as(config: Config, games: Games, kind: int) -> tuple[Games, np.ndarray
 def after_chances(config: Config, trainer: Trainer, before: Games, after: Games) -> np.ndarray:
     """Each player's chance after each move, by the network, counted from the player who moved."""
     players = config.players
-    found = to_seats(players, trainer.chances(features(config, after)), after.turn.astype(np.int64))
+    found = to_seats(players, trainer.chances(features(config, after, trainer.threats)), after.turn.astype(np.int64))
     won = np.zeros_like(found)
     ended = np.flatnonzero(after.winner >= 0)
     won[ended, after.winner[ended].astype(np.int64)] = 1.0
@@ -310,22 +369,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--expected", type=float, default=0.0, help="share of targets one draw ahead")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--start", type=Path, help="go on from this network (JSON)")
+    parser.add_argument("--threats", action="store_true", help="add the threat inputs (docs/bots.md)")
     parser.add_argument("--write", action="store_true", help="write the network to --out after each generation")
     parser.add_argument("--out", type=Path, help="where --write writes (default: the shipped network of --players)")
     args = parser.parse_args(argv)
     config = Config.parse("classic", args.players)
     out = args.out or NETWORK_FILES[args.players]
     rng = np.random.default_rng(args.seed)
-    trainer = Trainer(args.players, args.hidden, rng)
+    trainer = Trainer(args.players, args.hidden, rng, args.threats)
     if args.start:
-        trainer = Trainer.of(Network.load(args.start))
+        trainer = Trainer.of(Network.load(args.start), args.threats)
         if trainer.players != args.players:
             parser.error(f"{args.start} is a network of {trainer.players} players, not {args.players}")
     began = time.monotonic()
     for number in range(args.generations):
         seed = args.seed * 10_000_000 + number * args.games
         player = trainer if number or args.start else None
-        phi, won, first = generation(config, player, args.games, seed, args.explore, args.lam, args.expected, rng)
+        phi, won, first = generation(
+            config, player, args.games, seed, args.explore, args.lam, args.expected, rng, trainer.threats
+        )
         rate = args.rate if number < args.generations * 2 // 3 else args.rate / 3  # settle at the end
         loss = trainer.fit(phi, won, args.epochs, 1024, rate, rng)
         print(

@@ -10,9 +10,20 @@ from pathlib import Path
 import pytest
 
 from module_loader import load_module
-from pardon.bots.expert import FEATURES, PACK, TWO, Layout, active_features, pack_shares, trained_network
+from pardon.bots.expert import (
+    FEATURES,
+    PACK,
+    TWO,
+    Layout,
+    active_features,
+    hit_chances,
+    pack_shares,
+    threat_inputs,
+    trained_network,
+)
 from pardon.core import Game, parse_rules
-from pardon.core.cards import CARDS
+from pardon.core.board import FIRST_TRACK, SQUARE
+from pardon.core.cards import CARDS, DECKS
 
 np = pytest.importorskip("numpy")
 
@@ -43,6 +54,47 @@ def test_the_inputs_are_the_same_on_batch_games_and_core_positions(players: int)
         games = draw(config, after)
     assert checked > 3000
     assert (FEATURES, PACK) == (TWO.features, TWO.pack) == (204, 193)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_threat_inputs_are_the_same_on_batch_games_and_core_positions(players: int) -> None:
+    from pardon.batch.convert import core_position
+    from pardon.batch.engine import Config, draw, new_games, play, random_actions
+
+    train = load_module(SCRIPT)
+    config = Config.parse("classic", players)
+    layout = Layout(players)
+    games = new_games(config, np.arange(40, dtype=np.uint32) + 7)
+    checked = dangerous = 0
+    for _ in range(150):
+        after, _ = play(config, games, random_actions(config, games))
+        batch = train.features(config, after, threats=True)
+        assert batch.shape[1] == layout.with_threats == layout.features + 2 * (players - 1)
+        for index in np.flatnonzero(after.winner < 0):
+            left = Counter({card: int(after.pack[kind, index]) for kind, card in enumerate(CARDS)})
+            position = core_position(config, after, int(index))
+            core = threat_inputs(position, hit_chances(+left, config.rules))
+            assert np.allclose(core, batch[index, layout.features :], atol=1e-6), index
+            checked += 1
+            dangerous += any(core)
+        games = draw(config, after)
+    assert checked > 3000 and dangerous > checked // 5
+
+
+def test_a_threat_is_the_chance_of_the_count_onto_the_pawn_times_its_progress() -> None:
+    rules = parse_rules("classic")
+    hits = hit_chances(Counter(DECKS[45]), rules)
+    # Red on distance 40; yellow's pawn 5 squares behind it on the track, far from its Safety Zone.
+    red_square = SQUARE[0][40]
+    yellow = next(d for d in range(FIRST_TRACK, 60) if (red_square - SQUARE[2][d]) % 60 == 5)
+    position = Game.new(rules, seats=(0, 2), seed=1).position._replace(
+        pawns=((40, 66, 66, 66), (), (yellow, 66, 66, 66), ()), turn=0
+    )
+    danger, attack = threat_inputs(position, hits)
+    assert danger == pytest.approx(4 / 45 * (66 - 40) / 60)  # the four 5s
+    assert attack == pytest.approx(0.0)  # 55 squares ahead: no card counts that far, no 4 back to it
+    reversed_gap = position._replace(turn=2)  # seen from Yellow: its danger is Red's attack
+    assert threat_inputs(reversed_gap, hits) == pytest.approx([0.0, 4 / 45 * (66 - 40) / 60])
 
 
 def test_the_shipped_network_fits_its_inputs_and_prefers_the_player_ahead() -> None:

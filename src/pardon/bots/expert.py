@@ -11,7 +11,12 @@ inputs, seen from the player to draw (*mine*) and the others in the order they p
   the opponent's on the track, how far the opponent's pawn is behind the player's (1–59
   squares clockwise): the threats in both directions, which no per-square value can see;
 * ``PACK`` (11): the cards of each kind left to draw, as a share of that kind in the deck
-  (the card counting every player can do from the discard pile).
+  (the card counting every player can do from the discard pile);
+* and, in a network made with them (``scripts/train_expert.py --threats``), two *threat*
+  inputs for each opponent (:func:`threat_inputs`): the chance that its next card moves
+  one of its pawns onto one of the player's, weighed by how far that pawn has come, and
+  the same the other way.  The gaps and the pack are inputs already, but the product of a
+  gap and its card's share is what a danger is, and a small network only approximates it.
 
 A network judges the classic game of its number of players: the shipped one is for 2
 players (a 4-player network, ``expert-4.json`` or ``network=PATH``, is used with 4).  Every
@@ -31,7 +36,7 @@ from typing import Any, Final
 
 from pardon.bots.evaluation import Evaluator
 from pardon.bots.expectimax import ExpectimaxBot, Vector
-from pardon.core.board import SQUARE, START, TRACK_LENGTH
+from pardon.core.board import FIRST_TRACK, SQUARE, START, TRACK_LENGTH
 from pardon.core.cards import CARDS, DECKS
 from pardon.core.observation import Observation
 from pardon.core.rules import Rules, parse_rules
@@ -65,7 +70,18 @@ class Layout:
 
     @property
     def features(self) -> int:
+        """The inputs of a network without the threat inputs (see :meth:`threat`)."""
         return self.pack + len(CARDS)
+
+    def threat(self, seat: int) -> int:
+        """The two threat inputs between the player to draw and the one ``seat`` places
+        after it: the danger to the player's pawns, then the player's to theirs."""
+        return self.features + 2 * (seat - 1)
+
+    @property
+    def with_threats(self) -> int:
+        """The inputs of a network with the threat inputs."""
+        return self.threat(self.players)
 
 
 TWO: Final = Layout(2)
@@ -107,23 +123,37 @@ class Network:
         rounded = {"w1": [[round(w, 5) for w in row] for row in self.w1], "b1": [round(b, 5) for b in self.b1]}
         path.write_text(json.dumps({**rounded, "w2": w2, "b2": b2}, separators=(",", ":")) + "\n")
 
-    def _hidden(self, active: list[int], pack: list[float]) -> list[float]:
+    @property
+    def threats(self) -> bool:
+        """Whether the network takes the threat inputs (:func:`threat_inputs`)."""
+        return len(self.w1) == Layout(self.players).with_threats
+
+    def _hidden(self, active: list[int], pack: list[float], threats: list[float]) -> list[float]:
         w1 = self.w1
+        if threats:
+            first = Layout(self.players).features
+            pack = list(pack)
+            for offset, value in enumerate(threats):
+                if value:
+                    row = w1[first + offset]
+                    pack = [total + value * weight for total, weight in zip(pack, row, strict=True)]
         return [math.tanh(total) for total in map(sum, zip(pack, *(w1[index] for index in active), strict=True))]
 
-    def chance(self, active: list[int], pack: list[float]) -> float:
+    def chance(self, active: list[int], pack: list[float], threats: list[float] | None = None) -> float:
         """The chance of the player to draw (2 players), from the indices of the inputs that
-        are 1 (repeated when a count is more) and the pack's part of the hidden units (:meth:`pack_part`)."""
-        logit = self.b2[0] + sum(w[0] * unit for w, unit in zip(self.w2, self._hidden(active, pack), strict=True))
+        are 1 (repeated when a count is more), the pack's part of the hidden units
+        (:meth:`pack_part`) and, for a network that takes them, the threat inputs."""
+        hidden = self._hidden(active, pack, threats or [])
+        logit = self.b2[0] + sum(w[0] * unit for w, unit in zip(self.w2, hidden, strict=True))
         return 1.0 / (1.0 + math.exp(-logit)) if logit > -500 else 0.0
 
-    def chances(self, active: list[int], pack: list[float]) -> list[float]:
+    def chances(self, active: list[int], pack: list[float], threats: list[float] | None = None) -> list[float]:
         """Each player's chance, the player to draw first, then the others in the order they play."""
         if len(self.b2) == 1:
-            mine = self.chance(active, pack)
+            mine = self.chance(active, pack, threats)
             return [mine, 1.0 - mine]
         logits = list(self.b2)
-        for unit, weights in zip(self._hidden(active, pack), self.w2, strict=True):
+        for unit, weights in zip(self._hidden(active, pack, threats or []), self.w2, strict=True):
             logits = [logit + unit * weight for logit, weight in zip(logits, weights, strict=True)]
         top = max(logits)
         powers = [math.exp(logit - top) for logit in logits]
@@ -175,6 +205,69 @@ def active_features(position: Position) -> list[int]:
     return active
 
 
+#: The count each card moves a pawn forward (a 7 whole, a 10 and an 11 forward).
+FORWARD_COUNTS: Final = {1: 1, 2: 2, 3: 3, 5: 5, 7: 7, 8: 8, 10: 10, 11: 11, 12: 12}
+#: The gaps a backward move closes (how far the target is behind the mover): a 4, a 10's 1.
+BACKWARD_GAPS: Final = {4: TRACK_SQUARES - 4, 10: TRACK_SQUARES - 1}
+LONGEST_COUNT: Final = 12
+
+#: ``(forward, backward)``: ``forward[count]`` the chance that the next card moves a pawn
+#: forward ``count``, ``backward[gap]`` that it moves one back onto a pawn ``gap`` behind.
+Hits = tuple[tuple[float, ...], tuple[float, ...]]
+
+
+def hit_chances(remaining: Counter[int], rules: Rules) -> Hits:
+    """The chances of the next card's counts (see ``Hits``): from the cards left to draw, or
+    the whole deck once none is left (the discards are shuffled into a new pack)."""
+    left = remaining if sum(remaining.values()) else Counter(DECKS[rules.deck])
+    total = sum(left.values())
+    forward = [0.0] * (LONGEST_COUNT + 1)
+    backward = [0.0] * TRACK_SQUARES
+    for card, count in FORWARD_COUNTS.items():
+        forward[count] += left[card] / total
+    for card, gap in BACKWARD_GAPS.items():
+        backward[gap] += left[card] / total
+    return tuple(forward), tuple(backward)
+
+
+def threat_inputs(position: Position, hits: Hits) -> list[float]:
+    """For each other player, in the order they play after the player to draw: the danger
+    to the player's pawns on the track from that player's next card, then the player's
+    danger to theirs.  A danger adds, for every pair of pawns, the chance that a card
+    moves the one onto the other (forward, staying on the track, or backward; splits,
+    switches, Sorry!s and slides left to the rest of the network), times the squares the
+    target has come from Start, over 60."""
+    forward, backward = hits
+    order = play_order(position)
+    pawns = position.pawns
+    mine_colour = order[0]
+    mine_squares = SQUARE[mine_colour]
+    found: list[float] = []
+    for colour in order[1:]:
+        theirs_squares = SQUARE[colour]
+        danger = attack = 0.0
+        for mine in pawns[mine_colour]:
+            at = mine_squares[mine]
+            if at < 0:
+                continue
+            for theirs in pawns[colour]:
+                behind = theirs_squares[theirs]
+                if behind < 0:
+                    continue
+                gap = (at - behind) % TRACK_SQUARES  # their count onto my pawn
+                chance = backward[gap]
+                if gap <= LONGEST_COUNT and theirs - gap >= FIRST_TRACK:
+                    chance += forward[gap]
+                danger += chance * (START - mine)
+                gap = TRACK_SQUARES - gap  # my count onto their pawn
+                chance = backward[gap]
+                if gap <= LONGEST_COUNT and mine - gap >= FIRST_TRACK:
+                    chance += forward[gap]
+                attack += chance * (START - theirs)
+        found += [danger / TRACK_SQUARES, attack / TRACK_SQUARES]
+    return found
+
+
 def pack_shares(remaining: Counter[int], rules: Rules) -> tuple[float, ...]:
     """The cards of each kind left to draw, as a share of that kind in the deck."""
     deck = DECKS[rules.deck]
@@ -210,7 +303,7 @@ class ExpertBot(ExpectimaxBot):
         if network:
             chosen = Network.load(Path(network))
             self._networks[chosen.players] = chosen
-        self._packs: dict[tuple[float, ...], list[float]] = {}
+        self._packs: dict[tuple[float, ...], tuple[list[float], Hits | None]] = {}
         self._network: Network | None = None  # set per decision: the network of this game, if any
 
     def network_for(self, observation: Observation) -> Network | None:
@@ -229,10 +322,13 @@ class ExpertBot(ExpectimaxBot):
         network = self.network_for(observation)
         if network is None:
             return super().position_chances(observation)
-        part = network.pack_part(pack_shares(observation.remaining(), observation.rules))
-        vector = [0.0, 0.0, 0.0, 0.0]
+        remaining = observation.remaining()
+        part = network.pack_part(pack_shares(remaining, observation.rules))
         position = observation.position
-        for colour, chance in zip(play_order(position), network.chances(active_features(position), part), strict=True):
+        threats = threat_inputs(position, hit_chances(remaining, observation.rules)) if network.threats else None
+        vector = [0.0, 0.0, 0.0, 0.0]
+        found = network.chances(active_features(position), part, threats)
+        for colour, chance in zip(play_order(position), found, strict=True):
             vector[colour] = chance
         return vector
 
@@ -247,12 +343,13 @@ class ExpertBot(ExpectimaxBot):
         if self._network is None:
             return super()._context(remaining, rules)
         shares = pack_shares(remaining, rules)
-        part = self._packs.get(shares)
-        if part is None:
+        found = self._packs.get(shares)
+        if found is None:
             if len(self._packs) > 4096:
                 self._packs.clear()
-            part = self._packs[shares] = self._network.pack_part(shares)
-        return part
+            hits = hit_chances(remaining, rules) if self._network.threats else None
+            found = self._packs[shares] = (self._network.pack_part(shares), hits)
+        return found
 
     def _leaf(self, evaluator: Evaluator, position: Position, chances: Any) -> Vector:
         if self._network is None:
@@ -261,7 +358,9 @@ class ExpertBot(ExpectimaxBot):
         if position.winner is not None:
             vector[position.winner] = 1.0
             return vector
-        found = self._network.chances(active_features(position), chances)
+        part, hits = chances
+        threats = threat_inputs(position, hits) if hits is not None else None
+        found = self._network.chances(active_features(position), part, threats)
         for colour, chance in zip(play_order(position), found, strict=True):
             vector[colour] = chance
         return vector
