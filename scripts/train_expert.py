@@ -77,9 +77,7 @@ def features(config: Config, games: Games, threats: bool = False) -> np.ndarray:
 def _threats(config: Config, games: Games, place: np.ndarray, out: np.ndarray) -> None:
     """The threat inputs, as :func:`pardon.bots.expert.threat_inputs` makes them."""
     layout = Layout(config.players)
-    empty = games.left == 0
-    deck = tables(config).deck
-    pack = np.where(empty[None], deck[:, None], games.pack).astype(np.float64)
+    pack = _next_pack(config, games).astype(np.float64)
     pack /= pack.sum(axis=0, keepdims=True)
     kinds = {card: kind for kind, card in enumerate(CARDS)}
     forward = np.zeros((LONGEST_COUNT + 1, pack.shape[1]))
@@ -284,13 +282,17 @@ def td_targets(
     return np.concatenate(targets[::-1])
 
 
+def _next_pack(config: Config, games: Games) -> np.ndarray:
+    """``(11, games)`` int8: the cards the next draw comes from, by kind (``CARDS`` order):
+    the pack, or the whole deck once it is empty (the discards are shuffled into a new one)."""
+    return np.where(games.left[None] == 0, tables(config).deck[:, None], games.pack).astype(np.int8)
+
+
 def drawn_as(config: Config, games: Games, kind: int) -> tuple[Games, np.ndarray]:
     """Games before a draw with a card of kind ``kind`` (``CARDS`` order) drawn, and that
     card's chance (0 where none is left); an empty pack is first made of the whole deck."""
-    deck = tables(config).deck
-    empty = games.left == 0
-    pack = np.where(empty[None], deck[:, None], games.pack).astype(np.int8)
-    left = np.where(empty, np.int8(config.deck_size), games.left).astype(np.int8)
+    pack = _next_pack(config, games)
+    left = np.where(games.left == 0, np.int8(config.deck_size), games.left).astype(np.int8)
     chance = pack[kind] / np.maximum(left, 1)
     pack = pack.copy()
     pack[kind] -= (pack[kind] > 0).astype(np.int8)

@@ -29,6 +29,7 @@ from __future__ import annotations
 import json
 import math
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -131,12 +132,7 @@ class Network:
     def _hidden(self, active: list[int], pack: list[float], threats: list[float]) -> list[float]:
         w1 = self.w1
         if threats:
-            first = Layout(self.players).features
-            pack = list(pack)
-            for offset, value in enumerate(threats):
-                if value:
-                    row = w1[first + offset]
-                    pack = [total + value * weight for total, weight in zip(pack, row, strict=True)]
+            pack = self._with_inputs(pack, Layout(self.players).features, threats)
         return [math.tanh(total) for total in map(sum, zip(pack, *(w1[index] for index in active), strict=True))]
 
     def chance(self, active: list[int], pack: list[float], threats: list[float] | None = None) -> float:
@@ -162,13 +158,15 @@ class Network:
 
     def pack_part(self, shares: tuple[float, ...]) -> list[float]:
         """The hidden units' biases plus what the pack's shares add to them."""
-        part = list(self.b1)
-        pack = Layout(self.players).pack
-        for offset, share in enumerate(shares):
-            if share:
-                row = self.w1[pack + offset]
-                part = [total + share * weight for total, weight in zip(part, row, strict=True)]
-        return part
+        return self._with_inputs(self.b1, Layout(self.players).pack, shares)
+
+    def _with_inputs(self, part: list[float], first: int, values: Sequence[float]) -> list[float]:
+        """``part`` (the hidden units' sums so far) plus the inputs from ``first`` on, of ``values``."""
+        for offset, value in enumerate(values):
+            if value:
+                row = self.w1[first + offset]
+                part = [total + value * weight for total, weight in zip(part, row, strict=True)]
+        return list(part)
 
 
 def play_order(position: Position) -> list[int]:
