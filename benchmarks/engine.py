@@ -12,6 +12,11 @@ with ``random.Random(seed)`` choosing uniformly among the legal moves:
   very same games without building every move — in games per second;
 * the median microseconds of one ``legal_moves`` call over every call of those games
   (timed in a separate pass, so the timer does not slow the games above);
+* where the ``Game`` loop's time goes, per card: listing the legal moves
+  (``Game.legal_moves``) and everything else (``draw``, ``play_trusted``, the history,
+  ``rng.choice``), with the games per second the loop would reach if listing the moves
+  cost nothing (timed in a separate pass, less the timer's own cost): a ceiling for any
+  faster move generation under the same ``Game``;
 * the same figures for ``apologies`` (``benchmarks/peer_apologies.py``, run as a
   subprocess under the separate venv ``.peer-venv``), and the ratios ours/apologies.
 
@@ -100,6 +105,44 @@ def timed_calls(players: int, seed: int, times: list[int]) -> None:
         position = rng.choice(moves).result
 
 
+def timer_cost_ns() -> float:
+    """What one pair of ``perf_counter_ns`` calls costs (subtracted from timed sections)."""
+    clock = time.perf_counter_ns
+    start = clock()
+    for _ in range(100_000):
+        clock()
+        clock()
+    return (clock() - start) / 100_000
+
+
+def game_time_split(players: int, seeds: range) -> dict[str, float]:
+    """The ``Game`` loop's time per card: in ``legal_moves`` and in everything else, and
+    its games per second were ``legal_moves`` free."""
+    clock = time.perf_counter_ns
+    seats = seats_for(players)
+    total = listing = cards = 0
+    for seed in seeds:
+        start = clock()
+        game = Game.new(RULES, seats, seed, first=seats[0])
+        rng = random.Random(seed)
+        while not game.is_over:
+            if game.awaiting_draw:
+                game.draw()
+            before = clock()
+            moves = game.legal_moves()
+            listing += clock() - before
+            game.play_trusted(rng.choice(moves))
+            cards += 1
+        total += clock() - start
+    rest = total - listing - timer_cost_ns() * cards
+    return {
+        "card_us": total / cards / 1000,
+        "listing_us": listing / cards / 1000,
+        "rest_us": rest / cards / 1000,
+        "free_listing_games_per_s": len(seeds) / rest * 1e9,
+    }
+
+
 def games_per_second(play: Any, players: int, seeds: range) -> tuple[float, int]:
     """Games per second of ``play(players, seed)`` over ``seeds``, and the cards drawn."""
     start = time.perf_counter()
@@ -142,7 +185,9 @@ def measure_pardon(players: int, seeds: range) -> dict[str, float]:
     times: list[int] = []
     for seed in seeds:
         timed_calls(players, seed, times)
+    split = game_time_split(players, seeds)
     return {
+        **{f"split_{key}": value for key, value in split.items()},
         "games": len(seeds),
         "loop_games_per_s": loop_rate,
         "game_games_per_s": game_rate,
@@ -334,6 +379,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "kernel_games_per_s": round(best(rounds, "kernel_games_per_s"), 1),
             "legal_moves_us_median": round(best(rounds, "legal_moves_us_median", highest=False), 2),
             "legal_moves_us_mean": round(best(rounds, "legal_moves_us_mean", highest=False), 2),
+            "game_loop_card_us": round(best(rounds, "split_card_us", highest=False), 2),
+            "game_loop_listing_us": round(best(rounds, "split_listing_us", highest=False), 2),
+            "game_loop_rest_us": round(best(rounds, "split_rest_us", highest=False), 2),
+            "game_loop_free_listing_games_per_s": round(best(rounds, "split_free_listing_games_per_s"), 1),
         }
     if peer_rounds:
         peer: dict[str, Any] = dict(peer_info)
@@ -352,6 +401,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 "game": round(mine["game_games_per_s"] / peer[str(players)]["games_per_s"], 1),
                 "turn": round(mine["turn_games_per_s"] / peer[str(players)]["games_per_s"], 1),
                 "kernel": round(mine["kernel_games_per_s"] / peer[str(players)]["games_per_s"], 1),
+                "game_free_listing": round(
+                    mine["game_loop_free_listing_games_per_s"] / peer[str(players)]["games_per_s"], 1
+                ),
                 "legal_moves_call": round(
                     peer[str(players)]["legal_moves_us_median"] / mine["legal_moves_us_median"], 1
                 ),
@@ -390,6 +442,10 @@ def table(result: dict[str, Any]) -> str:
     row("pardon: playout kernel", mine, "kernel_games_per_s", "games/s")
     row("pardon: legal_moves median", mine, "legal_moves_us_median", "µs")
     row("pardon: legal_moves calls per game", mine, "draws_per_game", "")
+    row("pardon: Game loop per card (timed pass)", mine, "game_loop_card_us", "µs")
+    row("  of which Game.legal_moves", mine, "game_loop_listing_us", "µs")
+    row("  of which draw, play_trusted, history, choice", mine, "game_loop_rest_us", "µs")
+    row("pardon: Game loop were legal_moves free", mine, "game_loop_free_listing_games_per_s", "games/s")
     peer = result["apologies"]
     if peer is not None:
         version = peer.get("version", "?")
@@ -401,6 +457,7 @@ def table(result: dict[str, Any]) -> str:
         row("ratio: turn functions loop / apologies", ratios, "turn", "x")
         row("ratio: moves loop / apologies", ratios, "loop", "x")
         row("ratio: playout kernel / apologies", ratios, "kernel", "x")
+        row("ratio: Game loop were legal_moves free / apologies", ratios, "game_free_listing", "x")
         row("ratio: one legal-moves call, apologies / pardon", ratios, "legal_moves_call", "x")
     mixed = result.get("interleaved")
     if mixed:
