@@ -18,6 +18,8 @@ from typing import Any
 
 import numpy as np
 
+from pardon.core.errors import InvalidError
+
 Array = Any  # a NumPy array or a JAX array (JAX is optional, so not named in the types)
 
 
@@ -31,7 +33,12 @@ def namespace(*arrays: Array) -> ModuleType:
             break
     else:
         return np
-    import jax.numpy as jnp
+    try:
+        import jax.numpy as jnp
+    except ImportError:  # a list, or a JAX array's stand-in without JAX: say what is wanted
+        raise InvalidError(
+            f"the batch engine takes NumPy arrays (or JAX arrays, with JAX installed), not {type(array).__name__}"
+        ) from None
 
     module: ModuleType = jnp  # typed the same whether or not JAX (untyped when absent) is installed
     return module

@@ -134,8 +134,8 @@ class Config:
 
     def __post_init__(self) -> None:
         check_rules(self.rules)
-        if self.players not in (2, 3, 4):
-            raise InvalidError(f"the batch engine plays 2, 3 or 4 players, not {self.players}")
+        if isinstance(self.players, bool) or not isinstance(self.players, int) or self.players not in (2, 3, 4):
+            raise InvalidError(f"the batch engine plays 2, 3 or 4 players, not {self.players!r}")
 
     @property
     def seats(self) -> tuple[int, ...]:

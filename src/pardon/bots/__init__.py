@@ -8,12 +8,15 @@ with its budget: ``"mcts(iterations=200)"``, ``"expectimax(depth=2)"``.
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import json
+import math
 import random
 import re
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from pardon.core.errors import InvalidError
 from pardon.core.moves import Move
 from pardon.core.observation import Observation
 
@@ -70,14 +73,14 @@ def parse_bot_spec(text: str) -> tuple[str, dict[str, Any]]:
     """
     match = _SPEC.match(text)
     if match is None:
-        raise ValueError(f"cannot read computer player {text!r}: expected LEVEL or LEVEL(option=value,...)")
+        raise InvalidError(f"cannot read computer player {text!r}: expected LEVEL or LEVEL(option=value,...)")
     options: dict[str, Any] = {}
     for item in (match.group(2) or "").split(","):
         if not item.strip():
             continue
         key, equals, value = item.partition("=")
         if not equals or not key.strip().isidentifier():
-            raise ValueError(f"cannot read option {item.strip()!r} of {text!r}: expected option=value")
+            raise InvalidError(f"cannot read option {item.strip()!r} of {text!r}: expected option=value")
         options[key.strip()] = _option_value(value.strip())
     return match.group(1), options
 
@@ -92,15 +95,78 @@ def _option_value(text: str) -> Any:
 
 
 def make_bot(spec: str) -> Bot:
-    """A computer player by its level's name, optionally with options: ``"mcts(iterations=200)"``."""
+    """A computer player by its level's name, optionally with options: ``"mcts(iterations=200)"``.
+
+    Each option is checked against the level's own: an unknown option, or a value of the
+    wrong kind (``depth=2.5``, ``learned=abc``, ``iterations=inf``), is an InvalidError.
+    """
+    if not isinstance(spec, str):
+        raise InvalidError(f"a computer player is named by text such as 'expectimax', not {spec!r}")
     name, options = parse_bot_spec(spec)
     factories = _factories()
     if name not in factories:
-        raise ValueError(f"unknown computer player {name!r}: choose {', '.join(BOTS)}")
-    try:
-        return factories[name](**options)
-    except TypeError:
-        raise ValueError(f"computer player {name!r} does not take the options {spec!r} gives") from None
+        raise InvalidError(f"unknown computer player {name!r}: choose {', '.join(BOTS)}")
+    kinds = _option_kinds(factories[name])
+    for option, value in options.items():
+        if option not in kinds:
+            choose = f"its options are {', '.join(sorted(kinds))}" if kinds else "it takes none"
+            raise InvalidError(
+                f"computer player {name!r} does not take the options {spec!r} gives ({option!r}): {choose}"
+            )
+        options[option] = _checked(name, option, kinds[option], value)
+    return factories[name](**options)
+
+
+def _option_kinds(factory: Callable[..., Bot]) -> dict[str, str]:
+    """The options a level takes by text, each with its kind (``int``, ``float``, ``bool``
+    or ``str``): its constructor's parameters, those of the class it passes ``**options``
+    on to, and the evaluation's weights where it takes ``**changes``."""
+    from pardon.bots.evaluation import Weights
+
+    kinds: dict[str, str] = {}
+    classes = factory.__mro__ if isinstance(factory, type) else (factory,)
+    for cls in classes:
+        init = vars(cls).get("__init__") if isinstance(cls, type) else cls
+        if init is None:
+            continue
+        more = False
+        for parameter in inspect.signature(init).parameters.values():
+            if parameter.kind is inspect.Parameter.VAR_KEYWORD:
+                more = True
+                if parameter.name == "changes":  # the evaluation's weights, by name
+                    kinds.update(dict.fromkeys(Weights.names(), "float"))
+                    more = False
+            elif parameter.name != "self" and parameter.kind is not inspect.Parameter.VAR_POSITIONAL:
+                annotation = str(parameter.annotation).split("|")[0].strip()
+                if annotation in ("int", "float", "bool", "str"):
+                    kinds.setdefault(parameter.name, annotation)
+        if not more:
+            break
+    return kinds
+
+
+def _checked(name: str, option: str, kind: str, value: Any) -> Any:
+    """``value`` (as :func:`parse_bot_spec` read it) if it is of ``kind``; raise if not."""
+    if kind == "bool":
+        words = {"true": True, "yes": True, "on": True, "false": False, "no": False, "off": False}
+        if isinstance(value, str) and value.lower() in words:
+            return words[value.lower()]
+        if value in (0, 1) and isinstance(value, int):
+            return value
+        wanted = "true or false"
+    elif kind == "int":
+        if isinstance(value, int):
+            return value
+        wanted = "a whole number"
+    elif kind == "float":
+        if isinstance(value, int | float) and math.isfinite(value):
+            return value
+        wanted = "a number"
+    else:
+        if isinstance(value, str):
+            return value
+        wanted = "a word"
+    raise InvalidError(f"option {option} of computer player {name!r} takes {wanted}, not {value!r}")
 
 
 def describe_bot(spec: str) -> dict[str, Any]:

@@ -39,6 +39,7 @@ from typing import Any
 
 from pardon.bots.evaluation import SEARCHED, Evaluator, Weights, card_chances
 from pardon.bots.model import advance, draw_chances, draw_given, matches, sample_game, take_back, undraw_given
+from pardon.core.errors import InvalidError
 from pardon.core.game import Game
 from pardon.core.moves import Move
 from pardon.core.observation import Observation
@@ -68,16 +69,16 @@ class ExpectimaxBot:
         **changes: float,
     ) -> None:
         if depth is not None and depth < 1:
-            raise ValueError("expectimax searches at least one decision (depth=1)")
+            raise InvalidError("expectimax searches at least one decision (depth=1)")
         if backup is not None and backup not in BACKUPS:
-            raise ValueError(f"unknown backup {backup!r}: choose {', '.join(BACKUPS)}")
+            raise InvalidError(f"unknown backup {backup!r}: choose {', '.join(BACKUPS)}")
         self.depth = depth
         self.width = width
         self.roots = roots
         self.backup = backup
         self._chance_backup = False  # set per search by ``backup_for``
         if samples < 1:
-            raise ValueError("expectimax needs at least one deal of the hidden hands (samples=1)")
+            raise InvalidError("expectimax needs at least one deal of the hidden hands (samples=1)")
         self.samples = samples
         self.weights = weights.with_changes(**changes)  # e.g. make_bot('tactician(threat=0.5)')
         self._evaluators: dict[object, Evaluator] = {}

@@ -46,6 +46,7 @@ from collections import Counter
 from pardon.bots.evaluation import SEARCHED, Evaluator, Weights, card_chances
 from pardon.bots.expectimax import ExpectimaxBot
 from pardon.bots.model import draw_chances, draw_given, matches, next_key, outcome, outcome_for, sample_game
+from pardon.core.errors import InvalidError
 from pardon.core.game import Game
 from pardon.core.moves import Move
 from pardon.core.observation import Observation
@@ -115,9 +116,11 @@ class MctsBot:
         **changes: float,
     ) -> None:
         if rollout not in ROLLOUTS:
-            raise ValueError(f"unknown rollout {rollout!r}: choose {', '.join(ROLLOUTS)}")
+            raise InvalidError(f"unknown rollout {rollout!r}: choose {', '.join(ROLLOUTS)}")
         if iterations < 1 and seconds is None:
-            raise ValueError("mcts needs a budget: iterations >= 1 or seconds")
+            raise InvalidError("mcts needs a budget: iterations >= 1 or seconds")
+        if seconds is not None and not seconds > 0:
+            raise InvalidError(f"mcts needs a positive time budget (seconds > 0), not seconds={seconds}")
         self.iterations = iterations
         self.seconds = seconds
         self.rollout = rollout

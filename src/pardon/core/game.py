@@ -13,12 +13,13 @@ True
 
 from __future__ import annotations
 
+import reprlib
 from collections.abc import Iterator
 from typing import NamedTuple
 
 from pardon.core.board import COLOUR_NAMES
 from pardon.core.cards import NO_CARD, Pack
-from pardon.core.errors import IllegalError
+from pardon.core.errors import IllegalError, InvalidError
 from pardon.core.moves import Move
 from pardon.core.notation import Record, format_move, parse_move
 from pardon.core.observation import Observation
@@ -221,6 +222,8 @@ class Game:
     def play(self, move: Move) -> Move:
         """Make ``move``, which must be one of :meth:`legal_moves`; nothing changes if not.
         Returns the move as made (in a hand game, with every hand in its result)."""
+        if not isinstance(move, Move):
+            raise InvalidError(f"play takes a Move from legal_moves() (or parse() for text), not {reprlib.repr(move)}")
         if self.awaiting_draw:
             raise IllegalError("draw a card before moving")
         real = self._real(move)

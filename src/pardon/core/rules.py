@@ -182,7 +182,7 @@ def parse_rules(text: str) -> Rules:
     return adjust(PRESETS[preset_name], **changes)
 
 
-def adjust(rules: Rules, **changes: Any) -> Rules:
+def adjust(rules: Rules, /, **changes: Any) -> Rules:
     """``rules`` with some options changed, each checked."""
     fields = {field.name: field for field in dataclasses.fields(Rules)}
     for option, value in changes.items():

@@ -7,6 +7,8 @@ squares are equal and hash alike whatever order the pawns were listed in.
 
 from __future__ import annotations
 
+import operator
+import reprlib
 from collections import Counter
 from typing import Any, Final, NamedTuple
 
@@ -145,6 +147,14 @@ def initial_position(rules: Rules, seats: tuple[int, ...], first: int | None = N
 def check_seats(seats: tuple[int, ...], rules: Rules | None = None) -> tuple[int, ...]:
     """Seats in clockwise order, checked: distinct colours, as many as the rules allow."""
     allowed = rules.players if rules is not None else (2, 3, 4)
+    try:
+        if isinstance(seats, (str, bytes)) or any(isinstance(colour, bool) for colour in seats):
+            raise TypeError
+        seats = tuple(operator.index(colour) for colour in seats)
+    except TypeError:
+        raise InvalidError(
+            f"seats must be a tuple of colour numbers such as (0, 2), not {reprlib.repr(seats)}"
+        ) from None
     if len(seats) not in allowed:
         if allowed == (1,):
             raise InvalidError(f"the solo challenge is played by 1 player, not {len(seats)}")

@@ -25,11 +25,13 @@ True
 
 from __future__ import annotations
 
+import operator
+import reprlib
 from typing import Final, NamedTuple
 
 from pardon.core.board import COLOUR_NAMES
 from pardon.core.cards import NO_CARD, Pack, a_card
-from pardon.core.errors import IllegalError
+from pardon.core.errors import IllegalError, InvalidError
 from pardon.core.hands import hand_moves, with_hand
 from pardon.core.moves import ACCEPT, DOUBLE, DROP, Action, Move
 from pardon.core.moves import legal_moves as card_moves
@@ -117,7 +119,12 @@ def start(
     ``first`` names who plays first when the rules let the players choose (the youngest in
     2013, the winner of the last game of a match); otherwise the Leader is drawn for.
     """
+    if not isinstance(rules, Rules):
+        raise InvalidError(f"rules must be a Rules value (parse_rules('classic')), not {reprlib.repr(rules)}")
+    seed = _whole(seed, "the seed must be a whole number")
     seats = check_seats(seats, rules)
+    if first is not None:
+        first = _whole(first, "first must be a colour number (0 red, 1 blue, 2 yellow, 3 green)")
     if first is not None and first not in seats:
         raise IllegalError(f"{COLOUR_NAMES[first] if 0 <= first < 4 else first} is not playing")
     pack = Pack.new(rules.deck, seed)
@@ -131,6 +138,17 @@ def start(
     if rules.hand:
         position, pack = _deal(position, pack, seed, rules.hand)
     return begin_turn(rules, GameState(position, pack, seed)), leader_draw
+
+
+def _whole(value: object, what: str) -> int:
+    """``value`` as a plain int (a NumPy integer too), else InvalidError: a bool, a float or
+    a string would name another game (the seed's text picks the shuffles)."""
+    if not isinstance(value, bool):
+        try:
+            return operator.index(value)  # type: ignore[arg-type]
+        except TypeError:
+            pass
+    raise InvalidError(f"{what}, not {reprlib.repr(value)}")
 
 
 def begin_turn(rules: Rules, state: GameState) -> GameState:

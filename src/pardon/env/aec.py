@@ -33,7 +33,7 @@ from pardon.core.cards import card_name
 from pardon.core.errors import IllegalError, InvalidError
 from pardon.core.jsonio import position_to_json
 from pardon.core.rules import parse_rules
-from pardon.env.vector import observation_space
+from pardon.env.vector import action_number, observation_space
 from pardon.textboard import render
 
 RENDER_MODES = ("ansi", "human")
@@ -71,11 +71,15 @@ class SorryAECEnv(AECEnv):  # type: ignore[misc]
         return self.action_spaces[agent]
 
     def _seat(self, agent: str) -> int:
+        if agent not in self.possible_agents:
+            raise InvalidError(f"unknown agent {agent!r}: the agents are {', '.join(self.possible_agents)}")
         return self.possible_agents.index(agent)
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is None:
             seed = int(np.random.SeedSequence().generate_state(1)[0])
+        elif isinstance(seed, bool) or not isinstance(seed, int | np.integer):
+            raise InvalidError(f"the seed must be a whole number, not {seed!r}")
         self.games = new_games(self.config, np.array([seed % 2**32], dtype=np.uint32))
         self.lanes = legal_lanes(self.config, self.games)
         self.agents = self.possible_agents[:]
@@ -105,11 +109,12 @@ class SorryAECEnv(AECEnv):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        if action is None or not 0 <= int(action) < ACTIONS or not self.lanes[int(action), 0]:
+        number = None if action is None else action_number(action)
+        if number is None or not 0 <= number < ACTIONS or not self.lanes[number, 0]:
             legal = np.flatnonzero(self.lanes[:, 0]).tolist()
             raise IllegalError(f"{agent} cannot take action {action}: the legal actions are {legal}")
         self._cumulative_rewards[agent] = 0.0
-        self.games, _ = step(self.config, self.games, np.array([int(action)], dtype=np.int32))
+        self.games, _ = step(self.config, self.games, np.array([number], dtype=np.int32))
         self.lanes = legal_lanes(self.config, self.games)
         winner = int(self.games.winner[0])
         if winner >= 0:

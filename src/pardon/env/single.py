@@ -35,7 +35,7 @@ from pardon.core.errors import IllegalError, InvalidError
 from pardon.core.jsonio import position_to_json
 from pardon.core.rules import parse_rules
 from pardon.core.turn import legal_moves, observe_state
-from pardon.env.vector import observation_space
+from pardon.env.vector import action_number, observation_space
 from pardon.textboard import render
 
 #: Decisions after which a game is cut short (truncated); no real game comes near.
@@ -64,10 +64,14 @@ class SorryEnv(gymnasium.Env):
             )
         self.illegal = illegal
         self.config = Config(parse_rules(rules), players)
-        if not 0 <= seat < players:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
             raise InvalidError(f"seat {seat} is not one of the {players} seats")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise InvalidError(f"unknown render mode {render_mode!r}: choose ansi or human")
+        if not isinstance(opponents, str) and not (
+            isinstance(opponents, Sequence) and all(isinstance(name, str) for name in opponents)
+        ):
+            raise InvalidError(f"opponents names a computer player, or a list of them, not {opponents!r}")
         names = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
         if len(names) != players - 1:
             raise InvalidError(f"name {players - 1} computer players, one for each other seat, not {len(names)}")
@@ -123,7 +127,7 @@ class SorryEnv(gymnasium.Env):
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         if int(self.games.winner[0]) >= 0 or self.forfeited:
             raise IllegalError("the game is over: reset the environment")
-        action = int(action)
+        action = action_number(action)
         if not 0 <= action < ACTIONS or not self.lanes[action, 0]:
             legal = np.flatnonzero(self.lanes[:, 0]).tolist()
             if self.illegal == "lose":

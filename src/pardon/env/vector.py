@@ -53,6 +53,25 @@ def observation_space() -> spaces.Dict:
     )
 
 
+def action_number(action: Any) -> int:
+    """One action as a plain int: an int or a NumPy integer (a 0-d or one-element array
+    too), never a float cut down to another action, a bool or text; InvalidError if not."""
+    value = np.asarray(action)
+    if value.size == 1 and value.dtype.kind in "iu":
+        return int(value.reshape(()))
+    raise InvalidError(f"an action is a whole number from 0 to {ACTIONS - 1}, not {action!r}")
+
+
+def action_numbers(actions: Any, count: int) -> Array:
+    """``count`` actions, one per game, as int64; InvalidError unless they are whole numbers."""
+    value = np.asarray(actions)
+    if value.dtype.kind not in "iu" or value.size != count:
+        raise InvalidError(
+            f"step takes {count} whole numbers from 0 to {ACTIONS - 1}, one action per game, not {actions!r}"
+        )
+    return value.astype(np.int64).reshape(count)
+
+
 class SorryVectorEnv(VectorEnv):
     """``num_envs`` games of ``rules`` between ``players``; the learner plays ``seat`` (the
     seat that moves first is drawn for, so the learner sometimes leads, sometimes not)."""
@@ -134,13 +153,15 @@ class SorryVectorEnv(VectorEnv):
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
         if seed is not None:
-            self._next_seed = seed % 2**32
+            if isinstance(seed, bool) or not isinstance(seed, int | np.integer):
+                raise InvalidError(f"the seed must be a whole number, not {seed!r}")
+            self._next_seed = int(seed) % 2**32
         self.games = self._new(self.num_envs)
         self.lanes = legal_lanes(self.config, self.games)
         return self._observation(), {}
 
     def step(self, actions: Any) -> tuple[Any, Array, Array, Array, dict[str, Any]]:
-        actions = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
+        actions = action_numbers(actions, self.num_envs)
         if ((actions < 0) | (actions >= ACTIONS)).any():
             raise InvalidError(f"actions are numbered 0 to {ACTIONS - 1}")
         legal = self.lanes[actions, np.arange(self.num_envs)] | (self.games.winner >= 0)

@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, NamedTuple, TextIO
 
-from pardon.bots import Bot, describe_bot, make_bot
+from pardon.bots import Bot, describe_bot, make_bot, split_bot_specs
 from pardon.core.board import partner
 from pardon.core.errors import InvalidError
 from pardon.core.game import Game
@@ -321,13 +321,19 @@ def run_tournament(
     """Play a duplicate tournament between ``bots`` (player specs) and summarise it; with
     ``ladder``, only each player against the next in the list.  With a ``directory``, every
     game is kept there as it finishes and the games already there are not played again."""
+    if isinstance(bots, str):
+        raise InvalidError(
+            f"bots is a list of computer players, such as {split_bot_specs(bots)!r}, not the text {bots!r}"
+        )
     if len(bots) < 2:
-        raise ValueError("a tournament needs at least two computer players")
+        raise InvalidError("a tournament needs at least two computer players")
     if len(set(bots)) != len(bots):
-        raise ValueError("each computer player may be listed once")
+        raise InvalidError("each computer player may be listed once")
     allowed = parse_rules(rules).players
     if players not in allowed:
-        raise ValueError(f"rules {rules} are played by {' or '.join(map(str, allowed))} players, not {players}")
+        raise InvalidError(f"rules {rules} are played by {' or '.join(map(str, allowed))} players, not {players!r}")
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise InvalidError(f"a tournament plays at least one game per pairing, not games={games!r}")
     levels = {spec: describe_bot(spec) for spec in bots}  # a bad spec is refused before any game is played
     specs = schedule(bots, players, games, rules, seed, ladder)
     settings = {"rules": rules, "players": players, "bots": list(bots), "seed": seed, LEVELS: levels}

@@ -1,0 +1,56 @@
+"""make_bot checks every option's kind: a bad value is an InvalidError, never a bot that
+misbehaves later (an endless search, a string used as a number, "false" read as true)."""
+
+from __future__ import annotations
+
+import pytest
+
+from pardon.bots import describe_bot, make_bot
+from pardon.core import InvalidError
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("mcts(iterations=inf)", "takes a whole number"),  # searched for ever
+        ("mcts(iterations=1e9999)", "takes a whole number"),
+        ("mcts(iterations=abc)", "takes a whole number"),
+        ("expectimax(depth=2.5)", "takes a whole number"),
+        ("tactician(learned=abc)", "takes a number"),  # was accepted, then used as a weight
+        ("expectimax(scale=nan)", "takes a number"),
+        ("mcts(paired=2)", "true or false"),
+        ("mcts(seconds=-1)", "positive time budget"),
+        ("greedy(x=1)", "does not take the options"),
+        ("tactician(weights=1)", "does not take the options"),
+        ("Expectimax", "cannot read computer player"),
+    ],
+)
+def test_a_bad_option_value_is_an_invalid_error(spec: str, message: str) -> None:
+    with pytest.raises(InvalidError, match=message):
+        make_bot(spec)
+
+
+def test_a_spec_that_is_not_text_is_an_invalid_error() -> None:
+    with pytest.raises(InvalidError, match="named by text"):
+        make_bot(5)  # type: ignore[arg-type]
+
+
+def test_boolean_words_are_read_as_booleans() -> None:
+    assert describe_bot("mcts(stratified=false)")["stratified"] is False  # was the truthy string "false"
+    assert describe_bot("mcts(stratified=true)")["stratified"] is True
+    assert describe_bot("mcts(stratified=1)")["stratified"] == 1
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "expectimax(scale=213.6,phase=0.8)",
+        "expectimax(backup=chance,scale=40)",
+        "mcts(iterations=20,seconds=0.5,threat=0.25)",
+        "expert(depth=1)",
+        "expectimax(learned=0,threat=0.8)",
+        "mcts(iterations=50,rollout=random)",
+    ],
+)
+def test_the_documented_specs_still_make_players(spec: str) -> None:
+    make_bot(spec)
