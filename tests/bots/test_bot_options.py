@@ -3,6 +3,8 @@ misbehaves later (an endless search, a string used as a number, "false" read as 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from pardon.bots import describe_bot, make_bot
@@ -54,3 +56,15 @@ def test_boolean_words_are_read_as_booleans() -> None:
 )
 def test_the_documented_specs_still_make_players(spec: str) -> None:
     make_bot(spec)
+
+
+def test_a_network_file_that_is_missing_or_not_a_network_is_an_invalid_error(tmp_path: Path) -> None:
+    with pytest.raises(InvalidError, match="cannot read the network"):
+        make_bot(f"expert(network={tmp_path / 'missing.json'})")
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"w1": [')
+    with pytest.raises(InvalidError, match="is not a network"):
+        make_bot(f"expert(network={broken})")
+    (tmp_path / "empty.json").write_text("{}")
+    with pytest.raises(InvalidError, match="is not a network"):
+        make_bot(f"expert(network={tmp_path / 'empty.json'})")

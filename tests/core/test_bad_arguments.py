@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pardon.core import Game, InvalidError, parse_rules
+from pardon.core import Game, IllegalError, InvalidError, parse_rules
 from pardon.core.game import record_of, replay
 from pardon.core.jsonio import position_from_json, rules_from_json
 from pardon.core.turn import start
@@ -76,3 +76,12 @@ def test_an_option_named_rules_in_json_rules_is_an_unknown_option() -> None:
     }
     with pytest.raises(InvalidError, match="unknown rules option"):
         position_from_json(position)
+
+
+@pytest.mark.parametrize("colour", [1, 3, 9, -1, "red", None])
+def test_observing_a_colour_not_in_play_is_refused(colour: object) -> None:
+    # A colour not seated used to get an Observation, whose hand then raised IndexError.
+    game = Game.new(parse_rules("adult"), (0, 2), 3)
+    with pytest.raises(IllegalError, match="is not playing"):
+        game.observe(colour)  # type: ignore[arg-type]
+    assert game.observe(2).seat == 2

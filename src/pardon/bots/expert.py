@@ -39,6 +39,7 @@ from pardon.bots.evaluation import Evaluator
 from pardon.bots.expectimax import ExpectimaxBot, Vector
 from pardon.core.board import FIRST_TRACK, SQUARE, START, TRACK_LENGTH
 from pardon.core.cards import CARDS, DECKS
+from pardon.core.errors import InvalidError
 from pardon.core.observation import Observation
 from pardon.core.rules import Rules, parse_rules
 from pardon.core.state import Position
@@ -289,6 +290,17 @@ def _trained_rules() -> Rules:
     return parse_rules("classic")
 
 
+def _network_file(name: str) -> Network:
+    """The network in the file ``name`` (``expert(network=PATH)``); a file that is missing
+    or is not a network is an InvalidError that names it."""
+    try:
+        return Network.load(Path(name))
+    except OSError as error:
+        raise InvalidError(f"cannot read the network {name!r}: {error.strerror or error}") from None
+    except (ValueError, KeyError, TypeError) as error:
+        raise InvalidError(f"{name!r} is not a network written by scripts/train_expert.py ({error})") from None
+
+
 class ExpertBot(ExpectimaxBot):
     """``expectimax`` with a learned network at the search's horizon (classic, 2 or 4 players)."""
 
@@ -299,7 +311,7 @@ class ExpertBot(ExpectimaxBot):
         self.network = network  # another network's file (experiments); "" for the ones shipped
         self._networks = dict(shipped_networks())
         if network:
-            chosen = Network.load(Path(network))
+            chosen = _network_file(network)
             self._networks[chosen.players] = chosen
         self._packs: dict[tuple[float, ...], tuple[list[float], Hits | None]] = {}
         self._network: Network | None = None  # set per decision: the network of this game, if any

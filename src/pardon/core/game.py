@@ -203,6 +203,9 @@ class Game:
 
     def observe(self, colour: int) -> Observation:
         """What ``colour`` may know now: never the order of the pack, nor other hands."""
+        if colour not in self.state.position.seats:
+            named = COLOUR_NAMES[colour] if isinstance(colour, int) and 0 <= colour < 4 else reprlib.repr(colour)
+            raise IllegalError(f"{named} is not playing: only a seat in play can be observed")
         return observe_state(self.rules, self.state, colour)
 
     def parse(self, text: str) -> Move:
