@@ -53,6 +53,29 @@ def test_two_humans_each_see_only_their_own_moves(server: TestClient) -> None:
         assert yellow.state["winner"] == red.state["winner"]
 
 
+def test_a_game_waiting_for_players_shows_nobody_its_first_card(server: TestClient) -> None:
+    """The server draws the Leader's first card at once, but until everyone is there it stays
+    face down: not sent, not on the discard pile, still in the pack (the host once saw "1
+    discarded", and the card itself was in the state of anyone watching)."""
+    game = create(server, [{"kind": "human"}, {"kind": "human"}], seed=9)
+    with (
+        server.websocket_connect(game["websocket"]) as red_socket,
+        server.websocket_connect(game["websocket"]) as watch_socket,
+    ):
+        red, watcher = Player(red_socket), Player(watch_socket)
+        red.hello(token_of(game, "red"))
+        watcher.hello(game["spectator_token"])
+        for waiting in (red.state, watcher.state):
+            assert waiting["status"] == "waiting"
+            assert waiting["card"] is None and waiting["card_text"] is None
+            assert waiting["discards"] == {"count": 0, "cards": {}} and waiting["pack"] == 45
+        with server.websocket_connect(game["websocket"]) as yellow_socket:
+            Player(yellow_socket).hello(token_of(game, "yellow"))
+            started = red.until(lambda message: message.get("state", {}).get("status") == "playing")["state"]
+        assert started["card"] is not None and started["card_text"]
+        assert started["discards"] == {"count": 1, "cards": {started["card"]: 1}} and started["pack"] == 44
+
+
 def test_hot_seat_plays_every_seat_from_one_connection(server: TestClient) -> None:
     game = create(server, [{"kind": "hotseat"}, {"kind": "hotseat"}, {"kind": "bot", "level": "random"}], seed=3)
     assert all(seat["token"] is None for seat in game["seats"])

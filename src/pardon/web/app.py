@@ -27,7 +27,7 @@ from pardon.web.coach_api import AnalysisCache
 from pardon.web.coach_api import router as coach_router
 from pardon.web.info_api import router as info_router
 from pardon.web.migrate import upgrade
-from pardon.web.pages import mount
+from pardon.web.pages import mount, not_found_page, prefers_html
 from pardon.web.protocol import Connections, serve_connection
 from pardon.web.results_api import router as results_router
 from pardon.web.rooms import Rooms
@@ -173,8 +173,12 @@ async def _invalid_request(_request: Request, error: RequestValidationError) -> 
 
 
 async def _http_error(request: Request, error: HTTPException) -> Response:
-    """The API's refusals all have one form (a body that is not JSON, a method not allowed)."""
+    """The API's refusals all have one form (a body that is not JSON, a method not allowed).
+    Elsewhere an address that is no page is a page that says so, for a browser (docs/protocol.md)."""
     if not request.url.path.startswith("/api/"):
+        browser = request.method in ("GET", "HEAD") and prefers_html(request.headers.get("accept", ""))
+        if error.status_code == 404 and browser:
+            return not_found_page()
         return await http_exception_handler(request, error)
     code = {400: "bad_request", 404: "not_found", 405: "method_not_allowed"}.get(error.status_code, "refused")
     body = {"error": code, "message": str(error.detail)}

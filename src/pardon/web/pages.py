@@ -12,6 +12,10 @@ answers which address is this table, so links stay stable while pages change:
 ``/scorekeeper``             the scorekeeper (also a self-contained file that works from disk)
 ``/sheets/{name}``           the printable rule sheet and score sheet (PDF)
 ===========================  ==========================================================
+
+Any other address outside ``/api/`` opened by a browser (a request that asks for HTML before
+JSON) is answered ``404`` with a page that says so and leads home; everyone else gets the JSON
+they always had.
 """
 
 from __future__ import annotations
@@ -35,6 +39,41 @@ def page(name: str) -> FileResponse:
     if not path.is_file():
         raise ApiError(404, "not_found", f"no page {name}")
     return FileResponse(path, media_type="text/html", headers={"Cache-Control": "no-cache"})
+
+
+def not_found_page() -> FileResponse:
+    """The page a browser gets, status 404, for an address that is no page."""
+    return FileResponse(
+        STATIC / "not-found.html", status_code=404, media_type="text/html", headers={"Cache-Control": "no-cache"}
+    )
+
+
+def prefers_html(accept: str) -> bool:
+    """Whether an ``Accept`` header asks for HTML before JSON: a browser opening a page does
+    (``text/html,...,*/*;q=0.8``); ``fetch``, curl and API clients (``*/*``, ``application/json``) do not.
+
+    >>> prefers_html("text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8")
+    True
+    >>> prefers_html("*/*"), prefers_html("application/json"), prefers_html("text/html, application/json")
+    (False, False, False)
+    >>> prefers_html("application/json;q=0.5, text/html"), prefers_html("text/html;q=0")
+    (True, False)
+    """
+    quality: dict[str, float] = {}
+    for part in accept.lower().split(","):
+        kind, *parameters = (item.strip() for item in part.split(";"))
+        weight = 1.0
+        for parameter in parameters:
+            name, _, value = parameter.partition("=")
+            if name.strip() == "q":
+                try:
+                    weight = float(value)
+                except ValueError:
+                    weight = 0.0
+        quality[kind] = max(weight, quality.get(kind, 0.0))
+    html = quality.get("text/html", 0.0)
+    as_json = max(quality.get(kind, 0.0) for kind in ("application/json", "application/*", "*/*"))
+    return html > as_json
 
 
 @router.get("/")

@@ -227,7 +227,8 @@ class Room:
                 if "moves" not in cache:
                     cache["moves"] = moves_json(self.game, self.offered())
                 moves = cache["moves"]
-            cache[key] = {**self.summary(), **view_json(self.game, viewer, moves)}
+            started = self.row.status != WAITING
+            cache[key] = {**self.summary(), **view_json(self.game, viewer, moves, started=started)}
         state: dict[str, Any] = cache[key]
         return state
 

@@ -310,22 +310,32 @@ def teams_json(game: Game) -> list[list[str]] | None:
     return [[COLOUR_NAMES[colour], COLOUR_NAMES[partner(colour)]] for colour in seats if colour < partner(colour)]
 
 
-def view_json(game: Game, viewer: int | None, moves: list[dict[str, Any]] | None) -> dict[str, Any]:
-    """The game as ``viewer`` sees it (None: a spectator); ``moves`` only if the decision is theirs."""
+def view_json(
+    game: Game, viewer: int | None, moves: list[dict[str, Any]] | None, *, started: bool = True
+) -> dict[str, Any]:
+    """The game as ``viewer`` sees it (None: a spectator); ``moves`` only if the decision is theirs.
+
+    Before the game has ``started`` (players still to come) the Leader's first card, which the
+    server has drawn already, is not shown: it is still face down on the pack, as at a table where
+    nobody has drawn yet, so nobody learns it before everyone is there (docs/protocol.md).
+    """
     if viewer is None:
         position, discards = public_position(game), game.pack.discards
     else:
         observation = game.observe(viewer)
         position, discards = observation.position, observation.discards
+    card, pack = game.card, len(game.pack.draw_pile)
+    if not started and card is not None:
+        card, pack, discards = None, pack + 1, discards[:-1]  # a card drawn lies on top of the discards
     over = game.is_over
     return {
         "position": position_to_json(game.rules, position),
         "stage": "over" if over else game.stage,
         "decider": None if over else COLOUR_NAMES[game.decider],
-        "card": card_name(game.card) if game.card is not None else None,
-        "card_text": card_text(game.rules, game.card) if game.card is not None else None,
+        "card": card_name(card) if card is not None else None,
+        "card_text": card_text(game.rules, card) if card is not None else None,
         "discards": discards_json(discards),
-        "pack": len(game.pack.draw_pile),
+        "pack": pack,
         "viewer": COLOUR_NAMES[viewer] if viewer is not None else None,
         "moves": moves or [],
         "why_not": why_not_json(game, viewer) if moves and viewer is not None else {},

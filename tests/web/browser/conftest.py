@@ -41,8 +41,22 @@ class Server:
         self.url = f"http://127.0.0.1:{self.port}"
         command = [sys.executable, "-m", "pardon", "serve", "--port", str(self.port), "--db", str(database)]
         command += ["--bot-pace", str(bot_pace), "--create-rate", "0", *extra]  # tests create games fast
-        self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=os.environ)
-        wait_until_up(self.url, self.process)
+        self.command = command
+        self.process = self.launch()
+
+    def launch(self) -> subprocess.Popen[bytes]:
+        process = subprocess.Popen(self.command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=os.environ)
+        wait_until_up(self.url, process)
+        return process
+
+    def kill(self) -> None:
+        """End the server at once (SIGKILL), as a crash or a power cut would."""
+        self.process.kill()
+        self.process.wait()
+
+    def restart(self) -> None:
+        """Start it again, at the same address on the same database."""
+        self.process = self.launch()
 
     def rest(self, path: str, body: dict[str, Any] | None = None) -> Any:
         """The JSON answer of ``path`` (a POST of ``body`` if given, else a GET)."""

@@ -8,6 +8,7 @@ page itself is only ever driven through the mouse and the keyboard.
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,7 @@ from typing import Any
 import pytest
 
 pytest.importorskip("playwright")
+from playwright.sync_api import expect
 
 Move = dict[str, Any]
 PAWN_KINDS = {"step", "switch", "sorry", "bonus-home"}
@@ -302,3 +304,94 @@ def test_an_illegal_click_changes_nothing_and_says_why(live_server: Any, page: A
     page.wait_for_timeout(300)
     assert state(page)["event"] == event
     page.screenshot(path=str(artefacts / "game-why-not.png"))
+
+
+def test_a_refusal_is_cleared_once_the_game_moves_on(live_server: Any, browser: Any) -> None:
+    """Two tabs of one seat: the second's move crosses the first's on the wire and is refused as a
+    duplicate.  The refusal once stayed on the second tab turn after turn ("'3 4-7' was already
+    played as event 3" under another card); it goes when the next decision is shown."""
+    game = create_game(live_server, {"seed": 21, "seats": [{"kind": "human"}, {"kind": "human"}]})
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        first, second, yellow = (context.new_page() for _ in range(3))
+        for tab in (first, second):
+            tab.goto(game["seats"][0]["link"])
+        yellow.goto(game["seats"][1]["link"])
+        for _ in range(20):  # to Red's turn
+            for tab in (first, second, yellow):
+                tab.wait_for_function(READY)
+            if state(first)["decider"] == "red" and state(first)["status"] == "playing":
+                break
+            play_by_clicks(yellow, furthest(wait_my_turn(yellow)["moves"]))
+        now = wait_my_turn(first)
+        wait_my_turn(second)
+        move = furthest(now["moves"])
+        play_by_clicks(first, move)
+        heard = f"() => window.pardonGame.ready && window.pardonGame.state.event === {now['event'] + 1}"
+        second.wait_for_function(heard)
+        # the second tab's click of the same move, sent before it heard of the first's
+        second.evaluate(
+            "([move, event]) => window.pardonGame.socket.send(JSON.stringify({type: 'move', move, event}))",
+            [move["move"], now["event"]],
+        )
+        message = second.locator("#message")
+        expect(message).to_contain_text("already played")
+        yellow.wait_for_function(f"() => window.pardonGame.state.event === {now['event'] + 1}")
+        if state(yellow)["decider"] == "yellow":
+            play_by_clicks(yellow, furthest(wait_my_turn(yellow)["moves"]))
+        else:  # a 2: Red draws again
+            play_by_clicks(first, furthest(wait_my_turn(first)["moves"]))
+        second.wait_for_function(f"() => window.pardonGame.state.event === {now['event'] + 2}")
+        expect(message).to_have_text("")
+    finally:
+        context.close()
+
+
+def test_a_server_killed_mid_game_comes_back_and_the_page_goes_on_by_itself(start_server: Any, page: Any) -> None:
+    """SIGKILL while the page is about to pass by itself (a card no pawn can use): the pass is
+    lost with the server.  Once it is back the page reconnects on its own and passes again; it
+    once waited for the lost pass for ever ("passing automatically", every click ignored)."""
+    server = start_server()
+    game = vs_computers(server, seed=3, players=2)
+    open_game(page, game["seats"][0]["link"])
+    passing = "() => document.getElementById('prompt').textContent.includes('passing automatically')"
+    for _ in range(100):  # to a card Red cannot use
+        page.wait_for_function(f"() => ({passing})() || ({MY_TURN})()", polling=10)
+        if page.evaluate(passing):
+            break
+        play_by_clicks(page, furthest(state(page)["moves"]))
+    server.process.send_signal(signal.SIGSTOP)  # frozen at once: the pass goes nowhere
+    event = state(page)["event"]
+    page.wait_for_timeout(1200)  # the page sends its pass into the frozen server
+    server.kill()
+    expect(page.locator("#connection")).to_contain_text("reconnecting")
+    server.restart()
+    expect(page.locator("#connection")).to_have_text("Connected", timeout=15_000)
+    page.wait_for_function(f"() => window.pardonGame.state.event > {event}", timeout=15_000)
+    assert server.rest(f"/api/games/{game['id']}")["status"] == "playing"
+    now = wait_my_turn(page)
+    play_by_clicks(page, furthest(now["moves"]))
+    page.wait_for_function(f"() => window.pardonGame.state.event > {now['event']}")
+
+
+def test_a_move_made_while_the_connection_is_down_says_it_was_not_sent(start_server: Any, page: Any) -> None:
+    """A click while the server is away once left the page waiting for an answer with nothing
+    said (the move was never sent); now it says so, and the move can be made once it is back."""
+    server = start_server()
+    game = vs_computers(server, seed=8, players=2)
+    page.add_init_script("localStorage.setItem('pardon.autoPass', 'off')")
+    open_game(page, game["seats"][0]["link"])
+    now = wait_my_turn(page)
+    server.kill()
+    expect(page.locator("#connection")).to_contain_text("reconnecting")
+    button = page.locator("#moves button").first
+    button.evaluate("button => button.click()")  # the list of every legal move, folded away
+    expect(page.locator("#message")).to_contain_text("Not connected: that move was not sent")
+    assert page.evaluate("() => window.pardonGame.pending") is False
+    server.restart()
+    expect(page.locator("#connection")).to_have_text("Connected", timeout=15_000)
+    expect(page.locator("#message")).to_have_text("")
+    again = wait_my_turn(page)
+    assert again["event"] == now["event"]
+    play_by_clicks(page, furthest(again["moves"]))
+    page.wait_for_function(f"() => window.pardonGame.state.event > {now['event']}")

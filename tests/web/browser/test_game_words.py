@@ -8,13 +8,15 @@ the end of a game and the wait for a friend lead somewhere.
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 pytest.importorskip("playwright")
-
+from playwright.sync_api import expect
 from tests.web.browser.accessibility import serious_problems
 from tests.web.browser.play_support import play_to_the_end, wait_finished
 from tests.web.browser.test_game_page import (
@@ -27,6 +29,7 @@ from tests.web.browser.test_game_page import (
     vs_computers,
     wait_my_turn,
 )
+from websockets.sync.client import connect
 
 from pardon.web.api import LEVEL_NAMES
 
@@ -99,7 +102,9 @@ def test_a_hot_seat_winner_is_named(quick_server: Any, page: Any) -> None:
     assert final["winner"] == "red"  # this seed: Ann, not the computer
 
 
-def test_partners_see_their_teams_their_partners_pawns_and_their_teams_win(quick_server: Any, page: Any) -> None:
+def test_partners_see_their_teams_their_partners_pawns_and_their_teams_win(
+    quick_server: Any, page: Any, artefacts: Path
+) -> None:
     seats = [{"kind": "bot", "level": "greedy"}] * 4
     game = create_game(quick_server, {"rules": "partners", "seed": 7, "seats": seats})
     open_game(page, game["spectator_link"])  # someone watching: the computers begin
@@ -115,6 +120,9 @@ def test_partners_see_their_teams_their_partners_pawns_and_their_teams_win(quick
     team = "Red and Yellow" if winner in ("red", "yellow") else "Blue and Green"
     page.locator("#game-over").wait_for(state="visible")
     assert page.locator("#winner").inner_text().strip() == f"{team} win!"
+    dots = page.locator("#winner .dot").evaluate_all("(dots) => dots.map((dot) => dot.classList[1])")
+    assert dots == team.lower().split(" and ")  # both partners' colours, not the winner's alone
+    page.locator("#game-over .dialog").screenshot(path=str(artefacts / "game-partners-win.png"))
 
 
 def test_a_double_is_offered_in_words_before_the_draw(live_server: Any, page: Any) -> None:
@@ -178,3 +186,22 @@ def test_a_game_waiting_for_a_friend_shows_no_card(live_server: Any, page: Any) 
     assert page.locator("#card-text").inner_text() == ""
     assert "empty" in (page.locator(".card-face-up").get_attribute("class") or "")
     assert page.locator(".card-number").text_content() == ""
+    # nobody has drawn: the whole pack, nothing discarded (once "44 left", "1 discarded")
+    assert page.locator(".pile-label").all_text_contents() == ["45 left", "0 discarded"]
+
+
+def test_passing_automatically_is_offered_once_the_game_is_under_way(
+    live_server: Any, page: Any, artefacts: Path
+) -> None:
+    game = create_game(live_server, {"seed": 9, "seats": [{"kind": "human"}, {"kind": "human"}]})
+    open_game(page, game["seats"][0]["link"])
+    assert page.locator("#auto-pass-row").is_hidden()  # nothing to pass while waiting for Yellow
+    page.screenshot(path=str(artefacts / "game-waiting.png"))
+    with connect(f"ws://127.0.0.1:{live_server.port}{game['websocket']}", open_timeout=5) as friend:
+        friend.send(json.dumps({"type": "hello", "token": game["seats"][1]["token"], "since": 0}))
+        page.wait_for_function("() => window.pardonGame.state.status === 'playing'")
+        page.wait_for_function(READY)
+        expect(page.locator("#auto-pass-row")).to_be_visible()
+        card = state(page)["card"]
+        assert card and page.locator(".card-number").text_content() == ("S!" if card == "sorry" else card)
+        assert page.locator(".pile-label").all_text_contents() == ["44 left", "1 discarded"]  # the card turned up

@@ -4,6 +4,7 @@ lobby, the rules, the replay viewer, and the address ``make play`` prints."""
 from __future__ import annotations
 
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -165,6 +166,21 @@ def test_online_game_shows_invites_that_copy_and_seats_that_join(
         friend.close()
 
 
+def test_a_friend_invited_without_a_name_is_named_by_colour_once(live_server: Any, page: Any, artefacts: Path) -> None:
+    open_ready(page, live_server.url + "/")
+    form = page.locator("#online")
+    form.locator("label[for=online-count-3]").click()
+    form.get_by_label("Blue's name").fill("Cleo")  # Yellow is left without a name
+    form.get_by_role("button", name="Create the online game").click()
+    lobby = page.locator("#game-lobby")
+    lobby.get_by_role("textbox", name="Yellow's invite link").wait_for()
+    heads = {
+        colour: lobby.locator(f".invite[data-colour={colour}] .chip-name").inner_text() for colour in ("blue", "yellow")
+    }
+    assert heads == {"blue": "Blue — Cleo", "yellow": "Yellow"}  # once "Yellow — Yellow"
+    lobby.screenshot(path=str(artefacts / "home-online-invites.png"))
+
+
 def test_public_lobby_lists_a_game_and_join_takes_the_seat(live_server: Any, page: Any, artefacts: Path) -> None:
     created = live_server.rest(
         "/api/games", {"public": True, "seats": [{"kind": "open", "name": "Dee"}, {"kind": "open"}]}
@@ -294,3 +310,108 @@ def test_replay_of_an_unfinished_game_says_why(live_server: Any, page: Any) -> N
     created = live_server.rest("/api/games", {"seats": [{"kind": "human"}, {"kind": "bot"}]})
     open_ready(page, f"{live_server.url}/replay/{created['id']}")
     expect(page.get_by_role("alert")).to_contain_text("once it is over")
+
+
+@pytest.mark.parametrize(
+    ("path", "says"),
+    [
+        ("/play/%E0%A4%A", "There is no such game."),
+        ("/replay/%E0%A4%A", "there is no game '%E0%A4%A'"),
+        ("/rules/%E0%A4%A", "there is no preset '%E0%A4%A'"),
+        ("/play/{game}#token=%E0%A4%A", "This link does not open a seat of this game."),
+    ],
+)
+def test_an_address_with_a_broken_escape_says_what_is_wrong(live_server: Any, page: Any, path: str, says: str) -> None:
+    """A link cut short or mangled ("%E0%A4%A" is no escape) once stopped each page's script at
+    its first line (URIError), leaving "Loading…" for ever; now the server says what is wrong."""
+    created = live_server.rest("/api/games", {"seats": [{"kind": "human"}, {"kind": "bot"}]})
+    failures: list[str] = []
+    page.on("pageerror", lambda error: failures.append(str(error)))
+    page.goto(live_server.url + path.format(game=created["id"]))
+    expect(page.locator("body")).to_contain_text(says)
+    assert failures == []
+
+
+def test_an_unknown_game_says_so_plainly_with_the_way_home(live_server: Any, page: Any, artefacts: Path) -> None:
+    """No empty board, card and players beside the message: the message, and a link home."""
+    page.goto(live_server.url + "/play/SOMEID")
+    expect(page.get_by_role("heading", name="There is no such game.")).to_be_visible()
+    for part in ("#board", "#big-card", "#seats", "#log"):
+        expect(page.locator(part)).to_be_hidden()
+    home = page.get_by_role("link", name="Go to the home page")
+    expect(home).to_have_attribute("href", "/")
+    assert page.title().startswith("There is no such game.")
+    page.screenshot(path=str(artefacts / "game-unknown.png"))
+    home.click()
+    page.wait_for_selector("body[data-ready=true]")
+    assert page.url == live_server.url + "/"
+
+
+@pytest.mark.parametrize("path", ["/nowhere", "/play/", "/rules/classic/more"])
+def test_an_address_that_is_no_page_is_a_page_in_the_sites_style(
+    live_server: Any, page: Any, artefacts: Path, path: str
+) -> None:
+    """Once the raw JSON ``{"detail":"Not Found"}``; programs still get it (tests/web/test_pages_route.py)."""
+    answer = page.goto(live_server.url + path)
+    assert answer is not None and answer.status == 404
+    expect(page.get_by_role("heading", name="There is no such page")).to_be_visible()
+    expect(page.get_by_role("navigation", name="Site")).to_be_visible()
+    if path == "/nowhere":
+        page.screenshot(path=str(artefacts / "not-found.png"))
+    page.get_by_role("link", name="Go to the home page").click()
+    page.wait_for_selector("body[data-ready=true]")
+
+
+def with_back_forward_cache(browser: Any) -> Any:
+    """Another Chromium, with the back-forward cache that Playwright turns off (``--disable-back-forward-cache``)."""
+    return browser.browser_type.launch(
+        executable_path=shutil.which("chromium") or shutil.which("chromium-browser"),
+        headless=True,
+        args=["--no-sandbox", "--disable-gpu"],
+        ignore_default_args=["--disable-back-forward-cache"],
+    )
+
+
+def go_back_to_the_cached_page(page: Any) -> None:
+    """Back, and wait until the page is shown again out of the cache (not loaded: no load event)."""
+    page.evaluate("() => { window.restored = null; }")
+    page.go_back(wait_until="commit")
+    page.wait_for_function("() => window.restored === true")
+
+
+RESTORED = "() => window.addEventListener('pageshow', (event) => { window.restored = event.persisted; })"
+
+
+def test_back_from_a_game_finds_the_home_pages_buttons_working(live_server: Any, browser: Any) -> None:
+    """Back from the game brings the home page out of the back-forward cache as it was left, its
+    button disabled while the game was created: it is given back on ``pageshow``."""
+    cached = with_back_forward_cache(browser)
+    try:
+        page = cached.new_page()
+        open_ready(page, live_server.url + "/")
+        page.evaluate(RESTORED)
+        for name in ("Play against the computer", "Start the hot-seat game"):
+            page.get_by_role("button", name=name).click()
+            page.wait_for_url(PLAY_URL)
+            go_back_to_the_cached_page(page)
+            expect(page.get_by_role("button", name=name)).to_be_enabled()
+    finally:
+        cached.close()
+
+
+def test_back_from_a_seat_joined_finds_the_lobby_up_to_date(live_server: Any, browser: Any) -> None:
+    """The lobby stopped refreshing while it joined; back from the seat it refreshes again."""
+    created = live_server.rest("/api/games", {"public": True, "seats": [{"kind": "open"}, {"kind": "open"}]})
+    cached = with_back_forward_cache(browser)
+    try:
+        page = cached.new_page()
+        page.goto(live_server.url + "/lobby")
+        page.evaluate(RESTORED)
+        card = page.locator(f"[data-game='{created['id']}']")
+        card.get_by_role("button", name="Join as Yellow", exact=True).click()
+        page.wait_for_url(PLAY_URL)
+        go_back_to_the_cached_page(page)
+        expect(card.locator(".badge.joined")).to_have_text("Taken")  # Yellow's seat, now the player's own
+        expect(card.get_by_role("button", name="Join as Red", exact=True)).to_be_enabled()
+    finally:
+        cached.close()

@@ -20,7 +20,7 @@ import {
   showTurn,
 } from "/static/board.js";
 import { chanceGraph, mistakeList } from "/static/coach.js";
-import { api, levelName, seatLabel } from "/static/site.js";
+import { api, decodePart, levelName, seatLabel } from "/static/site.js";
 
 const PAWN_KINDS = new Set(["step", "switch", "sorry", "bonus-home"]);
 const TOKEN_KINDS = new Set(["fire", "ice"]);
@@ -35,7 +35,7 @@ const cardLabel = (card) => CARD_LABELS[card] ?? card;
 const touch = () => window.matchMedia?.("(pointer: coarse)").matches ?? false;
 const choose = () => (touch() ? "Tap" : "Click");
 
-const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() ?? "");
+const gameId = decodePart(location.pathname.split("/").filter(Boolean).pop() ?? "");
 const app = {
   token: readToken(),
   socket: null,
@@ -55,8 +55,10 @@ const app = {
   closedForGood: false,
   lastDecider: null,
   lastError: null, // the last error the server sent: a close for good says why
+  refusal: null, // {text, event}: the refusal on show, and the event it came at (a later one clears it)
   ready: false, // the latest state is drawn and no animation runs
   autoPassed: null, // the event at which this page passed by itself (the log says so)
+  autoPassTimer: null, // the pass by itself about to be sent
   focusedEvent: null, // the event whose first movable pawn has had the focus
   tokenChoice: null, // {moves, byPawn, byPlace}: a Fire or Ice token still to place
   analysis: null, // the coach's analysis of the finished game (GET /api/games/{id}/analysis)
@@ -71,7 +73,7 @@ function readToken() {
   const match = /token=([^&]+)/.exec(location.hash);
   const key = `pardon.token.${gameId}`;
   if (match) {
-    const token = decodeURIComponent(match[1]);
+    const token = decodePart(match[1]);
     try {
       sessionStorage.setItem(key, token);
       localStorage.setItem(key, token);
@@ -108,7 +110,8 @@ function connect() {
     if ([4401, 4404, 1008, 1011].includes(event.code)) { // bad token, no game, protocol broken, game broken
       app.closedForGood = true;
       setConnection("Not connected", true);
-      $("turn").textContent = closedWhy(event.code);
+      if (app.state) $("turn").textContent = closedWhy(event.code);
+      else showClosed(event.code); // no game was ever shown: no empty board, only why, and the way home
       return;
     }
     const delay = Math.min(5000, 400 * 2 ** app.retry++);
@@ -122,6 +125,20 @@ function closedWhy(code) {
   if (code === 4404) return "There is no such game.";
   if (code === 4401) return "This link does not open a seat of this game.";
   return app.lastError ? `The server closed the connection: ${app.lastError}` : "The server closed the connection.";
+}
+
+/** The page when there is no game to show (no such game, a link that opens no seat): why, plainly, and a link home. */
+function showClosed(code) {
+  $("game").hidden = true;
+  $("closed").hidden = false;
+  $("closed-why").textContent = closedWhy(code);
+  $("closed-help").textContent =
+    code === 4404
+      ? "The link may be mistyped or cut short, or the game has been removed."
+      : code === 4401
+        ? "The link may be mistyped or cut short. Ask whoever sent it for the link again."
+        : "Try again in a moment, or start another game.";
+  document.title = `${closedWhy(code)} — pardon`;
 }
 
 function reconnect() {
@@ -153,6 +170,12 @@ async function handle(message) {
       return;
     case "sync":
       for (const event of message.events) log(logText(event.text ?? `${name(event.colour)}: ${event.move}`, event.event));
+      if (app.autoPassed === message.state.event) {
+        // a pass by itself that this new connection has not heard of was lost with the old one
+        // (never sent, or never stored): pass again, rather than wait for it for ever
+        clearTimeout(app.autoPassTimer);
+        app.autoPassed = null;
+      }
       return show(message.state, null);
     case "event":
       return show(message.state, message.state.last ?? message.decision);
@@ -181,6 +204,11 @@ async function show(state, decision) {
   app.state = state;
   app.lastEvent = state.event;
   app.pending = false;
+  if (app.refusal && state.event > app.refusal.event) {
+    // the game has moved on since: what was said of an earlier move no longer applies
+    if ($("message").textContent === app.refusal.text) say("");
+    app.refusal = null;
+  }
   await ensureBoard(state);
   if (decision && before && state.last && state.event === before.event + 1) {
     clearMarks(app.board);
@@ -216,12 +244,15 @@ async function ensureBoard(state) {
 function showError(message) {
   app.pending = false;
   app.lastError = message.message;
+  const event = message.event ?? app.state?.event ?? 0;
   if (message.code === "stale" || message.code === "bad_event") {
     say("The game moved on: catching up…", true);
+    app.refusal = { text: "The game moved on: catching up…", event: -1 }; // the next state shown clears it
     reconnect();
     return;
   }
   say(message.message);
+  app.refusal = { text: message.message, event };
   if (app.state) render();
 }
 
@@ -438,7 +469,7 @@ function renderChoices() {
   const moves = openMoves();
   const mine = myDecision();
   $("moves-panel").hidden = !mine;
-  $("auto-pass-row").hidden = !app.seats.length || app.state.status === "finished";
+  $("auto-pass-row").hidden = !app.seats.length || app.state.status !== "playing"; // a choice for the game under way
   $("auto-pass").checked = autoPassOn();
   if (!mine) {
     setFocusable(app.board, []);
@@ -559,7 +590,7 @@ function passByItself(moves) {
   if (app.autoPassed === state.event) return true;
   app.autoPassed = state.event;
   const event = state.event;
-  setTimeout(() => {
+  app.autoPassTimer = setTimeout(() => {
     if (app.state.event !== event || !myDecision()) return;
     app.pending = false;
     if (!autoPassOn()) {
@@ -874,6 +905,13 @@ function seatField() {
 
 function play(move) {
   if (app.pending || !myDecision()) return;
+  if (app.socket?.readyState !== WebSocket.OPEN) {
+    // nothing would go: say so, rather than wait for an answer that cannot come
+    const text = "Not connected: that move was not sent. Make it again once the connection is back.";
+    say(text);
+    app.refusal = { text, event: -1 }; // the state of the next connection clears it
+    return;
+  }
   app.pending = true;
   say("");
   send({ type: "move", move: move.move, event: app.state.event, ...seatField() });
@@ -917,7 +955,8 @@ function renderGameOver() {
   const won = team ? team.some((colour) => app.seats.includes(colour)) : app.seats.includes(state.winner);
   const named = !team && playerName(state.winner) !== name(state.winner); // the name says who already
   const mine = won && app.seats.length === 1 && !named ? (team ? " — your team wins!" : " — you win!") : "";
-  $("winner").innerHTML = `<span class="dot ${state.winner}" aria-hidden="true"></span> `;
+  const dots = (team ?? [state.winner]).map((colour) => `<span class="dot ${colour}" aria-hidden="true"></span>`);
+  $("winner").innerHTML = `${dots.join("")} `; // partners win together: both colours
   $("winner").append(`${winnerText(state.winner)}${mine}`);
   const scores = state.position.scores;
   const table = $("final-scores");

@@ -24,6 +24,26 @@ const page = {
 
 const $ = (id) => document.getElementById(id);
 
+/** The buttons disabled while their game is created: given back when this page is shown again
+ * from the back-forward cache (Back from the game), as it was left. */
+const creating = new Set();
+
+function busy(button) {
+  button.disabled = true;
+  creating.add(button);
+}
+
+function free(button) {
+  button.disabled = false;
+  creating.delete(button);
+}
+
+window.addEventListener("pageshow", (event) => {
+  if (!event.persisted) return;
+  for (const button of creating) button.disabled = false;
+  creating.clear();
+});
+
 function colourOrder(colours) {
   return [...colours].sort((a, b) => COLOURS.indexOf(a) - COLOURS.indexOf(b));
 }
@@ -125,7 +145,7 @@ async function startQuick(event) {
   event.preventDefault();
   const button = $("play");
   say($("quick-error"), "");
-  button.disabled = true;
+  busy(button);
   try {
     const colours = coloursFor(page.quickPlayers, page.quickColour);
     const level = $("level").value;
@@ -138,7 +158,7 @@ async function startQuick(event) {
     location.assign(`/play/${game.id}#token=${mine.token}`);
   } catch (error) {
     say($("quick-error"), `The game could not be created: ${error.message}`);
-    button.disabled = false;
+    free(button);
   }
 }
 
@@ -258,7 +278,7 @@ async function startHotseat(event) {
     return;
   }
   const button = event.submitter || event.target.querySelector("button[type=submit]");
-  button.disabled = true;
+  busy(button);
   try {
     const game = await api("/api/games", {
       json: { rules: rulesText(seats.length), seats, hints: $("hotseat-hints").checked },
@@ -266,7 +286,7 @@ async function startHotseat(event) {
     location.assign(localPath(game.host_link));
   } catch (failure) {
     say(error, `The game could not be created: ${failure.message}`);
-    button.disabled = false;
+    free(button);
   }
 }
 
@@ -282,7 +302,7 @@ async function startOnline(event) {
     isPublic && index > 0 && seat.kind === "human" ? { ...seat, kind: "open" } : seat,
   );
   const button = event.submitter || event.target.querySelector("button[type=submit]");
-  button.disabled = true;
+  busy(button);
   try {
     const game = await api("/api/games", {
       json: { rules: rulesText(seats.length), seats, public: isPublic, hints: $("online-hints").checked },
@@ -291,8 +311,15 @@ async function startOnline(event) {
   } catch (failure) {
     say(error, `The game could not be created: ${failure.message}`);
   } finally {
-    button.disabled = false;
+    free(button);
   }
+}
+
+/** A friend's seat in the invite list: "Blue — Cleo", or the colour alone when no name was given
+ * (the server then names the seat by its colour). */
+function inviteName(seat) {
+  const colour = capitalise(seat.colour);
+  return seat.name && seat.name.toLowerCase() !== seat.colour ? `${colour} — ${seat.name}` : colour;
 }
 
 function showGameLobby(game, myColour, isPublic) {
@@ -319,7 +346,7 @@ function showGameLobby(game, myColour, isPublic) {
         el(
           "li",
           { class: "invite", dataset: { colour: seat.colour } },
-          el("div", { class: "invite-head" }, chip(seat.colour, `${capitalise(seat.colour)} — ${seat.name}`), badge(seat.colour)),
+          el("div", { class: "invite-head" }, chip(seat.colour, inviteName(seat)), badge(seat.colour)),
           copyField(seat.link, `${capitalise(seat.colour)}'s invite link`),
         ),
       ),

@@ -88,6 +88,11 @@ async function join(id, colour, button) {
   }
 }
 
+window.addEventListener("pageshow", (event) => {
+  if (!event.persisted || !joining) return;
+  joining = false; // back from the seat joined (the back-forward cache): the lobby as it is now, its buttons live
+  refresh();
+});
 $("refresh").addEventListener("click", refresh);
 refresh();
 setInterval(refresh, REFRESH_MS);

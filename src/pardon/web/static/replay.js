@@ -3,7 +3,7 @@
  * each turn and the move in words, all computed by the server (GET /api/games/{id}/replay).
  */
 import { animateDecision, createBoard, loadGeometry, showCard, showPosition } from "/static/board.js";
-import { LETTERS, api, capitalise, chip, el, say, seatLabel } from "/static/site.js";
+import { LETTERS, api, capitalise, chip, decodePart, el, say, seatLabel } from "/static/site.js";
 
 const PLAY_MS = 1100;
 const PLAY_ICON = "M7 4v16l13-8z";
@@ -13,7 +13,7 @@ const view = { replay: null, board: null, at: 0, timer: null };
 
 function gameId() {
   const match = location.pathname.match(/^\/replay\/([^/]+)/);
-  return match ? decodeURIComponent(match[1]) : "";
+  return match ? decodePart(match[1]) : "";
 }
 
 function cardLabel(card) {

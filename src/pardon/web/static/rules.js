@@ -2,13 +2,13 @@
  * rules.js — the rules of one preset (/rules/{name}): its options beside the classic game's,
  * then the sections of docs/rules.md that apply, rendered (and escaped) by the server.
  */
-import { api, capitalise, el, say } from "/static/site.js";
+import { api, capitalise, decodePart, el, say } from "/static/site.js";
 
 const $ = (id) => document.getElementById(id);
 
 function presetFromPath() {
   const match = location.pathname.match(/^\/rules\/([^/]+)\/?$/);
-  return match ? decodeURIComponent(match[1]) : "classic";
+  return match ? decodePart(match[1]) : "classic";
 }
 
 function html(markup) {

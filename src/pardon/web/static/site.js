@@ -16,6 +16,16 @@ export const LEVEL_NAMES = {
   expert: "Expert",
 };
 
+/** A part of the address decoded: a broken escape ("%E0%A", a link cut short) is taken as it
+ * is, so the server can say there is no such game, instead of the page stopping dead. */
+export function decodePart(text) {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
 export function capitalise(word) {
   return word ? word[0].toUpperCase() + word.slice(1) : word;
 }
