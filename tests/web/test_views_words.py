@@ -12,7 +12,7 @@ from pardon.core.game import Game
 from pardon.core.notation import format_move, parse_move, parse_position
 from pardon.core.rules import parse_rules
 from pardon.web.api import LEVEL_NAMES, computer_name
-from pardon.web.views import decision_json, decision_texts, moves_json, teams_json
+from pardon.web.views import card_text, decision_json, decision_texts, moves_json, teams_json, view_json
 
 CLASSIC = parse_rules("classic")
 
@@ -129,3 +129,26 @@ def test_a_partners_7_split_among_any_pawns_lists_its_thousand_moves_with_one_ge
     assert notation._card_moves.cache_info().misses == 1
     for move in random.Random(7).sample(offered, 50):
         assert parse_move(game.rules, game.position, 7, str(move["move"])) == legal[offered.index(move)]
+
+
+def test_a_2013_seven_says_it_brings_a_pawn_out_unless_split() -> None:
+    game = game_at("R:start,start,start Y:start,start,start turn:R", 7, "modern-no-tokens")
+    assert any(move["actions"][0]["from"] == "start" for move in moves_by_text(game).values())  # out, then on
+    assert card_text(game.rules, 7).endswith("Not split, it can bring a pawn out of Start.")
+    assert "out of Start" not in card_text(CLASSIC, 7)
+
+
+def test_the_fire_and_ice_cards_say_what_they_do_with_the_tokens() -> None:
+    modern = parse_rules("modern")
+    assert "Ice goes on an opponent's pawn" in card_text(modern, 1)
+    assert "Fire on one of your pawns" in card_text(modern, 2)
+    assert "Ice" not in card_text(parse_rules("modern-no-tokens"), 1)
+
+
+def test_a_solo_game_counts_its_cards_and_no_other_game_does() -> None:
+    game = game_at("R:start,start,start,start turn:R", 1, "solo")
+    assert view_json(game, 0, None)["cards_drawn"] == 0
+    game.play(game.legal_moves()[0])
+    game.draw()
+    assert view_json(game, 0, None)["cards_drawn"] == 1
+    assert "cards_drawn" not in view_json(game_at("R:start Y:start turn:R", 1), 0, None)

@@ -52,6 +52,8 @@ class Preset(BaseModel):
     tokens: bool = Field(description="the Fire and Ice tokens of 2013")
     partners: bool
     points: bool = Field(description="the game is scored in points")
+    leave_start: str = Field("circle", description="the cards that bring a pawn out of Start (the rules option)")
+    sorry_forward_4: bool = Field(False, description="a Sorry! may instead move a pawn forward 4 (2013)")
 
 
 class Level(BaseModel):
@@ -116,6 +118,8 @@ def preset_of(name: str, rules: Rules) -> Preset:
         tokens=rules.tokens,
         partners=rules.partners,
         points=rules.scoring != "none",
+        leave_start=rules.leave_start,
+        sorry_forward_4=rules.sorry_forward_4,
     )
 
 

@@ -272,7 +272,18 @@ def card_text(rules: Rules, card: int) -> str:
         text += " Or move one of your pawns forward 4."
     if rules.leave_start != "circle" and card in (1, 2, 3, 5, 8, 10, 11, 12):
         text += " Any forward card can bring a pawn out of Start."
+    if rules.leave_start != "circle" and card == 7:
+        text += " Not split, it can bring a pawn out of Start."
+    if rules.tokens and card == 1:
+        text += " First the Ice goes on an opponent's pawn."
+    if rules.tokens and card == 2:
+        text += " You may first put the Fire on one of your pawns."
     return text
+
+
+def cards_drawn(game: Game) -> int:
+    """How many cards the decisions so far have used or forfeited: the solo challenge's count."""
+    return sum(1 for move in game.moves if move.card in CARD_TEXT)
 
 
 def why_not_json(game: Game, viewer: int) -> dict[str, dict[str, str]]:
@@ -342,4 +353,5 @@ def view_json(
         "last": last_decision_json(game),
         "rules": game.rules.name,
         "teams": teams_json(game),
+        **({"cards_drawn": cards_drawn(game)} if game.rules.solo else {}),
     }

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from tests.web.browser.play_support import play_to_the_end
 from tests.web.browser.test_game_page import (
     READY,
     create_game,
@@ -73,3 +74,40 @@ def test_hot_seat_screen_plays_both_seats_and_a_spectator_only_watches(live_serv
     finally:
         host.close()
         watcher.close()
+
+
+def test_a_dead_hand_asks_which_card_to_discard_and_waits_for_it(live_server: Any, page: Any) -> None:
+    game = vs_computers(live_server, seed=6, players=2, rules="adult")
+    open_game(page, game["seats"][0]["link"])
+    for _ in range(80):  # play on until no card of Red's hand can be used
+        now = wait_my_turn(page)
+        if all(move["pass"] for move in now["moves"]) and len({move["card"] for move in now["moves"]}) > 1:
+            break
+        move = furthest(now["moves"])
+        if move["card"] != page.evaluate("() => window.pardonGame.card"):
+            page.locator(f'#hand button[data-card="{move["card"]}"]').first.click()
+        if move["pass"] and not page.locator(f'#choices button[data-move="{move["move"]}"]').count():
+            page.wait_for_function(f"() => window.pardonGame.state.event > {now['event']}")
+            continue
+        play_by_clicks(page, move)
+    else:
+        raise AssertionError("Red never held a dead hand")
+    assert "choose one to discard" in page.locator("#prompt").inner_text()
+    card = now["moves"][-1]["card"]
+    page.locator(f'#hand button[data-card="{card}"]').first.click()
+    page.wait_for_timeout(1500)  # longer than a pass by itself takes: the discard is the player's choice
+    assert state(page)["event"] == now["event"]
+    assert f"discard the {card}" in page.locator("#prompt").inner_text().replace("Sorry!", "sorry")
+    page.locator(f'#choices button[data-move="{card} pass"]').click()
+    page.wait_for_function(f"() => window.pardonGame.state.event > {now['event']}")
+
+
+def test_the_solo_challenge_ends_with_its_count_of_cards(quick_server: Any, page: Any) -> None:
+    game = create_game(quick_server, {"rules": "solo", "seed": 4, "seats": [{"kind": "human"}]})
+    final = play_to_the_end(quick_server, game, game["seats"][0]["token"], furthest)
+    open_game(page, game["seats"][0]["link"])
+    page.locator("#game-over").wait_for(state="visible")
+    count = state(page)["cards_drawn"]
+    assert count == page.locator("#log li").count() and final["winner"] == "red"
+    assert page.locator("#winner").inner_text().strip() == f"All Home in {count} cards!"
+    assert f"every pawn Home in {count} cards" in page.locator("#result-note").inner_text()

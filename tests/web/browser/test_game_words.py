@@ -205,3 +205,46 @@ def test_passing_automatically_is_offered_once_the_game_is_under_way(
         card = state(page)["card"]
         assert card and page.locator(".card-number").text_content() == ("S!" if card == "sorry" else card)
         assert page.locator(".pile-label").all_text_contents() == ["44 left", "1 discarded"]  # the card turned up
+
+
+def test_the_home_page_offers_the_rules_options_of_each_edition(live_server: Any, page: Any) -> None:
+    page.goto(live_server.url + "/")
+    page.wait_for_selector("body[data-ready=true]")
+    page.locator("label[for=players-2]").click()
+    page.locator(".rule-options summary").click()
+    page.get_by_label("Point Scoring Sorry! (1939)").check()
+    page.get_by_label("A Sorry! may instead move one of your pawns forward 4").check()
+    page.get_by_label("Any forward card brings a pawn out of Start").check()
+    summary = page.locator("#quick-summary").inner_text()
+    assert summary.startswith("Classic rules with Point Scoring, any forward card leaves Start, Sorry! or forward 4,")
+    page.get_by_role("button", name="Play against the computer").click()
+    page.wait_for_url(PLAY_URL)
+    game_id = PLAY_URL.search(page.url)["id"]  # type: ignore[index]
+    rules = "classic(leave_start=forward-count,sorry_forward_4=true,scoring=1939)"
+    assert live_server.rest(f"/api/games/{game_id}")["rules"] == rules
+    page.goto(live_server.url + "/")
+    page.wait_for_selector("body[data-ready=true]")
+    page.select_option("#preset", "modern")  # 2013 already has both: only what it lacks is offered
+    offered = page.locator("#rule-options label").all_text_contents()
+    assert offered == ["Point Scoring Sorry! (1939): the game is scored in points"]
+    page.select_option("#preset", "partners")
+    page.locator(".rule-options summary").click()
+    page.get_by_label("Partners may split a 7 among any number of the team's pawns").check()
+    assert "you play Red with Yellow (computer" in page.locator("#quick-summary").inner_text()  # a partner, not a foe
+    page.get_by_role("button", name="Play against the computer").click()
+    page.wait_for_url(PLAY_URL)
+    game_id = PLAY_URL.search(page.url)["id"]  # type: ignore[index]
+    assert live_server.rest(f"/api/games/{game_id}")["rules"] == "partners(partner_split=any)"
+
+
+def test_a_player_asked_to_accept_a_double_is_told_dropping_out_scores_nothing(live_server: Any, page: Any) -> None:
+    seats = [{"kind": "hotseat"}, {"kind": "hotseat"}]
+    game = create_game(live_server, {"rules": "classic(scoring=1939,doubling=true)", "seed": 3, "seats": seats})
+    open_game(page, game["host_link"])
+    now = wait_my_turn(page)
+    page.get_by_role("button", name="Double the stakes").click()
+    page.wait_for_function(f"() => window.pardonGame.state.event > {now['event']}")
+    wait_my_turn(page)
+    prompt = page.locator("#prompt").inner_text()
+    assert "drop out, and score nothing for this game" in prompt and "lose only" not in prompt
+    assert sorted(page.locator("#choices button").all_inner_texts()) == ["Accept the double", "Drop out"]

@@ -446,14 +446,19 @@ function promptFor(moves, routes, buttons) {
   const state = app.state;
   const kinds = new Set(moves.flatMap((move) => move.actions.map((action) => action.kind)));
   if (state.stage === "answering") {
-    return `${name(state.position.turn)} doubled the stakes: accept, and the game counts double; or drop out, and lose only what it counted before.`;
+    return `${name(state.position.turn)} doubled the stakes: accept, and every score of this game counts double; or drop out, and score nothing for this game.`;
   }
   if (state.stage !== "card") {
     const fire = routes.length ? `Your Fire pawn may first jump ahead to the next corner (${choose().toLowerCase()} it). ` : "";
     const double = kinds.has("double") ? "Double the stakes before you draw, or draw your card." : "Draw your card.";
     return fire + double;
   }
+  const deadHand = state.position.hands && state.moves.every((move) => move.pass);
+  if (deadHand && !app.card) return "No card in your hand can be used: choose one to discard, and draw another.";
   if (state.position.hands && !app.card) return "Choose a card from your hand.";
+  if (deadHand && buttons.some((move) => move.pass)) {
+    return `No card in your hand can be used: discard the ${cardLabel(app.card)}, or choose another card to discard.`;
+  }
   if (routes.length) {
     const pass = buttons.some((move) => move.pass) ? ", or pass" : "";
     return `${choose()} a pawn to see where it can go${pass}.`;
@@ -585,6 +590,7 @@ function passByItself(moves) {
   const state = app.state;
   const only = moves.length === 1 ? moves[0] : null;
   if (!only?.pass || state.stage !== "card" || !autoPassOn()) return false;
+  if (new Set(state.moves.map((move) => move.card)).size > 1) return false; // which card to discard is a choice
   $("prompt").textContent = `No pawn can use the ${cardLabel(only.card ?? state.card)}: passing automatically.`;
   app.pending = true; // nothing else can be done meanwhile (the same state shown again stays so)
   if (app.autoPassed === state.event) return true;
@@ -957,7 +963,10 @@ function renderGameOver() {
   const mine = won && app.seats.length === 1 && !named ? (team ? " — your team wins!" : " — you win!") : "";
   const dots = (team ?? [state.winner]).map((colour) => `<span class="dot ${colour}" aria-hidden="true"></span>`);
   $("winner").innerHTML = `${dots.join("")} `; // partners win together: both colours
-  $("winner").append(`${winnerText(state.winner)}${mine}`);
+  const solo = state.cards_drawn != null;
+  $("winner").append(solo ? `All Home in ${state.cards_drawn} cards!` : `${winnerText(state.winner)}${mine}`);
+  $("result-note").textContent = resultNote(state);
+  $("result-note").hidden = !$("result-note").textContent;
   const scores = state.position.scores;
   const table = $("final-scores");
   table.hidden = !scores;
@@ -977,6 +986,18 @@ function renderGameOver() {
   $("after-rematch").hidden = !canRematch;
   openResult();
   loadAnalysis(state.game);
+}
+
+/** What the end of a solo challenge or a doubled game needs said besides who won. */
+function resultNote(state) {
+  if (state.cards_drawn != null) {
+    return `${playerName(state.winner)} brought every pawn Home in ${state.cards_drawn} cards. Fewer is better: try again to beat it.`;
+  }
+  const doubling = state.position.doubling;
+  if (!doubling) return "";
+  const out = doubling.out.map(name);
+  const dropped = out.length ? `${out.join(" and ")} dropped out and score nothing. ` : "";
+  return doubling.stake > 1 ? `${dropped}Doubled: every score counts ×${doubling.stake}.` : dropped.trim();
 }
 
 /** The end-of-game dialog; "See the board" closes it, and the side panel offers it again. */

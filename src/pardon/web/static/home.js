@@ -88,14 +88,71 @@ function canDouble(players) {
   return Math.max(...page.preset.players) > 1 && players !== 1;
 }
 
-/** The rules of a new game: the preset, with doubling if it is ticked (and can be played). */
+/** The rules options a family may add to a preset: each shown where the preset lacks it. */
+const RULE_OPTIONS = [
+  {
+    id: "opt-points",
+    text: "scoring=1939",
+    name: "Point Scoring",
+    label: "Point Scoring Sorry! (1939): the game is scored in points",
+    shown: (preset) => !preset.points && Math.max(...preset.players) > 1,
+  },
+  {
+    id: "opt-leave-start",
+    text: "leave_start=forward-count",
+    name: "any forward card leaves Start",
+    label: "Any forward card brings a pawn out of Start (2013)",
+    shown: (preset) => preset.leave_start === "circle",
+  },
+  {
+    id: "opt-sorry-4",
+    text: "sorry_forward_4=true",
+    name: "Sorry! or forward 4",
+    label: "A Sorry! may instead move one of your pawns forward 4 (2013)",
+    shown: (preset) => !preset.sorry_forward_4,
+  },
+  {
+    id: "opt-split-any",
+    text: "partner_split=any",
+    name: "a 7 split among any team pawns",
+    label: "Partners may split a 7 among any number of the team's pawns (1992 sheet)",
+    shown: (preset) => preset.partners,
+  },
+];
+
+/** The rules options ticked (and offered for this preset), for a game of `players`. */
+function chosenOptions(players) {
+  const chosen = RULE_OPTIONS.filter((option) => option.shown(page.preset) && $(option.id)?.checked);
+  if (players === 1) return chosen.filter((option) => option.id !== "opt-points");
+  return chosen;
+}
+
+/** The rules of a new game: the preset, with the options ticked and doubling if it is (and can be played). */
 function rulesText(players) {
   const doubling = $("doubling").checked && canDouble(players);
-  return doubling ? `${page.preset.name}(scoring=1939,doubling=true)` : page.preset.name;
+  const options = chosenOptions(players).map((option) => option.text);
+  if (doubling) options.push(...(options.includes("scoring=1939") ? [] : ["scoring=1939"]), "doubling=true");
+  return options.length ? `${page.preset.name}(${options.join(",")})` : page.preset.name;
 }
 
 function rulesName() {
-  return `${capitalise(page.preset.name)}${$("doubling").checked && canDouble(2) ? " with doubling" : ""}`;
+  const names = chosenOptions(2).map((option) => option.name);
+  if ($("doubling").checked && canDouble(2)) names.push("doubling");
+  return `${capitalise(page.preset.name)}${names.length ? ` with ${names.join(", ")}` : ""}`;
+}
+
+function renderRuleOptions() {
+  const ticked = new Set(RULE_OPTIONS.filter((option) => $(option.id)?.checked).map((option) => option.id));
+  $("rule-options").replaceChildren(
+    ...RULE_OPTIONS.filter((option) => option.shown(page.preset)).map((option) => {
+      const box = el("input", { type: "checkbox", id: option.id, checked: ticked.has(option.id) });
+      box.addEventListener("change", () => {
+        showRulesName();
+        renderSummary();
+      });
+      return el("label", { class: "check" }, box, el("span", {}, option.label));
+    }),
+  );
 }
 
 // --- play against the computer ------------------------------------------------------------
@@ -136,9 +193,18 @@ function renderSummary() {
   const count = page.quickPlayers;
   const others = count - 1;
   const level = levelName($("level").value);
-  const against = others === 0 ? "alone" : `against ${others} computer player${others > 1 ? "s" : ""} (${level})`;
-  const doubling = $("doubling").checked && canDouble(count) ? " with doubling" : "";
-  $("quick-summary").textContent = `${capitalise(page.preset.name)} rules${doubling}, you play ${capitalise(page.quickColour)} ${against}.`;
+  const partner = OPPOSITE[page.quickColour];
+  const against =
+    others === 0
+      ? "alone"
+      : page.preset.partners
+        ? `with ${capitalise(partner)} (computer, ${level}) as your partner, against 2 computer players`
+        : `against ${others} computer player${others > 1 ? "s" : ""} (${level})`;
+  const rules = rulesName();
+  $("quick-summary").textContent = `${rules} rules, you play ${capitalise(page.quickColour)} ${against}.`.replace(
+    / with (.*) rules,/,
+    " rules with $1,",
+  );
 }
 
 async function startQuick(event) {
@@ -409,6 +475,7 @@ function showRulesName() {
 
 function choosePreset(name) {
   page.preset = page.presets.find((preset) => preset.name === name) || page.presets[0];
+  renderRuleOptions();
   showRulesName();
   renderQuick();
   renderHotseat();
