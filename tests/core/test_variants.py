@@ -2,12 +2,23 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
 
 from pardon.core import Game, InvalidError, legal_moves, parse_card, parse_position, parse_rules
 from pardon.core.notation import format_move, format_position
+from pardon.core.rules import (
+    LEADER_CHOICES,
+    LEAVE_START_CHOICES,
+    PARTNER_SPLIT_CHOICES,
+    PRESETS,
+    SCORING_CHOICES,
+    SLIDE_RIDERS,
+    Rules,
+    in_words,
+)
 from pardon.core.state import seats_for
 
 MODERN = "modern-no-tokens"
@@ -148,3 +159,32 @@ def test_a_scoring_game_reports_points_at_the_end() -> None:
     assert game.points is not None
     assert game.winner is not None
     assert game.points[game.winner] >= 4
+
+
+def test_every_option_value_has_words_for_the_rules_name() -> None:
+    """A rules name for people (the browser's title, the lobby) says each option that differs
+    from the nearest preset: every value of every option has its words."""
+    choices: dict[str, tuple[object, ...]] = {
+        "deck": (44, 45, 55),
+        "pawns": (3, 4),
+        "pawns_out": (0, 1),
+        "hand": (0, 5),
+        "slide_riders": SLIDE_RIDERS,
+        "leader": LEADER_CHOICES,
+        "leave_start": LEAVE_START_CHOICES,
+        "partner_split": PARTNER_SPLIT_CHOICES,
+        "scoring": SCORING_CHOICES,
+    }
+    for field in dataclasses.fields(Rules):
+        values = choices.get(field.name, (True, False))
+        for value in values:
+            for preset in PRESETS.values():
+                try:
+                    rules = dataclasses.replace(preset, **{field.name: value})
+                except InvalidError:
+                    continue  # not allowed with this preset (Fire and Ice with partners, ...)
+                words = in_words(rules)
+                assert "=" not in words and "(" not in words, (field.name, value, words)
+    assert in_words(parse_rules("classic(pawns=3,deck=44)")) == "Classic-1939 with 3 pawns"
+    assert in_words(parse_rules("modern(deck=55)")) == "Modern with a 55-card pack"
+    assert in_words(parse_rules("partners(partner_split=any)")) == "Partners with 7s split among any team pawns"

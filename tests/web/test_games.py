@@ -104,3 +104,19 @@ def test_a_spectator_sees_no_hand_and_no_moves(server: TestClient) -> None:
         watcher.until(lambda message: message.get("event") == red.seen)
         assert watcher.state["position"]["hands"] == {}
         assert "seed" not in str(watcher.state) and "draw_pile" not in str(watcher.state)
+
+
+def test_a_games_rules_are_named_in_words_for_people(server: TestClient) -> None:
+    """The page's title and the lobby read "Classic-1939 with Point Scoring, doubles", not the
+    rules' text form, which only a program or the command line should have to read."""
+    rules = {"preset": "classic-1939", "scoring": "1939", "doubling": True}
+    game = create(server, [{"kind": "human"}, {"kind": "open"}], rules=rules, public=True)
+    summary = server.get(f"/api/games/{game['id']}").json()
+    assert summary["rules"] == "classic-1939(scoring=1939,doubling=true)"
+    assert summary["rules_name"] == "Classic-1939 with Point Scoring, doubles"
+    listed = [entry for entry in server.get("/api/lobby").json()["games"] if entry["id"] == game["id"]]
+    assert listed and listed[0]["rules_name"] == summary["rules_name"]
+    with server.websocket_connect(game["websocket"]) as socket:
+        player = Player(socket)
+        player.hello(token_of(game, "red"))
+        assert player.state["rules_name"] == summary["rules_name"]

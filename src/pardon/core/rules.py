@@ -248,6 +248,50 @@ def to_text(rules: Rules) -> str:
     return f"{name}({','.join(f'{key}={_format_value(value)}' for key, value in changes.items())})"
 
 
+#: Each option's values in a player's words, for the name of an adjusted preset.
+_OPTION_WORDS: Final[dict[str, dict[Any, str]]] = {
+    "deck": {44: "a 44-card pack", 45: "a 45-card pack", 55: "a 55-card pack"},
+    "pawns": {3: "3 pawns", 4: "4 pawns"},
+    "pawns_out": {0: "every pawn in Start", 1: "one pawn out"},
+    "draw_again_on_2": {True: "a 2 draws again", False: "no draw again on a 2"},
+    "slide_riders": {"others": "slides for other colours", "own": "own-colour slides"},
+    "switched_opponent_slides": {True: "a switched pawn slides", False: "no slide after a switch"},
+    "leader": {
+        "draw": "the highest card leads",
+        "named": "a named player leads",
+        "last-winner": "the last winner leads",
+    },
+    "leave_start": {
+        "circle": "only a 1, a 2 or a Sorry! leaves Start",
+        "forward-count": "any forward card leaves Start",
+        "forward-circle": "any forward card leaves Start, onto the circle",
+    },
+    "sorry_forward_4": {True: "Sorry! or forward 4", False: "no forward 4 with a Sorry!"},
+    "partners": {True: "partners", False: "no partners"},
+    "partner_split": {"two": "7s split between two pawns", "any": "7s split among any team pawns"},
+    "scoring": {"none": "no points", "1939": "Point Scoring", "1992": "1992 points"},
+    "solo": {True: "solo", False: "no solo"},
+    "hand": {0: "a card a turn", 5: "hands of five"},
+    "tokens": {True: "Fire and Ice", False: "no Fire and Ice"},
+    "doubling": {True: "doubles", False: "no doubles"},
+}
+
+
+def in_words(rules: Rules) -> str:
+    """The rules' name for people: the nearest preset and, in words, what differs from it.
+
+    >>> in_words(parse_rules("classic-1939(scoring=1939,doubling=true)"))
+    'Classic-1939 with Point Scoring, doubles'
+    >>> in_words(parse_rules("modern"))
+    'Modern'
+    """
+    name, changes = nearest_preset(rules)
+    title = name[0].upper() + name[1:]
+    if not changes:
+        return title
+    return f"{title} with {', '.join(_OPTION_WORDS[option][value] for option, value in changes.items())}"
+
+
 def to_dict(rules: Rules) -> dict[str, Any]:
     """Every option with its value."""
     return {field.name: getattr(rules, field.name) for field in dataclasses.fields(Rules)}

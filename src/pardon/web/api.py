@@ -28,7 +28,7 @@ from pardon.core.errors import PardonError
 from pardon.core.game import Game, record_of
 from pardon.core.jsonio import rules_from_json
 from pardon.core.notation import format_record
-from pardon.core.rules import to_text
+from pardon.core.rules import in_words, parse_rules, to_text
 from pardon.core.state import check_seats, seats_for
 from pardon.web.protocol import COLOUR_NUMBERS, Colour
 from pardon.web.rooms import BOT, HUMAN, GameBrokenError, Room, Rooms, new_game
@@ -130,6 +130,8 @@ class SeatSummary(BaseModel):
 class GameSummary(BaseModel):
     id: str
     rules: str
+    #: The rules in words, for people: "Classic-1939 with Point Scoring, doubles".
+    rules_name: str
     public: bool
     hints: bool
     status: Literal["waiting", "playing", "finished"]
@@ -366,10 +368,20 @@ def game_room(request: Request, game_id: str) -> Room:
     return room
 
 
+def _rules_name(text: str) -> str:
+    """A stored game's rules in words; the text itself if it no longer reads (the game's own
+    refusal is said where it is opened, not in every list that names it)."""
+    try:
+        return in_words(parse_rules(text))
+    except PardonError:
+        return text
+
+
 def _summary(row: GameRow, event: int) -> GameSummary:
     return GameSummary(
         id=row.id,
         rules=row.rules,
+        rules_name=_rules_name(row.rules),
         public=row.public,
         hints=row.hints,
         status=row.status,  # type: ignore[arg-type]

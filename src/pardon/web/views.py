@@ -23,7 +23,7 @@ from pardon.core.jsonio import position_to_json
 from pardon.core.locations import format_location
 from pardon.core.moves import ACCEPT, BONUS_HOME, BUMP_FROM_START, DOUBLE, DROP, FIRE, ICE, STEP, SWITCH, Action, Move
 from pardon.core.notation import find_move, format_move, location_to_json
-from pardon.core.rules import Rules
+from pardon.core.rules import Rules, in_words
 from pardon.core.state import Position
 from pardon.core.why import why_pawn_cannot_move
 
@@ -352,6 +352,7 @@ def view_json(
         "why_not": why_not_json(game, viewer) if moves and viewer is not None else {},
         "last": last_decision_json(game),
         "rules": game.rules.name,
+        "rules_name": in_words(game.rules),
         "teams": teams_json(game),
         **({"cards_drawn": cards_drawn(game)} if game.rules.solo else {}),
     }

@@ -238,7 +238,7 @@ async function ensureBoard(state) {
   const geometry = await loadGeometry(state.rules);
   app.board = createBoard($("board"), geometry, { onPawn: clickPawn, onPlace: clickPlace, seat });
   app.boardRules = state.rules;
-  $("game-title").textContent = `Sorry! · ${state.rules} · game ${state.game}`;
+  $("game-title").textContent = `Sorry! · ${state.rules_name ?? state.rules} · game ${state.game}`;
 }
 
 function showError(message) {

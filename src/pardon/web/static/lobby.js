@@ -34,7 +34,7 @@ function gameCard(game) {
     el(
       "h2",
       {},
-      el("span", { id: `title-${game.id}` }, `${capitalise(game.rules)} game · ${game.seats.length} players`),
+      el("span", { id: `title-${game.id}` }, `${game.rules_name ?? capitalise(game.rules)} game · ${game.seats.length} players`),
       el("span", { class: "badge open" }, `${open} open`),
     ),
     el("ul", { class: "seats-list", "aria-label": "Seats" }, ...game.seats.map((seat) => seatLine(game, seat))),
