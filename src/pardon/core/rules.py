@@ -145,7 +145,7 @@ PRESETS: Final[dict[str, Rules]] = {
 
 PRESET_HELP: Final[dict[str, str]] = {
     "classic": "the classic game: 45 cards, 4 pawns, a 2 draws again (1939 rules, P92)",
-    "classic-1939": "the 1939 game: 44 cards; add scoring=1939 for Point Scoring Sorry",
+    "classic-1939": "the 1939 game: 44 cards, with Point Scoring Sorry as an option",
     "partners": "4 players in teams, Red+Yellow against Blue+Green, either partner's pawns (P92)",
     "adult": "1992 play for points: one pawn out, hands of five cards, 1992 points",
     "modern": "2013 Hasbro with Fire and Ice: 3 pawns, any forward card leaves Start, own-colour slides",
