@@ -161,3 +161,17 @@ def test_replay_steps_shows_each_decision_before_it_is_made() -> None:
     with pytest.raises(RuntimeError, match="play each move"):
         for _ in replay_steps(record):
             pass
+
+
+def test_before_draw_is_the_state_the_card_came_from() -> None:
+    game = Game.new(parse_rules("classic"), (0, 2), 12)
+    assert game.before_draw == game.state  # no card in hand yet
+    ready = game.state
+    game.draw()
+    assert game.before_draw == ready and game.state != ready
+    replayed = Game(game.rules, game.before_draw)  # a game that knows the pack's order
+    assert replayed.draw() == game.card
+    game.play_trusted(game.legal_moves()[0])
+    assert game.before_draw == game.state
+    game.pop()
+    assert game.state == ready

@@ -117,7 +117,7 @@ class ExpectimaxBot:
         totals = [[0.0] * 4 for _ in moves]
         searched = 0
         for _ in range(deals):
-            game = sample_game(observation, rng)
+            game = self._model(observation, rng)
             if not matches(game, observation, moves):
                 continue
             searched += 1
@@ -163,6 +163,11 @@ class ExpectimaxBot:
         if found is None:
             found = self._evaluators[observation.rules] = Evaluator(observation.rules, self.weights)
         return found
+
+    def _model(self, observation: Observation, rng: random.Random) -> Game:
+        """The game the search plays forward: the observed one with the unseen cards dealt in
+        an order of ``rng``'s (:func:`pardon.bots.model.sample_game`)."""
+        return sample_game(observation, rng)
 
     def _context(self, remaining: Counter[int], rules: Rules) -> Any:
         """What the leaves of one decision share, from the cards left to draw: the chance of each card."""

@@ -181,6 +181,12 @@ class Game:
 
     # --- steps --------------------------------------------------------------------------
 
+    @property
+    def before_draw(self) -> GameState:
+        """The state before the card in hand was drawn (the state now if none is): what
+        :meth:`undraw` returns to, and where a search that knows the pack starts from."""
+        return self._before_draw if self.state.card is not None else self.state
+
     def draw(self) -> int:
         """The chance step: turn up the next card for the player to move."""
         card, drawn = draw_next(self.rules, self.state)
@@ -243,8 +249,7 @@ class Game:
         """Record ``move`` and step to ``after``, the state :func:`pardon.core.turn.apply` gives
         for it: for a caller that has computed the next state already (the server stores the
         decision before it makes it), so that it is not computed twice."""
-        before = self._before_draw if self.state.card is not None else self.state
-        self._history.append(_Turn(before, self.decider, move))
+        self._history.append(_Turn(self.before_draw, self.decider, move))
         self.state = self._before_draw = after
 
     def pop(self) -> Move:
