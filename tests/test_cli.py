@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -386,3 +387,55 @@ def test_serve_refuses_a_level_it_cannot_make_before_it_starts(
     assert len(result.stderr.strip().splitlines()) == 1, result.stderr
     assert words in result.stderr and option in result.stderr
     assert not database.exists()  # nothing was made
+
+
+@pytest.mark.parametrize(
+    ("arguments", "words"),
+    [
+        (["sim", "--games", "5", "--out", "{file}"], "--out {file}: it is a file, not a directory"),
+        (["sim", "--games", "5", "--out", "{file}/run"], "{file} is a file, not a directory"),
+        (["sim", "--games", "5", "--out", "/proc/no-such/run"], "cannot use /proc/no-such"),
+        (["sim", "--games", "5", "--jobs", "0", "--out", "{new}"], "--jobs must be 1 or more, not 0"),
+        (["report", "{run}", "--out", "{file}"], "--out {file}: it is a file, not a directory"),
+        (["report", "{run}", "--out", "/proc/no-such/report"], "cannot use /proc/no-such"),
+        (["tournament", "--games", "2", "--out", "{file}"], "--out {file}: it is a file, not a directory"),
+        (["tournament", "--games", "2", "--out", "/proc/no-such/run"], "--out /proc/no-such/run: cannot make it"),
+        (["tournament", "--games", "2", "--bots", "greedy,wizard", "--out", "{new}"], "unknown computer player"),
+        (["tournament", "--games", "0"], "--games must be 1 or more, not 0"),
+        (["tournament", "--games", "-4"], "--games must be 1 or more, not -4"),
+        (["tournament", "--games", "2", "--jobs", "-2"], "--jobs must be 1 or more, not -2"),
+        (["play", "--delay", "inf"], "--delay must be a number of seconds, not inf"),
+        (["play", "--delay", "nan"], "--delay must be a number of seconds, not nan"),
+    ],
+)
+def test_what_cannot_be_written_or_played_is_one_line_and_changes_nothing(
+    arguments: list[str], words: str, tmp_path: Path
+) -> None:
+    run = tmp_path / "run"
+    assert pardon("sim", "--games", "3", "--jobs", "1", "--quiet", "--out", str(run)).returncode == 0
+    file = tmp_path / "a-file.txt"
+    file.write_text("kept\n", encoding="utf-8")
+    before = sorted(tmp_path.rglob("*"))
+    names = {"file": str(file), "run": str(run), "new": str(tmp_path / "new")}
+    result = pardon(*(argument.format(**names) for argument in arguments))
+    assert result.returncode == 2 and result.stdout == ""
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert result.stderr.startswith(f"pardon {arguments[0]}: ") and words.format(**names) in result.stderr
+    assert sorted(tmp_path.rglob("*")) == before and file.read_text(encoding="utf-8") == "kept\n"
+
+
+def test_ctrl_c_in_a_simulation_ends_the_progress_line_and_says_the_run_resumes(tmp_path: Path) -> None:
+    run = subprocess.Popen(
+        [sys.executable, "-m", "pardon", "sim", "--games", "100000", "--jobs", "1", "--out", str(tmp_path / "run")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert run.stderr is not None
+    while run.stderr.read(1) != "[":  # until the progress bar has begun
+        pass
+    run.send_signal(signal.SIGINT)
+    _, stderr = run.communicate(timeout=60)
+    assert run.returncode == 130
+    assert stderr.endswith("\npardon sim: interrupted: the same command resumes it\n")
+    assert "Traceback" not in stderr

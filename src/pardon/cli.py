@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
+import os
 import random
 import sys
 import time
@@ -57,6 +59,25 @@ def _read_text(path: str) -> str:
         raise UserError(f"cannot read {path}: {error.strerror or error}") from None
     except UnicodeDecodeError:
         raise UserError(f"cannot read {path}: it is not UTF-8 text") from None
+
+
+def _out_directory(text: str, option: str = "--out") -> Path:
+    """The directory ``option`` names (the command makes it if missing), refused in one line
+    when it is a file or cannot be written in; nothing is made here."""
+    out = Path(text)
+    if out.exists() and not out.is_dir():
+        raise UserError(f"{option} {text}: it is a file, not a directory")
+    existing = next(folder for folder in (out, *out.absolute().parents) if folder.exists())
+    if not existing.is_dir():
+        raise UserError(f"{option} {text}: {existing} is a file, not a directory")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise UserError(f"{option} {text}: cannot write in {existing}")
+    return out
+
+
+def _at_least_one(option: str, value: int | None) -> None:
+    if value is not None and value < 1:
+        raise UserError(f"{option} must be 1 or more, not {value}")
 
 
 def _read_json(path: str) -> Any:
@@ -138,6 +159,8 @@ def _leader_draw_lines(game: Game) -> list[str]:
 
 
 def command_play(arguments: argparse.Namespace) -> int:
+    if arguments.delay is not None and not math.isfinite(arguments.delay):
+        raise UserError(f"--delay must be a number of seconds, not {arguments.delay}")
     seed = arguments.seed if arguments.seed is not None else random.SystemRandom().randrange(10**6)
     players = _players(arguments.rules, arguments.players, 4)
     names = arguments.bots.split(",")
@@ -216,8 +239,19 @@ def command_tournament(arguments: argparse.Namespace) -> int:
     from pardon.bots import split_bot_specs
     from pardon.sim.tournament import format_report, run_tournament
 
+    _at_least_one("--games", arguments.games)
+    _at_least_one("--jobs", arguments.jobs)
+    specs = split_bot_specs(arguments.bots)
+    for spec in specs:  # an unknown level is refused before anything is made
+        make_bot(spec)
+    directory = None if arguments.out is None else _out_directory(arguments.out)
+    if directory is not None and len(specs) > 1:  # made before the progress bar starts
+        try:
+            directory.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise UserError(f"--out {arguments.out}: cannot make it: {error.strerror or error}") from None
     report = run_tournament(
-        split_bot_specs(arguments.bots),
+        specs,
         rules=arguments.rules,
         players=arguments.players,
         games=arguments.games,
@@ -225,7 +259,7 @@ def command_tournament(arguments: argparse.Namespace) -> int:
         seed=arguments.seed,
         progress=None if arguments.quiet else sys.stderr,
         ladder=arguments.ladder,
-        directory=None if arguments.out is None else Path(arguments.out),
+        directory=directory,
     )
     print(json.dumps(report.to_json()) if arguments.json else format_report(report))
     return 0
@@ -352,11 +386,13 @@ def command_sim(arguments: argparse.Namespace) -> int:
 
     if arguments.dask and arguments.scheduler:
         raise UserError("choose --dask local or --scheduler ADDRESS, not both")
+    _at_least_one("--jobs", arguments.jobs)
     players = _players(arguments.rules, arguments.players, 2)
     simulation = Simulation(arguments.rules, players, parse_bots(arguments.bots), arguments.games, arguments.seed)
     jobs = arguments.jobs or default_jobs()
     out = Path(arguments.out)
     check_engine(out, arguments.engine)
+    _out_directory(arguments.out)
     if arguments.engine == "batch":  # many games at once as arrays (needs the rl extra)
         from pardon.batch.simulate import command_sim_batch
 
@@ -381,7 +417,7 @@ def command_report(arguments: argparse.Namespace) -> int:
 
     directories = [Path(directory) for directory in arguments.directories]
     summaries = [summarise(read_rows(directory), read_settings(directory).to_json()) for directory in directories]
-    out = Path(arguments.out) if arguments.out else directories[0] / "report"
+    out = _out_directory(arguments.out or str(directories[0] / "report"))
     page = write_report(summaries, out)
     print(f"report written to {page} (figures in {out / 'report.json'})")
     return 0
@@ -616,10 +652,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (UserError, PardonError, ValueError) as error:
         print(f"pardon {arguments.command}: {error}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # Ctrl+C: the line a progress bar was on ends, and it is said
+        resumes = arguments.command in ("sim", "tournament") and getattr(arguments, "out", None)
+        again = ": the same command resumes it" if resumes else ""
+        print(f"\npardon {arguments.command}: interrupted{again}", file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as error:  # a file or folder the command could not read or write
+        where = f" {error.filename}" if error.filename else ""
+        print(f"pardon {arguments.command}: cannot use{where}: {error.strerror or error}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

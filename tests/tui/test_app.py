@@ -101,6 +101,19 @@ def test_why_not_says_why_a_pawn_cannot_move() -> None:
     asyncio.run(scenario())
 
 
+def test_why_not_after_picking_a_pawn_still_names_the_pawns_that_cannot_move() -> None:
+    async def scenario() -> None:
+        game = game_at("classic", "R:20,start,start,start Y:40,start,start,start turn:R", [11, 5, 5])
+        app = local_app(game)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: deciding(app))
+            await pilot.press("enter", "w")  # the pawn on 20 picked: its places listed, then why not
+            assert app.picker is not None and app.picker.stage == DESTINATION
+            assert app.info == "Pawn in Start: only a 1, a 2 or a Sorry! brings a pawn out of Start."
+
+    asyncio.run(scenario())
+
+
 def test_escape_takes_back_a_pick_and_undo_takes_back_a_move() -> None:
     async def scenario() -> None:
         game = game_at("classic", "R:20,30,start,start Y:40,start,start,start turn:R", [5, 5, 8, 3, 3, 3])
@@ -187,6 +200,28 @@ def test_the_record_saved_midway_replays_to_the_game_so_far(tmp_path: Path) -> N
     asyncio.run(scenario())
 
 
+def test_q_in_a_game_not_over_asks_first_and_brings_a_saved_record_up_to_date(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        record = tmp_path / "game.txt"
+        game = Game.new(parse_rules("classic"), (0, 2), seed=8)
+        app = local_app(game, record=record)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: deciding(app))
+            await pilot.press("s")
+            await until(pilot, record.exists)
+            for _ in range(2):
+                await until(pilot, lambda: deciding(app))
+                await pilot.press("enter")
+            await until(pilot, lambda: deciding(app))
+            await pilot.press("q")  # a stray q: the game goes on, and the screen says how to quit
+            assert app.is_running and "q again quits" in app.info and "The game is not over" in screen_text(app)
+            await pilot.press("q")
+            await until(pilot, lambda: not app.is_running)
+        assert replay(parse_record(record.read_text())).position == game.position  # not the game at s
+
+    asyncio.run(scenario())
+
+
 def test_the_end_says_who_won_saves_the_record_and_n_starts_another_game(tmp_path: Path) -> None:
     async def scenario() -> None:
         record = tmp_path / "end.txt"
@@ -204,6 +239,26 @@ def test_the_end_says_who_won_saves_the_record_and_n_starts_another_game(tmp_pat
             await pilot.press("n")
             await until(pilot, lambda: app.view_now.status != FINISHED and deciding(app))
             assert app.table.view().position.seats == (0, 2) and "Red wins!" not in screen_text(app)
+
+    asyncio.run(scenario())
+
+
+def test_a_win_taken_back_and_won_another_way_saves_the_new_record(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        record = tmp_path / "end.txt"
+        game = game_at("classic", "R:58,home,home,home Y:40,start,start,start turn:R", [10, 5, 1, 5, 10, 5])
+        app = local_app(game, record=record)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: deciding(app))
+            await pilot.press("enter", "enter")  # 10: the pawn on 58 forward to Home, and Red wins
+            await until(pilot, record.exists)
+            await pilot.press("u")  # taken back: the same 10, now back 1 to 57
+            assert app.view_now.status != FINISHED and "Took back 1 decision." in screen_text(app)
+            await pilot.press("enter", "down", "enter")
+            await play_by_keys(pilot, app)  # a 1 to 58, then the 10 to Home: Red wins again
+            await until(pilot, lambda: "Record saved to" in app.info)
+        kept = parse_record(record.read_text())
+        assert kept.result == RED and len(kept.moves) == len(record_of(game).moves) == 5
 
     asyncio.run(scenario())
 

@@ -19,13 +19,15 @@ def pardon(*arguments: str, cwd: Path | None = None) -> subprocess.CompletedProc
     )
 
 
-def test_pardon_tui_runs_full_screen_in_a_terminal_and_quits_on_q(tmp_path: Path) -> None:
+def test_pardon_tui_runs_full_screen_in_a_terminal_and_quits_on_q_twice(tmp_path: Path) -> None:
     pytest.importorskip("textual")
     terminal = Terminal(["tui", "--players", "2", "--seed", "4", "--level", "random", "--pace", "0"], cwd=tmp_path)
     shown = terminal.read_until(b"q quit")  # the last line of the screen: all of it drawn
     assert b"\x1b[?1049h" in shown  # the full screen, the terminal's own screen kept behind it
     text = re.sub(rb"\x1b\[[0-9;]*m", b"", shown)  # the words, their colours aside
     assert b"[R] pawn: R B Y G" in text and b"Card: " in text
+    terminal.type("q")  # the game is not over: the first q only asks
+    terminal.read_until(b"is not over")
     terminal.type("q")
     assert terminal.finish() == 0
 
@@ -46,7 +48,14 @@ def _closed_port() -> int:
         (["--level", "grandmaster"], "unknown computer player 'grandmaster'"),
         (["--rules", "checkers"], "unknown rules preset 'checkers'"),
         (["--pace", "-1"], "--pace must be 0 or more seconds"),
+        (["--pace", "inf"], "--pace must be 0 or more seconds, not inf"),  # the computer would never move
+        (["--pace", "nan"], "--pace must be 0 or more seconds, not nan"),
+        (["--rules", "solo", "--you", "blue"], "blue is not playing: with 1 player the colour is red"),
+        (["--record", "/"], "--record /: it is a directory, not a file"),  # said now, not at the game's end
+        (["--record", "/no/such/folder/game.txt"], "--record /no/such/folder/game.txt: there is no folder"),
         (["--join", "http://127.0.0.1:8000/lobby"], "the address has no /play/GAME"),
+        (["--join", ""], "cannot join '': expected an invite link"),
+        (["--join", "http://[::1/play/abc#token=x"], "cannot join 'http://[::1/play/abc#token=x': Invalid IPv6 URL"),
         (["--join", f"http://127.0.0.1:{_closed_port()}/play/abc#token=x"], "cannot reach http://127.0.0.1:"),
     ],
 )
@@ -90,3 +99,17 @@ def test_pardon_play_in_a_terminal_redraws_the_board_in_place_in_colour() -> Non
     assert terminal.finish() == 0
     assert shown.count(b"\x1b[H\x1b[2J") > 10  # a screen per move, not the whole game scrolling by
     assert b"\x1b[1;97;41m[R]" in shown and b"Legend:" in shown
+
+
+def test_pardon_play_in_a_small_terminal_fits_each_screen_to_it() -> None:
+    """At 80 x 24 the heading, the legend and six moves do not fit above the board: the latest
+    moves do, so the screen never scrolls and the last move is always in view."""
+    terminal = Terminal(["play", "--players", "2", "--seed", "3", "--delay", "0"], size=(80, 24))
+    shown = terminal.read_until(b"Watch this game again with")
+    assert terminal.finish() == 0
+    screens = re.sub(rb"\x1b\[[0-9;]*m", b"", shown).split(b"\x1b[H\x1b[2J")[1:]
+    assert len(screens) > 10
+    for screen in screens[:-1]:  # the last one has the result under it
+        rows = sum(max(1, -(-len(line) // 80)) for line in screen.decode().split("\r\n"))
+        assert rows <= 24, screen.decode()
+        assert re.search(r"^ *\d+\. ", screen.decode(), re.MULTILINE)  # the move just made

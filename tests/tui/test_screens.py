@@ -91,3 +91,23 @@ def test_in_colour_the_pawns_wear_their_colours() -> None:
 
     svg = asyncio.run(scenario())
     assert "#e0a800" in svg and "#c62828" in svg  # Yellow's pawns and Red's, on the cream board
+
+
+def test_a_resized_terminal_is_drawn_at_its_new_size_at_once() -> None:
+    """The screen follows the terminal without waiting for a key: smaller, the board small and
+    the pack in the title's corner; larger, the board large again."""
+    small, _ = shown(split_seven, (80, 24), [])
+
+    async def scenario() -> None:
+        app = local_app(split_seven())
+        async with app.run_test(size=(120, 40)) as pilot:
+            await until(pilot, lambda: deciding(app))
+            before = screen_text(app)
+            await pilot.resize_terminal(80, 24)
+            await pilot.pause()
+            assert screen_text(app) == small
+            await pilot.resize_terminal(120, 40)
+            await pilot.pause()
+            assert screen_text(app) == before
+
+    asyncio.run(scenario())

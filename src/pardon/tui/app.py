@@ -59,7 +59,7 @@ KEYS_HELP: Final = (
     ("u", "take back your last move (against the computer)"),
     ("s", "save the game's record now"),
     ("?", "this help"),
-    ("q", "quit"),
+    ("q", "quit (twice in a game not over)"),
 )
 
 
@@ -173,6 +173,8 @@ class PardonApp(App[None]):
         #: Where the record was last written, and whether the game's end has been saved.
         self.saved: Path | None = None
         self._saved_at_end = False
+        self._quit_asked = False  # q once in a game that is not over: a second q quits
+        self._table_running = False  # whether the table plays on (it stops at the game's end)
         self.revealed: int | None = None  # hot-seat: whose hand may be shown
         self.view_now: View = table.view()
         self._mounted = False
@@ -193,14 +195,18 @@ class PardonApp(App[None]):
         self.run_worker(self._run_table(), group="table")
 
     async def _run_table(self) -> None:
+        self._table_running = True
         try:
             await self.table.run(self.show)
         except Exception as error:  # the table's end (a lost server, say) is told, not raised
             self.info = f"The game stopped: {error}"
             self.show()
+        finally:
+            self._table_running = False
 
     def on_resize(self, event: events.Resize) -> None:
-        self.show()
+        # This handler runs before Textual's own has taken the new size: draw once it has.
+        self.call_next(self.show)
 
     # --- what is shown ----------------------------------------------------------------------
 
@@ -473,6 +479,8 @@ class PardonApp(App[None]):
         reasons = [option for option in options if not option.enabled]
         if 0 <= self.cursor < len(options) and not options[self.cursor].enabled:
             reasons = [options[self.cursor]]
+        elif not reasons and self.picker is not None and not self.covered:
+            reasons = self.picker.cannot_move()  # a pawn picked: the others' reasons still hold
         if not reasons:
             self.info = "Every pawn out of Home can move." if options else "Nothing to explain now."
         else:
@@ -501,8 +509,14 @@ class PardonApp(App[None]):
         else:
             taken = self.table.take_back()
             self._picker_for = ()
+            if taken:  # the game goes on: its computer players play again, and its end is saved again
+                self._saved_at_end = False
+                if not self._table_running:
+                    self._table_running = True
+                    self.run_worker(self._run_table(), group="table")
             self.show()  # the decision taken back, offered afresh
-            self.info = f"Took back {taken} decisions." if taken else "There is no move of yours to take back."
+            decisions = "decision" if taken == 1 else "decisions"
+            self.info = f"Took back {taken} {decisions}." if taken else "There is no move of yours to take back."
         self.show()
 
     async def action_save(self) -> None:
@@ -532,13 +546,25 @@ class PardonApp(App[None]):
             return
         await self.table.close()
         self.table, self.record = self.new_game()
-        self.saved, self._saved_at_end = None, False
+        self.saved, self._saved_at_end, self._quit_asked = None, False, False
         self._picker_for = ()
         self.info = ""
         self.show()
         self.run_worker(self._run_table(), group="table")
 
     async def action_quit(self) -> None:
+        """Quit; a game on this machine that is not over asks first, since it cannot be taken
+        up again, and a record written midway is brought up to date."""
+        view = self.view_now
+        unfinished = self.table.can_take_back and view.status != FINISHED and bool(view.people)
+        if unfinished and not self._quit_asked:
+            self._quit_asked = True
+            keep = "s saves its record first" if self.record is not None else "it keeps no record"
+            self.info = f"The game is not over and cannot be taken up again: q again quits ({keep})."
+            self.show()
+            return
+        if unfinished and self.saved is not None:
+            await self._save(self.saved, at_end=False)
         await self.table.close()
         self.exit()
 

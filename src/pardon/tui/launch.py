@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import math
+import os
 import random
 import urllib.error
 import urllib.request
@@ -23,15 +25,17 @@ from pardon.tui.table import Table
 
 def launch(arguments: argparse.Namespace) -> int:
     """Run the game the options describe; raise a ValueError (one line) for options that cannot be."""
-    if arguments.join:
+    if arguments.join is not None:  # an empty link too is refused, not a game against the computer
         return _join(arguments)
     rules = parse_rules(arguments.rules)
     players = arguments.players or (4 if 4 in rules.players else rules.players[0])
     seats = check_seats(seats_for(players), rules)
     people = people_of(arguments.you, seats)
     make_bot(arguments.level)  # an unknown level is refused before the screen opens
-    if arguments.pace < 0:
+    if not 0 <= arguments.pace < math.inf:
         raise InvalidError(f"--pace must be 0 or more seconds, not {arguments.pace}")
+    if arguments.record and not arguments.no_record:
+        check_record_path(Path(arguments.record))
     seed = arguments.seed if arguments.seed is not None else _random_seed()
 
     def game_at(seed: int) -> tuple[Table, Path | None]:
@@ -73,6 +77,17 @@ def check_invite(invite: Invite) -> None:
         raise InvalidError(f"cannot reach {invite.server}: {reason}") from None
 
 
+def check_record_path(path: Path) -> None:
+    """Refuse, before the screen opens, a record file that could not be written at the game's end."""
+    if path.is_dir():
+        raise InvalidError(f"--record {path}: it is a directory, not a file")
+    folder = path.absolute().parent
+    if not folder.is_dir():
+        raise InvalidError(f"--record {path}: there is no folder {folder}")
+    if not os.access(folder, os.W_OK | os.X_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise InvalidError(f"--record {path}: cannot write there")
+
+
 def people_of(text: str | None, seats: tuple[int, ...]) -> frozenset[int]:
     """The colours played at this screen: ``red``, ``red,blue`` (hot-seat), ``none`` (watch);
     the first seat when not said."""
@@ -85,9 +100,8 @@ def people_of(text: str | None, seats: tuple[int, ...]) -> frozenset[int]:
         colour = parse_colour(word)
         if colour not in seats:
             playing = " and ".join(COLOUR_NAMES[seat] for seat in seats)
-            raise InvalidError(
-                f"{COLOUR_NAMES[colour]} is not playing: with {len(seats)} players the colours are {playing}"
-            )
+            players = f"with {len(seats)} players the colours are" if len(seats) > 1 else "with 1 player the colour is"
+            raise InvalidError(f"{COLOUR_NAMES[colour]} is not playing: {players} {playing}")
         people.add(colour)
     return frozenset(people)
 

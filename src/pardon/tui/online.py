@@ -55,8 +55,11 @@ def parse_invite(link: str) -> Invite:
     >>> parse_invite("http://127.0.0.1:8000/play/k3Jd9aQ2x1Zp#token=Qm9x").websocket
     'ws://127.0.0.1:8000/ws/games/k3Jd9aQ2x1Zp'
     """
-    parts = urlsplit(link.strip())
     expected = "expected an invite link such as http://HOST/play/GAME#token=TOKEN"
+    try:
+        parts = urlsplit(link.strip())
+    except ValueError as error:  # "Invalid IPv6 URL", say
+        raise InvalidError(f"cannot join {link!r}: {error} ({expected})") from None
     if parts.scheme not in ("http", "https") or not parts.netloc:
         raise InvalidError(f"cannot join {link!r}: {expected}")
     path = parts.path.rstrip("/").split("/")

@@ -139,8 +139,15 @@ class Picker:
         options = [] if stage == CHOICE else self._pawn_options(remaining)
         options += [self._choice_option(choice, finished) for choice in finished]
         if not self.parts and self.card != NO_CARD:
-            options += self._pawns_that_cannot_move(options)
+            options += self._pawns_that_cannot_move(remaining)
         return options
+
+    def cannot_move(self) -> list[Option]:
+        """The player's own pawns out of Home that cannot use the card being played, each with
+        why not, whatever has been picked so far (none before the card is known)."""
+        if self.card is None or self.card == NO_CARD:
+            return []
+        return self._pawns_that_cannot_move([choice for choice in self.choices if choice.card == self.card])
 
     # --- picking --------------------------------------------------------------------------
 
@@ -271,10 +278,9 @@ class Picker:
             return "no token"
         return choice.text.split(": ", 1)[-1]
 
-    def _pawns_that_cannot_move(self, options: list[Option]) -> list[Option]:
-        """The player's own pawns out of Home that no option moves, each with why not."""
-        movable = {option.key for option in options if option.kind == PAWN}
-        movable |= {(action.colour, action.origin) for choice in self.remaining() for action in choice.pawn_actions}
+    def _pawns_that_cannot_move(self, choices: list[Choice]) -> list[Option]:
+        """The player's own pawns out of Home that none of ``choices`` moves, each with why not."""
+        movable = {(action.colour, action.origin) for choice in choices for action in choice.pawn_actions}
         card = self.card if self.card is not None else NO_CARD
         reasons = self.why_not.get(card, {})
         shown = []
