@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -404,6 +406,8 @@ def test_serve_refuses_a_level_it_cannot_make_before_it_starts(
         (["tournament", "--games", "0"], "--games must be 1 or more, not 0"),
         (["tournament", "--games", "-4"], "--games must be 1 or more, not -4"),
         (["tournament", "--games", "2", "--jobs", "-2"], "--jobs must be 1 or more, not -2"),
+        (["tournament", "--games", "2", "--jobs", "100000"], "--jobs 100000 is more processes than"),
+        (["sim", "--games", "5", "--jobs", "100000", "--out", "{new}"], "--jobs 100000 is more processes than"),
         (["play", "--delay", "inf"], "--delay must be a number of seconds, not inf"),
         (["play", "--delay", "nan"], "--delay must be a number of seconds, not nan"),
     ],
@@ -439,3 +443,27 @@ def test_ctrl_c_in_a_simulation_ends_the_progress_line_and_says_the_run_resumes(
     assert run.returncode == 130
     assert stderr.endswith("\npardon sim: interrupted: the same command resumes it\n")
     assert "Traceback" not in stderr
+
+
+def test_ctrl_c_in_a_run_on_two_processes_is_one_line_not_a_traceback_from_each(tmp_path: Path) -> None:
+    """Ctrl+C in a terminal interrupts every process of the command: the workers leave it to
+    the parent, which says the one line (they each printed a KeyboardInterrupt traceback)."""
+    run = subprocess.Popen(
+        [sys.executable, "-m", "pardon", "sim", "--games", "100000", "--jobs", "2", "--out", str(tmp_path / "run")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # its own process group, as a terminal's foreground job
+    )
+    assert run.stderr is not None
+    seen = ""
+    while "games/s" not in seen:  # until games have come back from the workers
+        character = run.stderr.read(1)
+        assert character, f"the run ended before it began: {seen}"
+        seen += character
+    time.sleep(1.0)  # the workers are playing on
+    os.killpg(run.pid, signal.SIGINT)  # what Ctrl+C does: the whole group
+    _, stderr = run.communicate(timeout=60)
+    assert run.returncode == 130
+    assert stderr.endswith("\npardon sim: interrupted: the same command resumes it\n")
+    assert "Traceback" not in stderr and "KeyboardInterrupt" not in stderr

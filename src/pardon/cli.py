@@ -80,6 +80,16 @@ def _at_least_one(option: str, value: int | None) -> None:
         raise UserError(f"{option} must be 1 or more, not {value}")
 
 
+def _local_jobs(value: int | None) -> None:
+    """--jobs of processes on this machine: at least 1, and not so many that starting them
+    would swamp it (a Dask cluster's workers are not counted here)."""
+    from pardon.sim.pool import most_jobs
+
+    _at_least_one("--jobs", value)
+    if value is not None and value > most_jobs():
+        raise UserError(f"--jobs {value} is more processes than this machine can use: {most_jobs()} at most")
+
+
 def _read_json(path: str) -> Any:
     text = _read_text(path)
     try:
@@ -240,7 +250,7 @@ def command_tournament(arguments: argparse.Namespace) -> int:
     from pardon.sim.tournament import format_report, run_tournament
 
     _at_least_one("--games", arguments.games)
-    _at_least_one("--jobs", arguments.jobs)
+    _local_jobs(arguments.jobs)
     specs = split_bot_specs(arguments.bots)
     for spec in specs:  # an unknown level is refused before anything is made
         make_bot(spec)
@@ -386,7 +396,10 @@ def command_sim(arguments: argparse.Namespace) -> int:
 
     if arguments.dask and arguments.scheduler:
         raise UserError("choose --dask local or --scheduler ADDRESS, not both")
-    _at_least_one("--jobs", arguments.jobs)
+    if arguments.dask or arguments.scheduler:
+        _at_least_one("--jobs", arguments.jobs)
+    else:
+        _local_jobs(arguments.jobs)
     players = _players(arguments.rules, arguments.players, 2)
     simulation = Simulation(arguments.rules, players, parse_bots(arguments.bots), arguments.games, arguments.seed)
     jobs = arguments.jobs or default_jobs()

@@ -23,10 +23,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-import multiprocessing
 import os
 import random
-import sys
 import time
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
@@ -43,6 +41,7 @@ from pardon.core.rules import Rules, parse_rules, to_text
 from pardon.core.scoring import points_of
 from pardon.core.state import Position, seats_for
 from pardon.sim.jsonlines import LEVELS, check_settings, complete_rows, read_jsonlines, row_line
+from pardon.sim.pool import worker_pool
 from pardon.sim.progress import Progress
 
 RESULTS: Final = "games.jsonl"
@@ -314,8 +313,7 @@ def _play(tasks: list[tuple[Simulation, int, int]], jobs: int, scheduler: str | 
     if jobs <= 1:
         yield from map(_play_batch, tasks)
         return
-    context = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
-    with context.Pool(jobs) as pool:
+    with worker_pool(jobs) as pool:
         # Handed out a window at a time, in order: rows are written as games finish and
         # the queue of waiting work never grows with the size of the run.
         window = 4 * jobs

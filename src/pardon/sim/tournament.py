@@ -28,10 +28,8 @@ import contextlib
 import itertools
 import json
 import math
-import multiprocessing
 import random
 import statistics
-import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -45,6 +43,7 @@ from pardon.core.game import Game
 from pardon.core.rules import parse_rules
 from pardon.core.state import seats_for
 from pardon.sim.jsonlines import LEVELS, check_settings, complete_rows, read_jsonlines, row_line
+from pardon.sim.pool import worker_pool
 from pardon.sim.progress import Progress
 from pardon.sim.stats import (
     Interval,
@@ -195,8 +194,7 @@ def _play_all(specs: list[GameSpec], jobs: int, chunk: int) -> Iterator[GameResu
     if jobs <= 1:
         yield from map(play_game, specs)
         return
-    context = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
-    with context.Pool(jobs) as pool:  # as they finish: each is kept at once; reports sort them
+    with worker_pool(jobs) as pool:  # as they finish: each is kept at once; reports sort them
         yield from pool.imap_unordered(play_game, specs, chunksize=chunk)
 
 
