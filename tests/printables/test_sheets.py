@@ -94,6 +94,19 @@ def test_the_rules_say_what_the_rulebook_says() -> None:
         assert phrase in text, phrase
 
 
+def test_the_rule_sheet_says_how_doubling_works() -> None:
+    """RULES.md §6: who may double and when, dropping out, the doubler's 5, and × 2 a double."""
+    for name in ("rules.pdf", "rules-a4.pdf"):
+        text = page_text(name)
+        for phrase in (
+            "Doubling: before you draw, you may double",
+            "Each other player accepts, or drops out and scores 0",
+            "if all drop out, the game ends and you score 5",
+            "Each accepted double is × 2",
+        ):
+            assert phrase in text, (name, phrase)
+
+
 def test_the_score_sheet_has_a_match_table_and_a_point_scoring_table() -> None:
     text = page_text("score-sheet.pdf")
     for phrase in (

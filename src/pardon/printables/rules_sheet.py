@@ -42,7 +42,7 @@ from pardon.printables.layout import (
     sheet_header,
     style,
 )
-from pardon.printables.scoring_text import how_to_score, worked_example
+from pardon.printables.scoring_text import how_to_double, how_to_score, worked_example
 
 GUTTER: Final = 16
 BADGE_WIDTH: Final = 32
@@ -287,7 +287,7 @@ def column_two(width: float) -> list[Flowable]:
 
 
 def column_three(width: float) -> list[Flowable]:
-    """Slides, the Safety Zone and Home, winning and Point Scoring (the board is drawn above)."""
+    """Slides, the Safety Zone and Home, and Point Scoring with its doubling (the board is drawn above)."""
     return [
         SectionHeading("Slides", RED, space_before=0),
         _p(
@@ -312,12 +312,12 @@ def column_three(width: float) -> list[Flowable]:
             "No pawn goes in backward.",
             "Switched past your entrance by an 11? Go round again.",
         ),
-        Spacer(0, 9),
+        Spacer(0, 5),
         _panel(
             width,
             [
                 SectionHeading("Point Scoring Sorry (1939)", YELLOW, space_before=0),
-                _p(f"{how_to_score()} A doubled game scores × 2."),
+                _p(f"{how_to_score()} {how_to_double()}"),
                 Paragraph(f"<i>{worked_example()}</i>", NOTE),
             ],
         ),
@@ -348,8 +348,7 @@ def _board(canvas: Canvas, box: Box) -> float:
     drawing = board_drawing(size)
     renderPDF.draw(drawing, canvas, box.x, box.top - size)
     caption = Paragraph(
-        f"The {TRACK_LENGTH}-square track with its {len(SLIDES)} slides, and each colour's Start, Safety Zone "
-        "and Home. Pawns go clockwise.",
+        f"The {TRACK_LENGTH}-square track, its {len(SLIDES)} slides, and each colour's Start, Safety Zone and Home.",
         style("caption", textColor=MUTED, fontSize=8, leading=9.8),
     )
     height: float = caption.wrap(box.width, box.height)[1]

@@ -141,7 +141,14 @@ CASES = [
 
 
 def core_points(
-    scoring: str, pawns: int, home: dict[str, int], winner: str, stake: int, dropped: list[str]
+    scoring: str,
+    pawns: int,
+    home: dict[str, int],
+    winner: str,
+    stake: int,
+    dropped: list[str],
+    *,
+    partners: bool = False,
 ) -> dict[str, int]:
     """What pardon.core.scoring gives the finished position with these pawns Home."""
     seats = tuple(sorted(COLOURS[colour] for colour in home))
@@ -151,7 +158,7 @@ def core_points(
     position = Position(seats, tuple(placed), COLOURS[winner], COLOURS[winner])
     if scoring == "1939":
         position = position.with_extras(stake=stake, out=tuple(sorted(COLOURS[colour] for colour in dropped)))
-    rules = Rules(scoring=scoring, pawns=pawns, doubling=scoring == "1939")
+    rules = Rules(scoring=scoring, pawns=pawns, doubling=scoring == "1939", partners=partners)
     points = points_of(rules, position)
     assert points is not None
     return {COLOUR_NAMES[colour]: value for colour, value in points.items()}
@@ -177,6 +184,54 @@ def enter_points_game(
     for name in dropped:
         form.get_by_label(f"{name} dropped out of a double").check()
     form.get_by_role("button", name="Record game").click()
+
+
+def enter_partners_game(
+    page: Any, home: dict[str, int], *, winner: str, stake: str = "1", dropped: tuple[str, ...] = ()
+) -> None:
+    """A game of the two partnerships, Red and Yellow against Blue and Green: each colour's pawns Home."""
+    form = page.locator("#game-form")
+    for colour, count in home.items():
+        team = "Red and Yellow" if colour in ("red", "yellow") else "Blue and Green"
+        form.get_by_label(f"{team}: {colour.capitalize()} pawns Home").fill(str(count))
+    form.get_by_label(f"{winner} won").check()
+    if form.get_by_label("Doubles accepted").count():
+        form.get_by_label("Doubles accepted").select_option(stake)
+    for name in dropped:
+        form.get_by_label(f"{name} dropped out of a double").check()
+    form.get_by_role("button", name="Record game").click()
+
+
+@pytest.mark.parametrize("scoring", ["1939", "1992"])
+def test_a_partnership_enters_each_colours_pawns_home_and_scores_as_the_core(page: Any, scoring: str) -> None:
+    page.goto(PAGE_FILE.as_uri())
+    page.get_by_label("Scoring").select_option(scoring)
+    for team in ("Red and Yellow", "Blue and Green"):
+        page.get_by_label("New player or partnership").fill(team)
+        page.locator("#new-colour").select_option(label=team)
+        page.get_by_role("button", name="Add player").click()
+    # A partnership wins with all 8 pawns Home; the bonus goes by the most Home of one opposing colour.
+    games = [
+        ({"red": 4, "yellow": 4, "blue": 2, "green": 1}, "red", 1),
+        ({"red": 4, "yellow": 3, "blue": 4, "green": 4}, "blue", 2 if scoring == "1939" else 1),
+    ]
+    for home, winner, stake in games:
+        name = "Red and Yellow" if winner == "red" else "Blue and Green"
+        enter_partners_game(page, home, winner=name, stake=str(stake))
+    # A partnership with one colour still out has not won.
+    enter_partners_game(page, {"red": 4, "yellow": 4, "blue": 4, "green": 1}, winner="Blue and Green")
+    expect(page.locator("#message")).to_contain_text(
+        "set Blue and Green's pawns Home to 4 for each colour, or choose who won"
+    )
+    expected = []
+    for home, winner, stake in games:
+        points = core_points(scoring, 4, home, winner, stake, [], partners=True)
+        expected.append([points["red"] + points["yellow"], points["blue"] + points["green"]])
+    rows = sheet(page)
+    assert [[int(cell.split()[0]) for cell in row[1:]] for row in rows[1:3]] == expected
+    assert rows[-1] == ["Points", *(str(sum(column)) for column in zip(*expected, strict=True))]
+    kept = page.evaluate("pardonScorekeeper.match().games")
+    assert [game["home"] for game in kept] == [{"p1": 8, "p2": 3}, {"p1": 7, "p2": 8}]
 
 
 @pytest.mark.parametrize(("scoring", "target"), [("1939", 35), ("1992", 100)])
@@ -276,5 +331,22 @@ def test_the_score_pad_fits_a_phone_in_portrait(browser: Any, live_server: Any, 
         overflow = phone.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
         assert overflow <= 0
         phone.screenshot(path=str(artefacts / "scorekeeper-phone.png"), full_page=True)
+    finally:
+        context.close()
+
+
+def test_the_next_games_form_fits_a_small_phone_with_long_names(browser: Any) -> None:
+    """At 375 × 667 with four long names, every box of the game form is on screen, none scrolled out of sight."""
+    context = browser.new_context(viewport={"width": 375, "height": 667})
+    try:
+        phone = context.new_page()
+        phone.goto(PAGE_FILE.as_uri())
+        phone.get_by_label("Scoring").select_option("1939")
+        add_players(phone, "Grandmother Josephine", "Samuel the Younger", "Annabelle", "Blue and Green team")
+        right_edges = phone.eval_on_selector_all(
+            "#game-form input", "inputs => inputs.map(input => input.getBoundingClientRect().right)"
+        )
+        assert len(right_edges) > 12  # pawns Home, won and dropped out for each player, and the rest
+        assert max(right_edges) <= 375
     finally:
         context.close()
