@@ -42,7 +42,7 @@ from pardon.core.jsonio import moves_to_json, parse_json, position_from_json, po
 from pardon.core.notation import format_record, parse_card_word, parse_record
 from pardon.core.rules import OPTION_HELP, PRESET_HELP, PRESETS, parse_rules, to_dict
 from pardon.core.state import seats_for
-from pardon.textboard import render
+from pardon.textboard import legend, render
 from pardon.tui.watch import FOLLOWABLE_PACE, Watcher, wants_colour
 
 
@@ -374,7 +374,10 @@ def command_puzzle(arguments: argparse.Namespace) -> int:
         held = ", ".join(card_name(held) for held in puzzle.hand)
         to_play = a_card(card) if card is not None else f"a card of the hand ({held})"
         print(f"Puzzle {puzzle.number} ({puzzle.rules}, {puzzle.difficulty}): {puzzle.colour.capitalize()}", end=" ")
-        print(f"to play {to_play}. Find the best move.\n\n{render(position)}\n\nLegal moves: {', '.join(moves)}")
+        print(f"to play {to_play}. Find the best move.\n\n{render(position)}\n")
+        print(legend(tokens=puzzle.game_rules.tokens))  # what the marks mean: the board has no numbers
+        print(f"\nPosition: {puzzle.position}  (track squares 0-59, clockwise from 0 at the top left)")
+        print(f"Legal moves: {', '.join(moves)}")
         print(f"Answer with: pardon puzzle --number {puzzle.number} --answer MOVE")
         return 0
     answer = puzzle.parse_answer(arguments.answer)

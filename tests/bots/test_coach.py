@@ -77,8 +77,9 @@ def test_the_mistakes_are_the_biggest_losses_first_each_with_a_better_move_and_a
 
 
 def test_only_the_seats_asked_for_are_coached(record: Record) -> None:
-    analysis = analyse(record, seats=[YELLOW])
+    analysis = analyse(record, seats=[YELLOW, YELLOW])  # a colour named twice is coached once
     assert analysis.coached == (YELLOW,)
+    assert "Biggest mistakes of yellow, judged by" in format_analysis(analysis)
     assert all(mistake.decision.colour == YELLOW for mistake in analysis.mistakes)
     assert all(decision.loss is None for decision in analysis.decisions if decision.colour == RED)
     with pytest.raises(ValueError, match="blue is not in this game"):
@@ -166,6 +167,67 @@ def test_each_tip_fits_its_move(text: str, card: int, better: str, other: str, e
     position = parse_position(text)
     why = reason(CLASSIC, position, named(position, card, better), named(position, card, other))
     assert why.startswith(expected), why
+
+
+@pytest.mark.parametrize(
+    ("rules", "text", "card", "better", "other", "expected"),
+    [
+        (  # the other move backs a pawn out of the Safety Zone: the better one keeps it there
+            "classic",
+            f"R:S1,4,home,home {NOBODY_OUT}",
+            4,
+            "4 4-0",
+            "4 S1-59",
+            "Keep your pawn in your Safety Zone, where nobody can bump it",
+        ),
+        (  # bringing a pawn Home says so, not that the other (switch) move goes backwards
+            "classic",
+            "R:57,20,home,home Y:40,start,start,start turn:R",
+            11,
+            "11 57-home",
+            "11 57x40",
+            "Bring a pawn Home",
+        ),
+        (
+            "classic",
+            "R:57,home,home,home Y:40,start,start,start turn:R",
+            11,
+            "11 57-home",
+            "11 57x40",
+            "Win the game: this move brings your last pawn Home",
+        ),
+        (  # two switches: the one that takes the pawn forward, not the pawns' total "56 squares"
+            "classic",
+            "R:0,13,start,start Y:40,49,start,start turn:R",
+            11,
+            "11 13x49",
+            "11 0x40",
+            "Switch with Yellow's pawn (11): it takes you 36 squares nearer Home",
+        ),
+        (  # with partners, the partner's pawn's switch sends the leader back, not "your pawns 4 squares"
+            "partners",
+            "R:home,home,2,10 B:home,37,19,start Y:S4,32,18,start G:home,home,22,start turn:G",
+            11,
+            "11 19x2",
+            "11 22x18",
+            "Switch with the leader's pawn (11): Red's pawn 6 from Home goes back to your partner's square 19",
+        ),
+        (  # both bring the Fire pawn Home: the better one takes its bonus too
+            "modern",
+            "R:start,start,start Y:30,45,start turn:Y fire:Y30",
+            8,
+            "8 30-home bonus:45",
+            "8 30-home",
+            "Use the Fire pawn's bonus: another of your pawns goes straight Home with it",
+        ),
+    ],
+)
+def test_the_reason_names_what_the_better_move_really_does(
+    rules: str, text: str, card: int, better: str, other: str, expected: str
+) -> None:
+    game_rules, position = parse_rules(rules), parse_position(text)
+    moves = {format_move(position, move): move for move in legal_moves(game_rules, position, card)}
+    assert reason(game_rules, position, moves[better], moves[other]) == expected
 
 
 def test_switching_with_the_leader_sends_its_pawn_back_to_your_square() -> None:

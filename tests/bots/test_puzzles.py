@@ -379,6 +379,10 @@ def test_the_command_shows_a_puzzle(capsys: pytest.CaptureFixture[str]) -> None:
     assert f"{puzzle.colour.capitalize()} to play" in out and "Legal moves:" in out
     assert puzzle.best in out
     assert "[" in out  # the board
+    assert f"Position: {puzzle.position}" in out  # the squares the moves name
+    assert "a Safety Zone square" in out and "the Fire pawn" not in out  # the legend, no tokens in classic
+    status, out, _ = run(capsys, "--number", str(next(p.number for p in PUZZLES if "fire:" in p.position)))
+    assert status == 0 and "the Fire pawn" in out
     status, out, _ = run(capsys, "--number", "1", "--json")
     data = json.loads(out)
     assert data["position"] == puzzle.position and puzzle.best in data["moves"] and data["turn"] == puzzle.colour

@@ -52,6 +52,7 @@ from pardon.core.board import (
 )
 from pardon.core.cards import NO_CARD, SORRY, a_card, card_name
 from pardon.core.game import CARD, Game, replay, replay_steps
+from pardon.core.kernel import BONUS_HOME
 from pardon.core.moves import STEP, SWITCH, Action, Move
 from pardon.core.notation import Record, format_move
 from pardon.core.observation import Observation
@@ -190,7 +191,7 @@ def analyse(
     error before anything is judged.  ``progress`` is told how many decisions are done.
     """
     final = replay(record)  # checks every decision, with the error naming the bad one
-    coached = tuple(record.seats if seats is None else seats)
+    coached = tuple(dict.fromkeys(record.seats if seats is None else seats))  # each seat once
     for colour in coached:
         if colour not in record.seats:
             playing = ", ".join(COLOUR_NAMES[seat] for seat in record.seats)
@@ -364,6 +365,15 @@ def best_reason(rules: Rules, position: Position, ranked: Sequence[tuple[Move, f
     return reason(rules, position, best, second, chance - second_chance)
 
 
+def _win_tip(rules: Rules, position: Position, better: Move, other: Move) -> str | None:
+    """The better move wins the game there and then; the other does not."""
+    side = _side(rules, position.turn)
+    if better.result.winner not in side or other.result.winner in side:
+        return None
+    brought = _count(better.result, side, lambda pawn: pawn == HOME) - _count(position, side, lambda pawn: pawn == HOME)
+    return f"Win the game: this move brings your last {'pawns' if brought > 1 else 'pawn'} Home"
+
+
 def _bump_tip(rules: Rules, position: Position, better: Move, other: Move) -> str | None:
     """The better move sends back more of the opponents' progress."""
     me = position.turn
@@ -404,23 +414,31 @@ def _hold_sorry_tip(rules: Rules, position: Position, better: Move, other: Move)
 def _switch_tip(rules: Rules, position: Position, better: Move, other: Move) -> str | None:
     """The better move switches with an opponent's pawn; or the other one switches backwards."""
     me = position.turn
-    switch = _switch(better)
-    if switch is not None and _switch(other) is None:
+    switch, instead = _switch(better), _switch(other)
+    if switch is not None and (instead is None or sum(_switch_worth(switch)) > sum(_switch_worth(instead))):
         target, square = switch.target, SQUARE[switch.colour][switch.origin]
-        set_back = DISTANCE[target][square] - switch.target_origin  # squares the switched pawn loses
+        gained, set_back = _switch_worth(switch)
+        yours = "you" if switch.colour == me else "your partner's pawn"
         if target == _leader(rules, position, me) and set_back > 0:
             pawn = f"{_colour(target)}'s pawn {switch.target_origin} from Home"
-            return f"Switch with the leader's pawn (11): {pawn} goes back to your square {square}"
-        gained = switch.origin - switch.end
+            whose = "your" if switch.colour == me else "your partner's"
+            return f"Switch with the leader's pawn (11): {pawn} goes back to {whose} square {square}"
         if gained > 0:
-            return f"Switch with {_colour(target)}'s pawn (11): it takes you {gained} squares nearer Home"
+            return f"Switch with {_colour(target)}'s pawn (11): it takes {yours} {gained} squares nearer Home"
         if set_back > 0:
             return f"Switch with {_colour(target)}'s pawn (11): it sets that pawn {set_back} squares back"
         return None
-    switch = _switch(other)
+    switch = instead
     if switch is not None and _switch(better) is None and switch.end > switch.origin:
         return "Move the 11 forward: this switch takes your pawn backwards"
     return None
+
+
+def _switch_worth(switch: Action) -> tuple[int, int]:
+    """What a switch does: the squares the switching pawn gains (negative: it goes back) and
+    the squares the switched pawn loses."""
+    square = SQUARE[switch.colour][switch.origin]
+    return switch.origin - switch.end, DISTANCE[switch.target][square] - switch.target_origin
 
 
 def _home_tip(rules: Rules, position: Position, better: Move, other: Move) -> str | None:
@@ -434,6 +452,8 @@ def _home_tip(rules: Rules, position: Position, better: Move, other: Move) -> st
     gained = _count(better.result, side, home) - _count(other.result, side, home)
     if gained <= 0:
         return None
+    if any(action.kind == BONUS_HOME for action in better.actions):
+        return "Use the Fire pawn's bonus: another of your pawns goes straight Home with it"
     if not _is_split(better):
         return "Bring a pawn Home"
     brought = _count(better.result, side, home) - _count(position, side, home)
@@ -452,6 +472,8 @@ def _safety_tip(rules: Rules, position: Position, better: Move, other: Move) -> 
     side = _side(rules, me)
     if _count(better.result, side, safe) <= _count(other.result, side, safe):
         return None
+    if _count(better.result, side, safe) <= _count(position, side, safe):  # the other move backs out
+        return "Keep your pawn in your Safety Zone, where nobody can bump it"
     if _is_split(better):
         return "Split the 7: one part takes a pawn into your Safety Zone, where nobody can bump it"
     return "Get a pawn into your Safety Zone, where nobody can bump it"
@@ -515,23 +537,25 @@ def _backward_tip(rules: Rules, position: Position, better: Move, other: Move) -
 
 def _progress_tip(rules: Rules, position: Position, better: Move, other: Move) -> str | None:
     """The better move gains more squares (a Sorry! onto a pawn further along, say)."""
-    me = position.turn
-    ahead = _my_progress(better.result, me) - _my_progress(other.result, me)
+    side = _side(rules, position.turn)
+    ahead = sum(_my_progress(better.result, colour) - _my_progress(other.result, colour) for colour in side)
     if ahead <= 0:
         return None
     squares = "1 square" if ahead == 1 else f"{ahead} squares"
     if better.card == SORRY:
         return f"Sorry! where it takes you furthest: your pawn lands {squares} nearer Home"
-    return f"It takes your pawns {squares} further towards Home"
+    pawns = "your side's pawns" if rules.partners else "your pawns"
+    return f"It takes {pawns} {squares} further towards Home"
 
 
 #: The tips in order of weight: the first that fits is the reason.
 _TIPS: Final[tuple[Callable[[Rules, Position, Move, Move], str | None], ...]] = (
+    _win_tip,
     _bump_tip,
     _own_bump_tip,
     _hold_sorry_tip,
-    _switch_tip,
     _home_tip,
+    _switch_tip,
     _safety_tip,
     _reach_tip,
     _backward_tip,
