@@ -490,13 +490,18 @@ def command_sheets(arguments: argparse.Namespace) -> int:
         missing = (error.name or "reportlab").split(".")[0]
         raise UserError(f"the sheets need the print extra: pip install 'pardon[print]' (no {missing})") from None
     papers = ("letter", "a4") if arguments.paper == "both" else (arguments.paper,)
+    if not arguments.out.strip():
+        raise UserError("--out must name a folder (. for this one)")
     out = Path(arguments.out)
+    if out.is_symlink() and not out.exists():
+        raise UserError(f"cannot write the sheets to {out}: it is a link to {os.readlink(out)}, which does not exist")
     if out.exists() and not out.is_dir():
         raise UserError(f"cannot write the sheets to {out}: it is a file, not a directory")
     try:
         written = write_sheets(out, papers)
     except OSError as error:
-        raise UserError(f"cannot write the sheets to {out}: {error.strerror or error}") from None
+        where = f"{error.filename}: " if error.filename and Path(error.filename) != out else ""
+        raise UserError(f"cannot write the sheets to {out}: {where}{error.strerror or error}") from None
     for path in written:
         print(path)
     return 0

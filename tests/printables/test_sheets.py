@@ -209,6 +209,23 @@ def test_a_folder_that_cannot_be_written_is_a_clear_error(tmp_path: Path, capsys
     assert "it is a file, not a directory" in capsys.readouterr().err
 
 
+def test_what_cannot_be_a_folder_for_the_sheets_is_one_line_and_writes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["sheets", "--out", ""]) == 2  # it used to write into the current folder
+    assert "--out must name a folder" in capsys.readouterr().err
+    dangling = tmp_path / "dangling"
+    dangling.symlink_to(tmp_path / "gone")
+    assert main(["sheets", "--out", str(dangling)]) == 2
+    assert f"it is a link to {tmp_path / 'gone'}, which does not exist" in capsys.readouterr().err
+    clash = tmp_path / "clash"
+    (clash / "score-sheet.pdf").mkdir(parents=True)  # a folder where a sheet goes
+    assert main(["sheets", "--out", str(clash)]) == 2
+    error = capsys.readouterr().err
+    assert f"{clash / 'score-sheet.pdf'}: Is a directory" in error and error.count("\n") == 1
+    assert sorted(path.name for path in clash.iterdir()) == ["score-sheet.pdf"]
+
+
 def test_without_reportlab_the_command_says_which_extra_to_install(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -13,6 +13,8 @@ same pardon version always writes the same bytes:
 
 from __future__ import annotations
 
+import errno
+import os
 from collections.abc import Callable, Iterable
 from functools import cache
 from pathlib import Path
@@ -45,14 +47,18 @@ def sheet_pdf(name: str) -> bytes:
 
 def write_sheets(directory: Path, papers: Iterable[str] = ("letter",)) -> list[Path]:
     """Write every sheet on each paper into ``directory`` (made if missing); returns the files written."""
+    # Every sheet is drawn before anything is written: a sheet that cannot be drawn leaves
+    # the folder as it was.
+    pages = {
+        directory / file_name(sheet, paper): sheet_pdf(file_name(sheet, paper)) for paper in papers for sheet in SHEETS
+    }
     directory.mkdir(parents=True, exist_ok=True)
-    written = []
-    for paper in papers:
-        for sheet in SHEETS:
-            path = directory / file_name(sheet, paper)
-            path.write_bytes(sheet_pdf(path.name))
-            written.append(path)
-    return written
+    for path in pages:  # a folder in a sheet's place is refused before any sheet is written
+        if path.is_dir():
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
+    for path, pdf in pages.items():
+        path.write_bytes(pdf)
+    return list(pages)
 
 
 __all__ = ["FILES", "PAPERS", "SHEETS", "file_name", "sheet_pdf", "write_sheets"]
