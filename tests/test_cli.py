@@ -289,6 +289,8 @@ def test_analyse_prints_the_chances_by_turn_and_the_biggest_mistakes(game_record
     assert re.fullmatch(r"Red and yellow, classic: yellow won after \d+ cards\.", lines[0])
     assert lines[2].startswith("Win chance by turn (1-")
     assert lines[3].startswith("  red ") and lines[4].startswith("  yellow ")
+    # the graph ends with how the game ended, not only the chance before the last card
+    assert lines[3].endswith("%, lost") and lines[4].endswith("%, won")
     assert "Biggest mistakes of red and yellow, judged by expert:" in lines
     assert [line[:4] for line in lines if re.match(r" ?\d+\. Turn ", line)] == [" 1. ", " 2. "]
     assert all(len(line) <= 80 for line in lines)

@@ -90,6 +90,7 @@ def test_an_unfinished_game_is_analysed_as_far_as_it_goes() -> None:
     analysis = analyse(played_game(stop=40))
     assert analysis.winner is None and len(analysis.decisions) == 40
     assert "unfinished after" in format_analysis(analysis).splitlines()[0]
+    assert not any(line.endswith(("%, won", "%, lost")) for line in format_analysis(analysis).splitlines())
 
 
 def test_a_game_of_forfeits_has_no_mistakes() -> None:

@@ -275,7 +275,12 @@ def format_analysis(analysis: Analysis, top: int = DEFAULT_TOP, marks: str = MAR
     lines = [_heading(analysis)]
     by_turn = _chances_by_turn(analysis.decisions)
     if by_turn:
-        lines += ["", *_graph(analysis.seats, by_turn, marks), "", *_table(analysis.seats, by_turn)]
+        lines += [
+            "",
+            *_graph(analysis.seats, by_turn, marks, _outcomes(analysis)),
+            "",
+            *_table(analysis.seats, by_turn),
+        ]
     if top > 0:
         lines += ["", *_mistake_lines(analysis, top)]
     return "\n".join(lines) + "\n"
@@ -303,7 +308,21 @@ def _chances_by_turn(decisions: Sequence[Decision]) -> list[tuple[int, dict[int,
     return sorted(found.items())
 
 
-def _graph(seats: Sequence[int], by_turn: list[tuple[int, dict[int, float]]], marks: str) -> list[str]:
+def _outcomes(analysis: Analysis) -> dict[int, str]:
+    """How a finished game ended for each seat (``won``, or ``lost``; partners share their
+    side's); nothing for a game not over."""
+    if analysis.winner is None:
+        return {}
+    winners = {analysis.winner}
+    if parse_rules(analysis.rules).partners:
+        winners.add(partner(analysis.winner))
+    return {colour: "won" if colour in winners else "lost" for colour in analysis.seats}
+
+
+def _graph(
+    seats: Sequence[int], by_turn: list[tuple[int, dict[int, float]]], marks: str, outcomes: dict[int, str]
+) -> list[str]:
+    """A sparkline per seat, its chance before the last turn and, once the game is over, how it ended."""
     width = min(GRAPH_WIDTH, len(by_turn))
     picked = [by_turn[index * len(by_turn) // width] for index in range(width)]
     last = by_turn[-1][0]
@@ -311,7 +330,9 @@ def _graph(seats: Sequence[int], by_turn: list[tuple[int, dict[int, float]]], ma
     lines = [f"Win chance by turn (1-{last}{each}; {marks[0]} 0% to {marks[-1]} 100%):"]
     for colour in seats:
         line = "".join(marks[min(len(marks) - 1, int(chances[colour] * len(marks)))] for _, chances in picked)
-        lines.append(f"  {COLOUR_NAMES[colour]:7s} {line} {by_turn[-1][1][colour]:5.0%}")
+        chance = by_turn[-1][1][colour]
+        ended = f"{chance:4.0%}, {outcomes[colour]}" if colour in outcomes else f"{chance:5.0%}"
+        lines.append(f"  {COLOUR_NAMES[colour]:7s} {line} {ended}")
     return lines
 
 
