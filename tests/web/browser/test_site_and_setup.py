@@ -24,7 +24,8 @@ def test_the_game_page_has_a_heading_a_readable_status_and_a_log_the_keyboard_re
     game = vs_computers(live_server, seed=3, players=2)
     open_game(page, game["seats"][0]["link"])
     wait_my_turn(page)
-    assert page.locator("h1").count() == 1 and "classic" in page.locator("h1").inner_text()
+    # the rules named for people (rules_name), not in the rules' text form
+    assert page.locator("h1").count() == 1 and page.locator("h1").inner_text().startswith("Sorry! · Classic · game ")
     colours = page.locator("#connection").evaluate(
         "node => [getComputedStyle(node).color, getComputedStyle(node.parentElement).backgroundColor]"
     )
