@@ -432,11 +432,21 @@ def command_report(arguments: argparse.Namespace) -> int:
     from pardon.sim.simulate import read_rows, read_settings
 
     directories = [Path(directory) for directory in arguments.directories]
-    summaries = [summarise(read_rows(directory), read_settings(directory).to_json()) for directory in directories]
+    summaries = [
+        summarise(read_rows(directory), {**read_settings(directory).to_json(), **_run_notes(directory)})
+        for directory in directories
+    ]
     out = _out_directory(arguments.out or str(directories[0] / "report"))
     page = write_report(summaries, out)
     print(f"report written to {page} (figures in {out / 'report.json'})")
     return 0
+
+
+def _run_notes(directory: Path) -> dict[str, str]:
+    """What a report says of a run beyond its settings: its folder, and the engine that played it."""
+    from pardon.batch.runs import engine_of
+
+    return {"directory": str(directory), "engine": engine_of(directory) or "core"}
 
 
 def _check_level(option: str, spec: str) -> None:

@@ -78,3 +78,23 @@ def test_what_the_batch_engine_does_not_do_is_refused(
     assert main(["sim", "--engine", "batch", "--games", "5", "--out", str(out), *arguments]) == 2
     assert message in capsys.readouterr().err
     assert not (out / "games.jsonl").exists()
+
+
+@pytest.mark.parametrize(
+    ("damage", "message"),
+    [("garbage", "games.jsonl, line 11: not JSON"), ("no settings", "holds games.jsonl but no run.json")],
+)
+def test_a_batch_run_is_not_resumed_past_damaged_results(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], damage: str, message: str
+) -> None:
+    main(["sim", "--engine", "batch", "--games", "10", "--out", str(tmp_path), "--quiet"])
+    results = tmp_path / "games.jsonl"
+    if damage == "garbage":
+        results.write_text(results.read_text() + "garbage\n")
+    else:
+        (tmp_path / "run.json").unlink()
+    before = results.read_text()
+    capsys.readouterr()
+    assert main(["sim", "--engine", "batch", "--games", "20", "--out", str(tmp_path), "--quiet"]) == 2
+    assert message in capsys.readouterr().err
+    assert results.read_text() == before  # no game skipped, none played twice

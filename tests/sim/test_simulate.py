@@ -7,6 +7,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -175,3 +176,79 @@ def test_rows_are_counted_a_chunk_at_a_time_and_a_partial_last_line_cut(
     path.write_bytes(text)
     assert jsonlines.complete_rows(path) == rows
     assert path.read_bytes() == kept
+
+
+@pytest.mark.parametrize(
+    ("text", "last"),
+    [(b"", ""), (b"a\n", "a\n"), (b"ab\ncd\n", "cd\n"), (b"abcdefg\nhijklmnop\n", "hijklmnop\n")],
+)
+def test_the_last_row_is_read_from_the_end_a_chunk_at_a_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: bytes, last: str
+) -> None:
+    from pardon.sim import jsonlines
+
+    monkeypatch.setattr(jsonlines, "CHUNK", 3)  # lines across chunk boundaries
+    path = tmp_path / RESULTS
+    path.write_bytes(text)
+    assert jsonlines.last_line(path) == last
+
+
+def test_results_without_their_settings_are_not_resumed(tmp_path: Path) -> None:
+    run_simulation(SIM, tmp_path)
+    (tmp_path / "run.json").unlink()  # as if copied without it: what run the rows are is unknown
+    before = results(tmp_path)
+    with pytest.raises(InvalidError, match=f"holds {RESULTS} but no run.json"):
+        run_simulation(Simulation("classic", 2, ("random",), 50, seed=5), tmp_path)
+    assert results(tmp_path) == before  # not game 0 onwards again after the 40 games there
+
+
+@pytest.mark.parametrize(
+    ("damage", "message"),
+    [
+        (lambda text: text + "garbage\n", "line 41: not JSON"),
+        (lambda text: text + '{"game": 3}\n', "holds 41 rows but the last is game 3, not 40"),
+        (lambda text: "".join(text.splitlines(keepends=True)[1:]), "holds 39 rows but the last is game 39, not 38"),
+    ],
+    ids=["garbage line", "stray row", "lost row"],
+)
+def test_a_damaged_results_file_is_refused_not_resumed_past(
+    tmp_path: Path, damage: Callable[[str], str], message: str
+) -> None:
+    run_simulation(SIM, tmp_path)
+    (tmp_path / RESULTS).write_text(damage(results(tmp_path)), encoding="utf-8")
+    before = results(tmp_path)
+    with pytest.raises(InvalidError, match=message):  # resuming would skip or repeat games
+        run_simulation(Simulation("classic", 2, ("random",), 50, seed=5), tmp_path)
+    assert results(tmp_path) == before
+
+
+def test_a_garbage_line_is_refused_by_the_report_naming_it(tmp_path: Path) -> None:
+    run_simulation(SIM, tmp_path)
+    with (tmp_path / RESULTS).open("a", encoding="utf-8") as stream:
+        stream.write("[1, 2]\n")
+    with pytest.raises(InvalidError, match=f"{RESULTS}, line 41: not a result row"):
+        list(read_rows(tmp_path))
+
+
+def test_a_report_of_a_run_without_a_finished_game_is_strict_json(tmp_path: Path) -> None:
+    run_simulation(SIM, tmp_path / "empty")
+    (tmp_path / "empty" / RESULTS).write_text("", encoding="utf-8")  # begun, no game written yet
+    run_simulation(SIM, tmp_path / "full")
+    out = tmp_path / "report"
+    arguments = ["report", str(tmp_path / "empty"), str(tmp_path / "full"), "--out", str(out)]
+    done = subprocess.run([sys.executable, "-m", "pardon", *arguments], capture_output=True, text=True, check=False)
+    assert done.returncode == 0 and not done.stderr, done.stderr
+
+    def no_nan(constant: str) -> None:
+        raise AssertionError(f"{constant} is not JSON")
+
+    empty, full = json.loads((out / "report.json").read_text(encoding="utf-8"), parse_constant=no_nan)
+    assert empty["games"] == empty["finished"] == 0
+    assert empty["length"]["mean"] == {"estimate": None, "low": None, "high": None}
+    assert empty["first_player_advantage"]["estimate"] is None
+    assert [rate["estimate"] for rate in empty["win_by_place"]] == [None, None]
+    assert full["finished"] == 40
+    page = (out / "index.html").read_text(encoding="utf-8")
+    assert "— (no finished game)" in page and "nan" not in page
+    # two runs of the same settings are told apart by their folders
+    assert f"random ({tmp_path / 'empty'})" in page and f"random ({tmp_path / 'full'})" in page

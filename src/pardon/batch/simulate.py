@@ -5,8 +5,10 @@ reads them).
 Game *i* of a run is played from the 32-bit seed ``Simulation.game_seed(i) mod 2**32``
 (the row's ``seed``), with the batch's own pack and random players, so a run gives the
 same rows whatever the size of the batches it is played in; it is not the game the core
-engine plays for the same seed.  A run's ``run.json`` records ``"engine": "batch"``: a
-run is resumed only by the engine that began it.
+engine plays for the same seed, and the batch's ``random`` player weights a move by the
+number of its actions that make it (docs/batch.md), so its statistics are not the core's.
+A run's ``run.json`` records ``"engine": "batch"``: a run is resumed only by the engine
+that began it.
 
 >>> import tempfile
 >>> from pathlib import Path
@@ -39,9 +41,17 @@ from pardon.core.board import COLOUR_NAMES, START
 from pardon.core.cards import CARD_NAMES, CARDS
 from pardon.core.errors import InvalidError
 from pardon.core.rules import parse_rules
-from pardon.sim.jsonlines import check_settings, complete_rows, row_line
+from pardon.sim.jsonlines import row_line
 from pardon.sim.progress import Progress
-from pardon.sim.simulate import RESULTS, SETTINGS, Simulation, check_simulation, held_games, settings_of
+from pardon.sim.simulate import (
+    RESULTS,
+    SETTINGS,
+    Simulation,
+    check_simulation,
+    held_games,
+    resume_point,
+    settings_of,
+)
 
 #: Games played at once (the engine's fastest size on one core; memory stays small).
 BATCH: Final = 65_536
@@ -69,11 +79,7 @@ def run_batch_simulation(
     directory.mkdir(parents=True, exist_ok=True)
     check_engine(directory, "batch")
     wanted = {**settings_of(simulation), ENGINE: "batch"}
-    advice = "use another --out directory to start a new run"
-    names = ("rules", "players", "bots", "seed")
-    done = (
-        complete_rows(directory / RESULTS) if check_settings(directory / SETTINGS, wanted, names, "run", advice) else 0
-    )
+    done = resume_point(directory, simulation, wanted)
     (directory / SETTINGS).write_text(json.dumps(wanted, indent=2) + "\n", encoding="utf-8")
     bar = Progress(max(simulation.games, done), progress)  # a run asked for fewer games than it holds
     bar.update(done)

@@ -35,11 +35,42 @@ def complete_rows(path: Path) -> int:
 
 
 def read_jsonlines(path: Path) -> Iterator[dict[str, Any]]:
-    """The complete rows of a results file, in the order they were written."""
-    with path.open(encoding="utf-8") as stream:
-        for line in stream:
+    """The complete rows of a results file, in the order they were written.  A complete
+    line that is not a row (a damaged or hand-edited file) is refused, naming the line."""
+    with path.open(encoding="utf-8", errors="replace") as stream:
+        for number, line in enumerate(stream, start=1):
             if line.endswith("\n"):
-                yield json.loads(line)
+                yield parse_row(path, number, line)
+
+
+def parse_row(path: Path, number: int, line: str) -> dict[str, Any]:
+    """Line ``number`` of the results file ``path`` as a row; InvalidError if it is none."""
+    try:
+        row = json.loads(line)
+    except json.JSONDecodeError as error:
+        row, problem = None, f"not JSON ({error})"
+    else:
+        problem = f"not a result row: {line.strip()[:60]!r}"
+    if not isinstance(row, dict):
+        raise InvalidError(f"{path}, line {number}: {problem}: the file is damaged; mend or remove that line")
+    return row
+
+
+def last_line(path: Path) -> str:
+    """The last complete line of a results file ("" if it has none), read from its end."""
+    with path.open("rb") as stream:
+        end = stream.seek(0, 2)
+        start = end
+        while start > 0:
+            start = max(0, start - CHUNK)
+            stream.seek(start)
+            tail = stream.read(end - start)
+            # the line before the final newline begins after the newline before it
+            found = tail.rfind(b"\n", 0, max(0, len(tail) - 1))
+            if found >= 0 or start == 0:
+                line = tail[found + 1 :]
+                return line.decode("utf-8", errors="replace") if line.endswith(b"\n") else ""
+    return ""
 
 
 def row_line(row: dict[str, Any]) -> str:

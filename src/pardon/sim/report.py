@@ -113,7 +113,8 @@ def summarise(rows: Iterable[Mapping[str, Any]], settings: Mapping[str, Any]) ->
             forfeited[card] += lost
         if row["points"]:
             winner_points.add(row["points"][row["winner"]])
-    players = len(seats)
+    players = int(settings.get("players") or len(seats))
+    share = 1 / max(1, players)
     first = wilson(places[0], finished)
     return {
         "run": dict(settings),
@@ -126,11 +127,7 @@ def summarise(rows: Iterable[Mapping[str, Any]], settings: Mapping[str, Any]) ->
         },
         "measures": {name: _json(mean.interval()) for name, mean in measures.items()},
         "win_by_place": [_json(wilson(places[place], finished)) for place in range(players)],
-        "first_player_advantage": _json(
-            Interval(
-                first.estimate - 1 / max(1, players), first.low - 1 / max(1, players), first.high - 1 / max(1, players)
-            )
-        ),
+        "first_player_advantage": _json(Interval(first.estimate - share, first.low - share, first.high - share)),
         "win_by_seat": [
             {"colour": colour, "bot": bot, **_json(wilson(seat_wins[colour], finished))}
             for colour, bot in zip(seats, bots, strict=True)
@@ -149,7 +146,11 @@ def summarise(rows: Iterable[Mapping[str, Any]], settings: Mapping[str, Any]) ->
     }
 
 
-def _json(interval: Interval) -> dict[str, float]:
+def _json(interval: Interval) -> dict[str, float | None]:
+    """An interval as JSON: all three null where there is nothing to estimate from (no
+    finished game), since NaN is not JSON."""
+    if math.isnan(interval.estimate):
+        return {"estimate": None, "low": None, "high": None}
     return {"estimate": interval.estimate, "low": interval.low, "high": interval.high}
 
 
@@ -167,9 +168,12 @@ def write_report(summaries: list[dict[str, Any]], out: Path) -> Path:
 
 
 def _label(summary: Mapping[str, Any]) -> str:
+    """What a run is, and where (two runs of the same settings differ by their folder)."""
     run = summary["run"]
     bots = ",".join(run.get("bots", ()))
-    return f"{run['rules']}, {run['players']} players, {bots}"
+    engine = f", {run['engine']} engine" if run.get("engine", "core") != "core" else ""
+    where = f" ({run['directory']})" if run.get("directory") else ""
+    return f"{run['rules']}, {run['players']} players, {bots}{engine}{where}"
 
 
 def _plots(summaries: list[dict[str, Any]], out: Path) -> list[tuple[str, str]]:
@@ -179,21 +183,28 @@ def _plots(summaries: list[dict[str, Any]], out: Path) -> list[tuple[str, str]]:
     from matplotlib import pyplot
 
     made: list[tuple[str, str]] = []
+    finished = [summary for summary in summaries if summary["finished"]]  # an empty run has nothing to plot
     figure, axes = pyplot.subplots(figsize=(8, 4.5))
-    for summary in summaries:
-        histogram = {int(value): count for value, count in summary["length"]["histogram"].items()}
-        total = max(1, sum(histogram.values()))
-        values = sorted(histogram)
-        axes.plot(values, [histogram[value] / total for value in values], label=_label(summary), linewidth=1.2)
-    axes.set_xlabel("cards played in the game")
-    axes.set_ylabel("share of games")
+    longest = max((int(value) for summary in finished for value in summary["length"]["histogram"]), default=1)
+    step = max(1, math.ceil(longest / 80))  # about 80 bins: one per card is noise for a small run
+    for summary in finished:
+        bins: Counter[int] = Counter()
+        for value, count in summary["length"]["histogram"].items():
+            bins[int(value) // step * step] += count
+        total = max(1, sum(bins.values()))
+        values = range(min(bins, default=0), max(bins, default=0) + step, step)
+        shares = [bins[value] / total / step for value in values]
+        axes.step([value + step / 2 for value in values], shares, where="mid", label=_label(summary), linewidth=1.2)
+    axes.set_xlabel("cards played in the game" + (f" (bins of {step})" if step > 1 else ""))
+    axes.set_ylabel("share of games per card")
     axes.set_title("How long a game lasts")
-    axes.legend(fontsize=7)
+    if finished:
+        axes.legend(fontsize=7)
     made.append(("Game length", _save(figure, out / "game-length.png")))
 
     figure, axes = pyplot.subplots(figsize=(8, 4.5))
-    width = 0.8 / max(1, len(summaries))
-    for index, summary in enumerate(summaries):
+    width = 0.8 / max(1, len(finished))
+    for index, summary in enumerate(finished):
         rates = summary["win_by_place"]
         xs = [place + index * width for place in range(len(rates))]
         estimates = [rate["estimate"] for rate in rates]
@@ -202,15 +213,17 @@ def _plots(summaries: list[dict[str, Any]], out: Path) -> list[tuple[str, str]]:
             [rate["high"] - rate["estimate"] for rate in rates],
         ]
         axes.bar(xs, estimates, width=width, yerr=errors, capsize=3, label=_label(summary))
-    axes.set_xticks([place + 0.4 - width / 2 for place in range(4)], ["1st", "2nd", "3rd", "4th"])
+    places = max((len(summary["win_by_place"]) for summary in finished), default=2)
+    axes.set_xticks([place + 0.4 - width / 2 for place in range(places)], ["1st", "2nd", "3rd", "4th"][:places])
     axes.set_ylabel("win rate (95% interval)")
     axes.set_xlabel("place in the order of play")
     axes.set_title("Win rate by seat")
-    axes.legend(fontsize=7)
+    if finished:
+        axes.legend(fontsize=7)
     made.append(("Win rate by seat", _save(figure, out / "win-by-seat.png")))
 
     figure, axes = pyplot.subplots(figsize=(8, 4.5))
-    for summary in summaries:
+    for summary in finished:
         players = summary["run"]["players"]
         mean = summary["length"]["mean"]
         axes.errorbar(
@@ -225,7 +238,8 @@ def _plots(summaries: list[dict[str, Any]], out: Path) -> list[tuple[str, str]]:
     axes.set_ylabel("mean cards played (95% interval)")
     axes.set_title("Game length by number of players")
     axes.set_xticks([1, 2, 3, 4])
-    axes.legend(fontsize=7)
+    if finished:
+        axes.legend(fontsize=7)
     made.append(("Game length by player count", _save(figure, out / "length-by-players.png")))
     return made
 
@@ -239,10 +253,13 @@ def _save(figure: Any, path: Path) -> str:
     return path.name
 
 
-def _interval_text(value: Mapping[str, float], percent: bool = False) -> str:
+def _interval_text(value: Mapping[str, float | None], percent: bool = False) -> str:
+    estimate, low, high = value["estimate"], value["low"], value["high"]
+    if estimate is None or low is None or high is None:
+        return "— (no finished game)"
     if percent:
-        return f"{value['estimate']:.1%} ({value['low']:.1%}–{value['high']:.1%})"
-    return f"{value['estimate']:.2f} ({value['low']:.2f}–{value['high']:.2f})"
+        return f"{estimate:.1%} ({low:.1%}–{high:.1%})"
+    return f"{estimate:.2f} ({low:.2f}–{high:.2f})"
 
 
 def _page(summaries: list[dict[str, Any]], plots: list[tuple[str, str]]) -> str:

@@ -40,7 +40,15 @@ from pardon.core.moves import BUMP_FROM_START, Move, legal_moves
 from pardon.core.rules import Rules, parse_rules, to_text
 from pardon.core.scoring import points_of
 from pardon.core.state import Position, seats_for
-from pardon.sim.jsonlines import LEVELS, check_settings, complete_rows, read_jsonlines, row_line
+from pardon.sim.jsonlines import (
+    LEVELS,
+    check_settings,
+    complete_rows,
+    last_line,
+    parse_row,
+    read_jsonlines,
+    row_line,
+)
 from pardon.sim.pool import worker_pool
 from pardon.sim.progress import Progress
 
@@ -237,17 +245,31 @@ def _play_batch(task: tuple[Simulation, int, int]) -> list[dict[str, Any]]:
 # --- a run -----------------------------------------------------------------------------------
 
 
-def resume_point(directory: Path, simulation: Simulation) -> int:
-    """How many games of ``simulation`` are already in ``directory`` (0 for a new run).
+def resume_point(directory: Path, simulation: Simulation, settings: dict[str, Any] | None = None) -> int:
+    """How many games of ``simulation`` are already in ``directory`` (0 for a new run);
+    ``settings``: what ``run.json`` must record (:func:`settings_of` unless given).
 
     A half-written last line, left by a run killed while writing, is cut off.  A directory
-    holding another run is refused, naming the setting that differs.
+    holding another run is refused, naming the setting that differs, and so are results
+    without their ``run.json`` and a results file whose last row is not the game its line
+    number says (a line lost, added or damaged: resuming would skip or repeat games).
     """
-    wanted = settings_of(simulation)
+    wanted = settings_of(simulation) if settings is None else settings
     advice = "use another --out directory to start a new run"
+    results = directory / RESULTS
     if not check_settings(directory / SETTINGS, wanted, ("rules", "players", "bots", "seed"), "run", advice):
+        if results.exists() and results.stat().st_size:
+            raise InvalidError(f"{directory} holds {RESULTS} but no {SETTINGS} saying what run they are: {advice}")
         return 0
-    return complete_rows(directory / RESULTS)
+    held = complete_rows(results)
+    if held:
+        last = parse_row(results, held, last_line(results))
+        if last.get("game") != held - 1:
+            raise InvalidError(
+                f"{results} holds {held:,} rows but the last is game {last.get('game')!r}, not {held - 1:,}: "
+                f"a row was lost, added or damaged; mend the file or {advice}"
+            )
+    return held
 
 
 def held_games(path: Path) -> str:
