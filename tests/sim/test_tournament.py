@@ -179,6 +179,14 @@ def test_a_kept_tournament_refuses_other_settings_and_changes_nothing(tmp_path: 
     assert {path.name: path.read_bytes() for path in tmp_path.iterdir()} == before
 
 
+def test_a_kept_tournament_resumes_under_another_text_of_the_same_rules(tmp_path: Path) -> None:
+    """Rules are kept in their one text, as pardon sim keeps them: classic(pawns=4) is classic."""
+    first = run_tournament(["random", "greedy"], games=2, seed=1, rules="classic", directory=tmp_path)
+    again = run_tournament(["random", "greedy"], games=4, seed=1, rules="classic(pawns=4)", directory=tmp_path)
+    assert first.to_json()["rules"] == again.to_json()["rules"] == "classic"
+    assert again.to_json()["pairings"][0]["games"] == 4
+
+
 def test_a_kept_tournament_refuses_a_player_whose_options_changed_since(tmp_path: Path) -> None:
     # A level's defaults may change between versions: its old games are another player's.
     run_tournament(["random", "tactician"], games=2, seed=1, directory=tmp_path)

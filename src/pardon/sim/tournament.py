@@ -40,7 +40,7 @@ from pardon.bots import Bot, describe_bot, make_bot, split_bot_specs
 from pardon.core.board import partner
 from pardon.core.errors import InvalidError
 from pardon.core.game import Game
-from pardon.core.rules import parse_rules
+from pardon.core.rules import parse_rules, to_text
 from pardon.core.state import seats_for
 from pardon.sim.jsonlines import LEVELS, check_settings, complete_rows, read_jsonlines, row_line
 from pardon.sim.pool import worker_pool
@@ -327,6 +327,7 @@ def run_tournament(
         raise InvalidError("a tournament needs at least two computer players")
     if len(set(bots)) != len(bots):
         raise InvalidError("each computer player may be listed once")
+    rules = to_text(parse_rules(rules))  # one text for the same rules: classic(pawns=4) is classic
     allowed = parse_rules(rules).players
     if players not in allowed:
         raise InvalidError(f"rules {rules} are played by {' or '.join(map(str, allowed))} players, not {players!r}")
