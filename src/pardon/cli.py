@@ -406,9 +406,8 @@ def command_sim(arguments: argparse.Namespace) -> int:
     players = _players(arguments.rules, arguments.players, 2)
     simulation = Simulation(arguments.rules, players, parse_bots(arguments.bots), arguments.games, arguments.seed)
     jobs = arguments.jobs or default_jobs()
-    out = Path(arguments.out)
+    out = _out_directory(arguments.out)
     check_engine(out, arguments.engine)
-    _out_directory(arguments.out)
     if arguments.engine == "batch":  # many games at once as arrays (needs the rl extra)
         from pardon.batch.simulate import command_sim_batch
 

@@ -33,7 +33,7 @@ from pardon.core.cards import card_name
 from pardon.core.errors import IllegalError, InvalidError
 from pardon.core.jsonio import position_to_json
 from pardon.core.rules import parse_rules
-from pardon.env.vector import action_number, observation_space
+from pardon.env.vector import action_number, observation_space, seed_number
 from pardon.textboard import render
 
 RENDER_MODES = ("ansi", "human")
@@ -78,9 +78,7 @@ class SorryAECEnv(AECEnv):  # type: ignore[misc]
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is None:
             seed = int(np.random.SeedSequence().generate_state(1)[0])
-        elif isinstance(seed, bool) or not isinstance(seed, int | np.integer):
-            raise InvalidError(f"the seed must be a whole number, not {seed!r}")
-        self.games = new_games(self.config, np.array([seed % 2**32], dtype=np.uint32))
+        self.games = new_games(self.config, np.array([seed_number(seed)], dtype=np.uint32))
         self.lanes = legal_lanes(self.config, self.games)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)

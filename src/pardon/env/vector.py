@@ -53,6 +53,14 @@ def observation_space() -> spaces.Dict:
     )
 
 
+def seed_number(seed: Any) -> int:
+    """A game seed as the batch engine takes it (32 bits); InvalidError unless it is a whole
+    number (an int or a NumPy integer: a bool, a float or text would name another game)."""
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer):
+        raise InvalidError(f"the seed must be a whole number, not {seed!r}")
+    return int(seed) % 2**32
+
+
 def action_number(action: Any) -> int:
     """One action as a plain int: an int or a NumPy integer (a 0-d or one-element array
     too), never a float cut down to another action, a bool or text; InvalidError if not."""
@@ -153,9 +161,7 @@ class SorryVectorEnv(VectorEnv):
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
         if seed is not None:
-            if isinstance(seed, bool) or not isinstance(seed, int | np.integer):
-                raise InvalidError(f"the seed must be a whole number, not {seed!r}")
-            self._next_seed = int(seed) % 2**32
+            self._next_seed = seed_number(seed)
         self.games = self._new(self.num_envs)
         self.lanes = legal_lanes(self.config, self.games)
         return self._observation(), {}
