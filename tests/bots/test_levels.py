@@ -16,6 +16,7 @@ from pardon.bots.model import advance, draw_chances, draw_given, sample_game, ta
 from pardon.core import Game, Pack, legal_moves, parse_position, parse_rules
 from pardon.core.board import partner
 from pardon.core.cards import SORRY
+from pardon.core.errors import InvalidError
 from pardon.core.notation import format_move
 from pardon.core.observation import observe
 from pardon.core.state import seats_for
@@ -246,6 +247,25 @@ def test_a_decision_with_many_moves_searches_only_the_best_few_one_ply_ahead() -
     ranked = sorted(range(len(moves)), key=lambda index: -one_ply.values(moves[index].result, chances)[0])
     assert sorted(searched) == sorted(ranked[:3])
     assert all(value > -math.inf for value in (vector[0] for vector in bot.move_values(seen, moves, random.Random(0))))
+
+
+def test_rank_picks_the_roots_by_a_shallower_search_instead_of_one_ply() -> None:
+    position = parse_position("R:3,14,35,52 Y:12,31,49,start turn:R")
+    moves = legal_moves(CLASSIC, position, 7)
+    seen = observe(CLASSIC, position, 0, 7, (7,))
+    bot = ExpectimaxBot(depth=3, rank=2)
+    values = bot.move_values(seen, moves, random.Random(0), roots=3)
+    searched = [index for index, vector in enumerate(values) if vector[0] > -math.inf]
+    two_deep = ExpectimaxBot(depth=2).move_values(seen, moves, random.Random(0))
+    ranked = sorted(range(len(moves)), key=lambda index: -two_deep[index][0])
+    assert sorted(searched) == sorted(ranked[:3])
+    # the depth-3 values of the roots kept are those of a search of every root
+    full = ExpectimaxBot(depth=3).move_values(seen, moves, random.Random(0))
+    assert all(values[index] == pytest.approx(full[index]) for index in searched)
+    one_ply = ExpectimaxBot(depth=3).move_values(seen, moves, random.Random(0), roots=3)
+    assert {index for index, vector in enumerate(one_ply) if vector[0] > -math.inf} != set(searched)
+    with pytest.raises(InvalidError, match="rank=1"):
+        make_bot("expectimax(rank=0)")
 
 
 def test_a_hint_from_a_search_that_backs_up_win_chances_uses_them_as_they_are() -> None:

@@ -207,6 +207,26 @@ def test_a_kept_tournament_refuses_a_player_whose_options_changed_since(tmp_path
     assert len(played) == 2 and "levels" in json.loads(settings.read_text())
 
 
+def test_a_kept_tournament_takes_an_option_it_never_recorded_at_its_default(tmp_path: Path) -> None:
+    # An option added to a level since the run was kept: at its default, the level plays as it did.
+    run_tournament(["random", "tactician(later=0.5)"], games=2, seed=1, directory=tmp_path)
+    settings = tmp_path / "tournament.json"
+    recorded = json.loads(settings.read_text())
+    del recorded["levels"]["tactician(later=0.5)"]["weights"]["phase"]  # as if phase came later
+    settings.write_text(json.dumps(recorded))
+    played: list[object] = []
+    run_tournament(["random", "tactician(later=0.5)"], games=4, seed=1, directory=tmp_path, on_result=played.append)
+    assert len(played) == 2
+    # not at its default, it is another player: refused, naming the option
+    kept = tmp_path / "phase"
+    run_tournament(["random", "tactician(phase=0.5)"], games=2, seed=1, directory=kept)
+    recorded = json.loads((kept / "tournament.json").read_text())
+    del recorded["levels"]["tactician(phase=0.5)"]["weights"]["phase"]
+    (kept / "tournament.json").write_text(json.dumps(recorded))
+    with pytest.raises(InvalidError, match=r"'tactician\(phase=0.5\)' played with weights.phase None, now 0.5:"):
+        run_tournament(["random", "tactician(phase=0.5)"], games=4, seed=1, directory=kept)
+
+
 def test_the_tournament_command_resumes_a_kept_run(tmp_path: Path) -> None:
     out = str(tmp_path / "run")
     first = pardon("tournament", "--bots", "random,greedy", "--games", "2", "--seed", "2", "--out", out, "--json")

@@ -15,6 +15,7 @@ from pardon.core.notation import parse_record
 from pardon.web.coach_api import ANALYSES_WAITING, AnalysisCache, GameAnalysis
 
 COLOURS = {"red", "blue", "yellow", "green"}
+HAND_SEED = 1  # a deal where a better move plays another card of the hand
 
 
 def human_against_a_computer(server: TestClient, seed: int = 3) -> dict[str, Any]:
@@ -175,3 +176,21 @@ def test_analyses_wait_their_turn_and_a_crowd_of_them_is_told_to_come_back(serve
         thread.join(timeout=30)
     assert answers == [200] * ANALYSES_WAITING
     assert analysis_of(server, game["id"])["id"] == game["id"]
+
+
+def test_a_hand_games_better_move_shows_the_card_it_plays(server: TestClient) -> None:
+    # In a hand game the better move may play another card of the hand: the board shows that card.
+    game = create(server, [{"kind": "human"}, {"kind": "bot", "level": "greedy"}], seed=HAND_SEED, rules="adult")
+    with server.websocket_connect(game["websocket"]) as socket:
+        player = Player(socket)
+        player.hello(token_of(game, "red"))
+        assert play_to_end(player)["status"] == "finished"
+    mistakes = analysis_of(server, game["id"])["mistakes"]
+    assert mistakes
+    for mistake in mistakes:
+        assert mistake["card"] == mistake["played"].split()[0]  # the card played, first in its notation
+        assert mistake["better_card"] == mistake["better"].split()[0]
+        assert mistake["better_card_text"] and mistake["card_text"]
+    other = [mistake for mistake in mistakes if mistake["better_card"] != mistake["card"]]
+    assert other, "this deal has a better move with another card"
+    assert other[0]["better_card_text"] != other[0]["card_text"]

@@ -66,10 +66,14 @@ class ExpectimaxBot:
         roots: int = 10,
         backup: str | None = None,
         samples: int = 8,
+        rank: int = 1,
         **changes: float,
     ) -> None:
         if depth is not None and depth < 1:
             raise InvalidError("expectimax searches at least one decision (depth=1)")
+        if rank < 1:
+            raise InvalidError("the roots are ranked by a search of at least one decision (rank=1)")
+        self.rank = rank
         if backup is not None and backup not in BACKUPS:
             raise InvalidError(f"unknown backup {backup!r}: choose {', '.join(BACKUPS)}")
         self.depth = depth
@@ -108,19 +112,34 @@ class ExpectimaxBot:
         depth = self.depth_for(observation)
         if depth == 1:
             return shallow
+        # hidden hands: average over several deals of them (the open game needs one)
+        deals = self.samples if observation.rules.hand else 1
+        models = (self._model(observation, rng) for _ in range(deals))
+        games = [game for game in models if matches(game, observation, moves)]
+        if not games:
+            return shallow
         seat = observation.seat
         kept: list[int] = list(range(len(moves)))
         if roots and len(moves) > roots:
-            kept = sorted(kept, key=lambda index: -shallow[index][seat])[:roots]
-        # hidden hands: average over several deals of them (the open game needs one)
-        deals = self.samples if observation.rules.hand else 1
+            ranking = shallow
+            if 1 < self.rank < depth:  # a shallower search picks the roots worth the full one
+                ranking = self._searched(games, moves, kept, shallow, self.rank, evaluator)
+            kept = sorted(kept, key=lambda index: -ranking[index][seat])[:roots]
+        return self._searched(games, moves, kept, shallow, depth, evaluator)
+
+    def _searched(
+        self,
+        games: list[Game],
+        moves: list[Move],
+        kept: list[int],
+        shallow: list[Vector],
+        depth: int,
+        evaluator: Evaluator,
+    ) -> list[Vector]:
+        """The value vectors of the ``kept`` moves searched ``depth`` decisions deep, averaged
+        over the model ``games`` (minus infinity for the others)."""
         totals = [[0.0] * 4 for _ in moves]
-        searched = 0
-        for _ in range(deals):
-            game = self._model(observation, rng)
-            if not matches(game, observation, moves):
-                continue
-            searched += 1
+        for game in games:
             for index in kept:
                 move = moves[index]
                 decided = move.result.winner is not None
@@ -128,11 +147,9 @@ class ExpectimaxBot:
                 total = totals[index]
                 for colour in range(4):
                     total[colour] += vector[colour]
-        if not searched:
-            return shallow
         values = [[-math.inf] * 4 for _ in moves]
         for index in kept:
-            values[index] = [total / searched for total in totals[index]]
+            values[index] = [total / len(games) for total in totals[index]]
         return values
 
     def position_chances(self, observation: Observation) -> Vector:

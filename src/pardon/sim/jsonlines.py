@@ -11,6 +11,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from pardon.bots import describe_bot
 from pardon.core.errors import InvalidError
 
 #: Bytes read at a time when counting rows: a run of millions of games is never read whole.
@@ -105,16 +106,35 @@ LEVELS = "levels"
 
 def level_change(recorded: Mapping[str, Any], wanted: Mapping[str, Any]) -> str:
     """The first difference between the recorded and the wanted players' options, in words
-    ("" if none): ``'expectimax' played with width 1, now 0``."""
+    ("" if none): ``'expectimax' played with width 1, now 0``.
+
+    An option the recorded run does not name came into being since: its default is how the
+    level played before it, so it changes nothing while it stays at that default."""
     for spec, now in wanted.items():
         then = recorded.get(spec)
         if then is None or then == now:
             continue
         flat_then, flat_now = _flatten(then), _flatten(now)
-        changed = [name for name in sorted(set(flat_then) | set(flat_now)) if flat_then.get(name) != flat_now.get(name)]
+        defaults = _defaults(now.get("level"))
+        changed = [
+            name
+            for name in sorted(set(flat_then) | set(flat_now))
+            if flat_then.get(name) != flat_now.get(name)
+            and not (name not in flat_then and name in defaults and defaults[name] == flat_now.get(name))
+        ]
+        if not changed:
+            continue
         parts = ", ".join(f"{name} {flat_then.get(name)!r}, now {flat_now.get(name)!r}" for name in changed)
         return f"{spec!r} played with {parts}"
     return ""
+
+
+def _defaults(level: object) -> dict[str, Any]:
+    """Every option of ``level`` at its default, flattened ({} for a level not known now)."""
+    try:
+        return _flatten(describe_bot(str(level)))
+    except InvalidError:
+        return {}
 
 
 def _flatten(options: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:

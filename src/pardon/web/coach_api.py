@@ -25,6 +25,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
 from pardon.bots.coach import DEFAULT_TOP, analyse
+from pardon.core.cards import card_name
 from pardon.core.game import record_of, replay_steps
 from pardon.core.jsonio import position_to_json
 from pardon.core.notation import Record
@@ -67,6 +68,8 @@ class Mistake(BaseModel):
     loss: float = Field(description="the win chance the move played gave away (0 to 1)")
     reason: str = Field(description="why the better move is better, in one line")
     card_text: str = Field(description="what the card does under these rules")
+    better_card: str = Field(description="the card the better move plays: in a hand game, maybe another of the hand")
+    better_card_text: str = Field(description="what that card does under these rules")
     pack: int = Field(description="cards left face down when the decision was made")
     discards: int = Field(description="cards on the discard pile then")
     position: Json = Field(description="the position before the decision, as its player saw it (docs/json.md)")
@@ -212,11 +215,14 @@ def _show(record: Record, mistakes: dict[int, Json]) -> None:
             left -= 1
             seen = game.observe(game.decider)
             played = decision_json(seen.position, move)
-            better = decision_json(seen.position, game.parse(mistake["better"]))
+            better_move = game.parse(mistake["better"])
+            better = decision_json(seen.position, better_move)
             mistake |= {
                 "played_text": played["text"],
                 "better_text": better["text"],
                 "card_text": card_text(seen.rules, move.card),
+                "better_card": card_name(better_move.card),
+                "better_card_text": card_text(seen.rules, better_move.card),
                 "position": position_to_json(seen.rules, seen.position),
                 "pack": len(game.pack.draw_pile),
                 "discards": len(game.pack.discards),

@@ -125,3 +125,27 @@ def test_the_panel_says_it_is_analysing_and_a_failure_breaks_nothing(quick_serve
     page.get_by_role("button", name="The result").click()  # the rest of the page works as ever
     assert page.locator("#game-over").is_visible()
     assert page.locator("#replay-link").get_attribute("href") == f"/replay/{game['id']}"
+
+
+def test_a_hand_games_mistake_is_shown_with_the_card_the_better_move_plays(quick_server: Server, page: Any) -> None:
+    # the better move may play another card of the hand: the card beside the board is that one
+    game = create_game(
+        quick_server,
+        {"seed": 1, "rules": "adult", "seats": [{"kind": "human"}, {"kind": "bot", "level": "greedy"}]},
+    )
+    play_to_the_end(quick_server, game, game["seats"][0]["token"])
+    analysis = quick_server.rest(f"/api/games/{game['id']}/analysis")
+    mine = [mistake for mistake in analysis["mistakes"] if mistake["colour"] == "red"]
+    index, other = next((n, m) for n, m in enumerate(mine) if m["better_card"] != m["card"])
+    open_game(page, game["seats"][0]["link"])
+    page.locator("#game-over").wait_for(state="visible")
+    page.get_by_role("button", name="How the game went").click()
+    page.locator("#coach[data-state=ready]").wait_for()
+    page.locator("ol.mistakes > li").nth(index).get_by_role("button", name="Show on the board").click()
+    page.locator(f'#board[data-reviewing="{other["decision"]}"]').wait_for()
+    label = {"sorry": "Sorry!"}.get(other["better_card"], other["better_card"])
+    played = {"sorry": "Sorry!"}.get(other["card"], other["card"])
+    name = page.locator("#card-name").text_content() or ""
+    assert name.startswith(f"Better card: {label} (turn {other['turn']}; the {played} was played)")
+    assert page.locator("#card-text").text_content() == other["better_card_text"]
+    assert f"with the {label}: {other['better_text']}" in (page.locator("#reviewing-text").text_content() or "")

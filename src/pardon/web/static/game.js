@@ -1095,14 +1095,20 @@ async function showMistake(mistake) {
   setFocusable(app.board, []);
   await showPosition(app.board, mistake.position);
   if (app.reviewing !== mistake.decision) return;
-  showCard(app.board, { card: mistake.card, text: mistake.card_text, pack: mistake.pack, discards: mistake.discards });
+  // the card beside the marks is the better move's: in a hand game it may be another of the hand
+  const card = mistake.better_card ?? mistake.card;
+  const text = mistake.better_card_text ?? mistake.card_text;
+  const otherCard = card !== mistake.card;
+  showCard(app.board, { card, text, pack: mistake.pack, discards: mistake.discards });
   showTurn(app.board, mistake.colour);
   const big = $("big-card"); // the card beside the board too, until the end is shown again
-  big.textContent = cardLabel(mistake.card);
+  big.textContent = cardLabel(card);
   big.classList.remove("none");
-  big.classList.toggle("long", cardLabel(mistake.card).length > 2);
-  $("card-name").textContent = `Card: ${cardLabel(mistake.card)} (turn ${mistake.turn})`;
-  $("card-text").textContent = mistake.card_text;
+  big.classList.toggle("long", cardLabel(card).length > 2);
+  $("card-name").textContent = otherCard
+    ? `Better card: ${cardLabel(card)} (turn ${mistake.turn}; the ${cardLabel(mistake.card)} was played)`
+    : `Card: ${cardLabel(card)} (turn ${mistake.turn})`;
+  $("card-text").textContent = text;
   const better = mistake.better_move;
   const actions = pawnActions(better);
   markPawns(app.board, actions.map((action) => action.pawn), "selected");
@@ -1113,7 +1119,7 @@ async function showMistake(mistake) {
   const who = app.seats.length === 1 && app.seats.includes(mistake.colour) ? "you" : playerName(mistake.colour);
   $("reviewing-text").textContent =
     `Turn ${mistake.turn}, before ${who} played ${mistake.played} with the ${cardLabel(mistake.card)}. ` +
-    `Marked on the board, the better move: ${better.text}.`;
+    `Marked on the board, the better move${otherCard ? `, with the ${cardLabel(card)}` : ""}: ${better.text}.`;
   $("reviewing").hidden = false;
   $("board").scrollIntoView({ block: "nearest" });
 }
