@@ -350,3 +350,33 @@ def test_the_next_games_form_fits_a_small_phone_with_long_names(browser: Any) ->
         assert max(right_edges) <= 375
     finally:
         context.close()
+
+
+def test_a_game_half_entered_survives_a_reload_until_it_is_recorded(page: Any) -> None:
+    page.goto(PAGE_FILE.as_uri())
+    page.get_by_label("Scoring").select_option("1939")
+    add_players(page, "Red", "Blue", "Yellow")
+    form = page.locator("#game-form")
+    form.get_by_label("Red: pawns Home").fill("4")
+    form.get_by_label("Blue: pawns Home").fill("2")
+    form.get_by_label("Blue dropped out of a double").check()
+    form.get_by_label("Doubles accepted").select_option("2")
+    page.reload()
+    form = page.locator("#game-form")
+    assert form.get_by_label("Red: pawns Home").input_value() == "4"
+    assert form.get_by_label("Blue: pawns Home").input_value() == "2"
+    assert form.get_by_label("Red won").is_checked()  # guessed from Red's 4 pawns Home, and kept
+    assert form.get_by_label("Blue dropped out of a double").is_checked()
+    assert form.get_by_label("Doubles accepted").input_value() == "2"
+    form.get_by_role("button", name="Record game 1").click()
+    assert page.locator("#message").inner_text().startswith("Game 1 recorded")
+    assert len(page.evaluate("pardonScorekeeper.match().games")) == 1
+    page.reload()  # the next game starts empty
+    form = page.locator("#game-form")
+    assert form.get_by_label("Red: pawns Home").input_value() == "0"
+    assert not form.get_by_label("Blue dropped out of a double").is_checked()
+    # a half-filled form of a match since changed is not brought back into another game
+    form.get_by_label("Blue: pawns Home").fill("3")
+    page.get_by_role("button", name="Undo game 1").click()
+    page.reload()
+    assert page.locator("#game-form").get_by_label("Blue: pawns Home").input_value() == "0"
