@@ -221,6 +221,30 @@ def test_each_tip_fits_its_move(text: str, card: int, better: str, other: str, e
             "8 30-home",
             "Use the Fire pawn's bonus: another of your pawns goes straight Home with it",
         ),
+        (  # the same move, the Ice elsewhere: on the pawn that could bump one of Yellow's
+            "modern",
+            "R:50,40,start,start Y:45,20,start,start turn:Y",
+            1,
+            "1 ice:40 20-21",
+            "1 ice:50 20-21",
+            "Put the Ice on Red's pawn 28 from Home: it is in reach of yours, and frozen it cannot bump",
+        ),
+        (  # or on the leader's pawn nearest Home, which no Yellow pawn fears
+            "modern",
+            "R:50,30,start,start Y:45,10,start,start turn:Y",
+            1,
+            "1 ice:50 10-11",
+            "1 ice:30 10-11",
+            "Put the Ice on the leader's furthest pawn, Red's pawn 18 from Home: frozen, it cannot go Home",
+        ),
+        (
+            "modern",
+            "R:50,30,start,start Y:45,10,start,start turn:Y",
+            1,
+            "1 ice:30 10-11",
+            "1 ice:50 10-11",
+            "Put the Ice on Red's pawn 38 from Home: frozen, it cannot move",
+        ),
     ],
 )
 def test_the_reason_names_what_the_better_move_really_does(

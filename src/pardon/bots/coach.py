@@ -395,6 +395,21 @@ def _win_tip(rules: Rules, position: Position, better: Move, other: Move) -> str
     return f"Win the game: this move brings your last {'pawns' if brought > 1 else 'pawn'} Home"
 
 
+def _ice_tip(rules: Rules, position: Position, better: Move, other: Move) -> str | None:
+    """The moves differ only in where the Ice goes (Fire and Ice): the pawn it freezes."""
+    ice = better.result.ice
+    if ice is None or ice == other.result.ice or better.result.pawns != other.result.pawns:
+        return None
+    colour, distance = ice
+    me = position.turn
+    pawn = f"{_colour(colour)}'s pawn {distance} from Home"
+    if _threatens(position, ice, me):
+        return f"Put the Ice on {pawn}: it is in reach of yours, and frozen it cannot bump"
+    if colour == _leader(rules, position, me) and distance == _lead_pawn(position, colour):
+        return f"Put the Ice on the leader's furthest pawn, {pawn}: frozen, it cannot go Home"
+    return f"Put the Ice on {pawn}: frozen, it cannot move"
+
+
 def _bump_tip(rules: Rules, position: Position, better: Move, other: Move) -> str | None:
     """The better move sends back more of the opponents' progress."""
     me = position.turn
@@ -572,6 +587,7 @@ def _progress_tip(rules: Rules, position: Position, better: Move, other: Move) -
 #: The tips in order of weight: the first that fits is the reason.
 _TIPS: Final[tuple[Callable[[Rules, Position, Move, Move], str | None], ...]] = (
     _win_tip,
+    _ice_tip,
     _bump_tip,
     _own_bump_tip,
     _hold_sorry_tip,
