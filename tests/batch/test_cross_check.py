@@ -1,14 +1,16 @@
 """Every batch game is a real game: batch games with random actions replayed through
 pardon.core decision by decision (pardon.batch.verify), for the classic game with 2, 3 and
 4 players and every option the batch plays (2,000 games, about two minutes on one core; for more,
-``python -m pardon.batch.verify --games N``)."""
+``python -m pardon.batch.verify --games N``); and the random player chooses as the core's does,
+uniformly among one action for each of the core's legal moves."""
 
 from __future__ import annotations
 
 import pytest
 
-from pardon.batch.engine import Config
-from pardon.batch.verify import cross_check, main
+from pardon.batch import verify
+from pardon.batch.engine import STREAM_CHOICE, Config, Games, choose_uniform, legal_lanes, random_bits
+from pardon.batch.verify import MismatchError, cross_check, main
 
 CASES = [
     ("classic", 2, 700),
@@ -37,7 +39,32 @@ RUNS = [pytest.param(*case, marks=pytest.mark.slow, id="-".join(map(str, case)))
 def test_batch_games_replay_exactly_through_the_core(rules: str, players: int, games: int) -> None:
     report = cross_check(Config.parse(rules, players), range(1000, 1000 + games))
     assert report.games == games
-    assert report.outcomes >= report.decisions > 50 * games  # every legal action's outcome compared
+    assert report.outcomes >= report.choices >= report.decisions > 50 * games  # every legal action's outcome compared
+    assert report.outcomes > report.choices  # some moves are made by several actions, chosen as one
+
+
+def every_legal_lane(config: Config, games: Games, lanes: object = None) -> object:
+    return legal_lanes(config, games)
+
+
+def uniform_among_legal_lanes(config: Config, games: Games) -> object:
+    # the random player as it was: a move weighted by the number of its actions
+    return choose_uniform(legal_lanes(config, games), random_bits(games.seed, games.drawn, STREAM_CHOICE))
+
+
+@pytest.mark.parametrize(
+    ("name", "stand_in", "said"),
+    [
+        ("random_moves", uniform_among_legal_lanes, "not uniformly among one action per distinct move"),
+        ("distinct_lanes", every_legal_lane, "the random player chooses among actions"),
+    ],
+)
+def test_the_cross_check_finds_a_random_player_that_is_not_the_core_s(
+    monkeypatch: pytest.MonkeyPatch, name: str, stand_in: object, said: str
+) -> None:
+    monkeypatch.setattr(verify, name, stand_in)
+    with pytest.raises(MismatchError, match=said):
+        cross_check(Config.parse("classic", 2), range(1000, 1010))
 
 
 def test_the_cross_check_command_reports_the_games_that_agree(capsys: pytest.CaptureFixture[str]) -> None:

@@ -13,10 +13,12 @@ from pardon.batch.engine import (
     Config,
     Games,
     choose_uniform,
+    distinct_lanes,
     legal_lanes,
     new_games,
     random_actions,
     random_bits,
+    random_moves,
     step,
 )
 from pardon.batch.players import choose, greedy_actions
@@ -56,14 +58,19 @@ def test_the_fast_random_player_chooses_as_the_mask_does(rules: str, players: in
     games = new_games(config, np.arange(2000, dtype=np.uint32))
     for _ in range(300):
         lanes = legal_lanes(config, games)
+        kept = distinct_lanes(config, games, lanes)  # one lane for each distinct move
         bits = random_bits(games.seed, games.drawn, STREAM_CHOICE)
-        expected = np.where(games.winner < 0, choose_uniform(lanes, bits), 0)
-        actions = random_actions(config, games)
-        assert np.array_equal(actions, expected)
+        # random_moves: uniformly among the distinct moves, as the core's random player
+        expected = np.where(games.winner < 0, choose_uniform(kept, bits), 0)
+        moves = random_moves(config, games)
+        assert np.array_equal(moves, expected)
         playing = games.winner < 0
-        assert lanes[actions[playing], np.flatnonzero(playing)].all()
-        assert (lanes.sum(axis=0)[playing] >= 1).all()
-        games, _ = step(config, games, actions)
+        assert kept[moves[playing], np.flatnonzero(playing)].all()
+        assert (kept <= lanes).all() and (kept.sum(axis=0)[playing] >= 1).all()
+        # random_actions: uniformly among the legal actions, the agent's mask
+        actions = random_actions(config, games)
+        assert np.array_equal(actions, np.where(playing, choose_uniform(lanes, bits), 0))
+        games, _ = step(config, games, actions if _ % 2 else moves)
 
 
 def test_one_game_without_a_batch_axis_plays_as_in_a_batch() -> None:
@@ -75,6 +82,7 @@ def test_one_game_without_a_batch_axis_plays_as_in_a_batch() -> None:
         action = random_actions(config, single)
         assert int(action) == int(random_actions(config, batch)[2])
         assert np.array_equal(legal_lanes(config, single), legal_lanes(config, batch)[:, 2])
+        assert np.array_equal(distinct_lanes(config, single), distinct_lanes(config, batch)[:, 2])
         single, _ = step(config, single, action)
         batch, _ = step(config, batch, random_actions(config, batch))
     for one, many in zip(single, batch, strict=True):
@@ -93,7 +101,9 @@ def test_numpy_s_fast_way_plays_the_games_the_way_jax_does(rules: str, players: 
     for _ in range(120):
         actions = random_actions(config, flat)
         assert np.array_equal(actions, random_actions(config, square).reshape(-1))
+        assert np.array_equal(random_moves(config, flat), random_moves(config, square).reshape(-1))
         assert np.array_equal(legal_lanes(config, flat), legal_lanes(config, square).reshape(ACTIONS, -1))
+        assert np.array_equal(distinct_lanes(config, flat), distinct_lanes(config, square).reshape(ACTIONS, -1))
         flat, played = step(config, flat, actions)
         square, played_too = step(config, square, actions.reshape(30, 40))
         for mine, theirs in zip((*flat, *played), (*square, *played_too), strict=True):

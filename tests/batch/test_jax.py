@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pardon.batch.engine import Config, legal_lanes, new_games, random_actions, step
+from pardon.batch.engine import Config, distinct_lanes, legal_lanes, new_games, random_actions, random_moves, step
 from pardon.batch.jax_backend import device, jitted, random_run
 
 pytestmark = pytest.mark.slow  # compiling takes a while
@@ -23,7 +23,9 @@ def test_jax_plays_the_very_games_numpy_plays(rules: str, players: int) -> None:
     for _ in range(250):
         actions = random_actions(config, games)
         assert np.array_equal(actions, np.asarray(fast.random_actions(on_jax)))
+        assert np.array_equal(random_moves(config, games), np.asarray(fast.random_moves(on_jax)))
         assert np.array_equal(legal_lanes(config, games), np.asarray(fast.legal_lanes(on_jax)))
+        assert np.array_equal(distinct_lanes(config, games), np.asarray(fast.distinct_lanes(on_jax)))
         games, _ = step(config, games, actions)
         on_jax, _ = fast.step(on_jax, jnp.asarray(actions))
         for mine, theirs in zip(games, on_jax, strict=True):

@@ -63,6 +63,22 @@ def test_runs_of_one_engine_are_not_resumed_by_the_other(tmp_path: Path, capsys:
     assert len(list(read_rows(batch))) == 10 and len(list(read_rows(core))) == 5
 
 
+def test_a_run_kept_while_random_chose_among_actions_is_not_resumed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "run"
+    main(["sim", "--engine", "batch", "--games", "10", "--bots", "random,greedy", "--out", str(out), "--quiet"])
+    settings = json.loads((out / "run.json").read_text())
+    assert settings["levels"]["random"] == {"level": "random", "chooses": "among distinct moves"}
+    assert settings["levels"]["greedy"] == {"level": "greedy"}
+    del settings["levels"]["random"]["chooses"]  # as a run kept before random chose among moves
+    (out / "run.json").write_text(json.dumps(settings))
+    capsys.readouterr()
+    assert main(["sim", "--engine", "batch", "--games", "20", "--bots", "random,greedy", "--out", str(out)]) == 2
+    assert "'random' played with chooses None, now 'among distinct moves'" in capsys.readouterr().err
+    assert len(list(read_rows(out))) == 10
+
+
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [

@@ -16,9 +16,11 @@ from pardon.batch.engine import (
     Config,
     Games,
     Played,
+    distinct_lanes,
     legal_lanes,
     new_games,
     random_actions,
+    random_moves,
     reset_finished,
     step,
 )
@@ -53,7 +55,9 @@ class Jitted:
         self.config = config
         self.new_games: Callable[[Any], Games] = jax.jit(functools.partial(new_games, config))
         self.legal_lanes: Callable[[Games], Any] = jax.jit(functools.partial(legal_lanes, config))
+        self.distinct_lanes: Callable[[Games], Any] = jax.jit(functools.partial(distinct_lanes, config))
         self.random_actions: Callable[[Games], Any] = jax.jit(functools.partial(random_actions, config))
+        self.random_moves: Callable[[Games], Any] = jax.jit(functools.partial(random_moves, config))
         self.step: Callable[[Games, Any], tuple[Games, Played]] = jax.jit(functools.partial(step, config))
 
 

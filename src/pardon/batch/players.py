@@ -1,5 +1,6 @@
 """Computer players for batch games: ``random`` and ``greedy`` (the one-ply formula of
-:mod:`pardon.bots.greedy`), each choosing one action per game from the game's own random
+:mod:`pardon.bots.greedy`; ``random`` chooses among distinct moves as the core's does), each
+choosing one action per game from the game's own random
 stream.
 
 >>> import numpy as np
@@ -19,7 +20,7 @@ import numpy as np
 
 from pardon.batch.actions import ACTIONS, SLOTS
 from pardon.batch.backend import Array
-from pardon.batch.engine import STREAM_CHOICE, Config, Games, legal_lanes, play, random_actions, random_bits
+from pardon.batch.engine import STREAM_CHOICE, Config, Games, legal_lanes, play, random_bits, random_moves
 from pardon.core.board import FIRST_TRACK, HOME, START
 from pardon.core.errors import InvalidError
 
@@ -73,11 +74,11 @@ def choose(config: Config, games: Games, players: Sequence[str]) -> Array:
     """Each game's action by the player of the seat to move (``players[seat]``)."""
     kinds = set(players)
     if kinds == {"random"}:
-        return random_actions(config, games)
+        return random_moves(config, games)
     if kinds == {"greedy"}:
         return greedy_actions(config, games)
     greedy_seat = np.array([name == "greedy" for name in players])[games.turn]
-    actions = random_actions(config, games)
+    actions = random_moves(config, games)
     rows = np.flatnonzero(greedy_seat & (games.winner < 0))
     if rows.size:
         actions[rows] = greedy_actions(config, Games(*(np.asarray(field)[..., rows] for field in games)))

@@ -5,8 +5,8 @@ reads them).
 Game *i* of a run is played from the 32-bit seed ``Simulation.game_seed(i) mod 2**32``
 (the row's ``seed``), with the batch's own pack and random players, so a run gives the
 same rows whatever the size of the batches it is played in; it is not the game the core
-engine plays for the same seed, and the batch's ``random`` player weights a move by the
-number of its actions that make it (docs/batch.md), so its statistics are not the core's.
+engine plays for the same seed, though the batch's ``random`` player chooses as the core's
+does, uniformly among distinct moves (docs/batch.md).
 A run's ``run.json`` records ``"engine": "batch"``: a run is resumed only by the engine
 that began it.
 
@@ -41,7 +41,7 @@ from pardon.core.board import COLOUR_NAMES, START
 from pardon.core.cards import CARD_NAMES, CARDS
 from pardon.core.errors import InvalidError
 from pardon.core.rules import parse_rules
-from pardon.sim.jsonlines import row_line
+from pardon.sim.jsonlines import LEVELS, row_line
 from pardon.sim.progress import Progress
 from pardon.sim.simulate import (
     RESULTS,
@@ -58,6 +58,9 @@ BATCH: Final = 65_536
 #: Cards after which a game is given up as endless (no real game comes near).
 CARD_LIMIT: Final = 20_000
 START_DISTANCE: Final = 65
+#: How the batch's ``random`` chooses, recorded in ``run.json``: a run kept while it chose
+#: uniformly among actions (a move weighted by how many actions make it) is not resumed.
+RANDOM_CHOOSES: Final = "among distinct moves"
 
 _KIND_OF_CARD = np.zeros(max(CARDS) + 1, dtype=np.int64)
 _KIND_OF_CARD[list(CARDS)] = np.arange(len(CARDS))
@@ -79,6 +82,9 @@ def run_batch_simulation(
     directory.mkdir(parents=True, exist_ok=True)
     check_engine(directory, "batch")
     wanted = {**settings_of(simulation), ENGINE: "batch"}
+    for level in wanted[LEVELS].values():
+        if level.get("level") == "random":  # runs kept before it did chose among actions
+            level["chooses"] = RANDOM_CHOOSES
     done = resume_point(directory, simulation, wanted)
     (directory / SETTINGS).write_text(json.dumps(wanted, indent=2) + "\n", encoding="utf-8")
     bar = Progress(max(simulation.games, done), progress)  # a run asked for fewer games than it holds

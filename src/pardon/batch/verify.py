@@ -1,6 +1,6 @@
 """The cross-check: batch games replayed through :mod:`pardon.core`, decision by decision.
 
-For every game of a batch played with random actions, at every step:
+For every game of a batch played by the random player (:func:`~pardon.batch.engine.random_moves`), at every step:
 
 * the card the batch drew is fed to the core with :func:`pardon.core.turn.draw` (the
   batch keeps the core's pack composition, so the core can always turn it up), and the
@@ -8,6 +8,10 @@ For every game of a batch played with random actions, at every step:
 * the outcomes of the game's legal actions (its mask) are exactly the results of the
   core's :func:`~pardon.core.turn.legal_moves`: every legal action makes a core move,
   and every core move is made by a legal action;
+* the random player's choices (:func:`~pardon.batch.engine.distinct_lanes`) are the lowest
+  legal action of each outcome, as many as the core's legal moves, and it chooses among
+  them alone, uniformly (``choose_uniform`` of its random bits), as the core's ``random``
+  player chooses among its legal moves;
 * the chosen action's outcome is a core move, which the core then plays, and the
   positions agree after it (pawns, whose turn, winner);
 
@@ -28,14 +32,26 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
 
 from pardon.batch.convert import core_position, outcomes, position_key
-from pardon.batch.engine import Config, Games, draw, legal_lanes, new_games, play, random_actions
+from pardon.batch.engine import (
+    STREAM_CHOICE,
+    Config,
+    Games,
+    choose_uniform,
+    distinct_lanes,
+    draw,
+    legal_lanes,
+    new_games,
+    play,
+    random_bits,
+    random_moves,
+)
 from pardon.core.cards import CARDS
 from pardon.core.turn import GameState, apply, legal_moves, start
 from pardon.core.turn import draw as core_draw
@@ -52,30 +68,42 @@ class Report(NamedTuple):
     games: int
     decisions: int  # positions where the masks were compared with the core's moves
     outcomes: int  # legal actions whose outcome was compared
+    choices: int  # the random player's choices (one per distinct outcome) compared
 
 
 def cross_check(config: Config, seeds: Iterable[int]) -> Report:
-    """Play the games of ``seeds`` in one batch with random actions and replay each through
+    """Play the games of ``seeds`` in one batch with the random player and replay each through
     the core; raise :class:`MismatchError` at the first disagreement."""
     seed_array = np.array(list(seeds), dtype=np.uint32)
     games = new_games(config, seed_array)
     states = [_core_start(config, games, index) for index in range(len(seed_array))]
-    decisions = compared = 0
+    decisions = compared = choices = 0
     while (games.winner < 0).any():
         if int(games.drawn.max()) > CARD_LIMIT:
             raise MismatchError(f"a game drew more than {CARD_LIMIT} cards")
         lanes = legal_lanes(config, games)
         found = outcomes(config, games, lanes)
-        actions = random_actions(config, games)
+        by_game: defaultdict[int, dict[int, Any]] = defaultdict(dict)
+        for (row, action), key in sorted(found.items()):
+            by_game[row][action] = key
+        kept = distinct_lanes(config, games, lanes)
+        actions = random_moves(config, games)
+        uniform = choose_uniform(kept, random_bits(games.seed, games.drawn, STREAM_CHOICE))
         after, _ = play(config, games, actions)
         for index in np.flatnonzero(games.winner < 0).tolist():
             where = f"game of seed {int(seed_array[index])}, card {int(games.drawn[index])}"
             state = states[index]
             moves = legal_moves(config.rules, state)
             results = {position_key(move.result) for move in moves}
-            mine = {key for (row, _), key in found.items() if row == index}
+            mine = set(by_game[index].values())
             if mine != results:
                 raise MismatchError(_describe_sets(where, config, games, index, mine, results))
+            _check_choices(where, by_game[index], np.flatnonzero(kept[:, index]).tolist(), len(moves))
+            if int(actions[index]) != int(uniform[index]):
+                raise MismatchError(
+                    f"{where}: the random player chose action {int(actions[index])}, not {int(uniform[index])}: "
+                    "not uniformly among one action per distinct move"
+                )
             chosen = found[index, int(actions[index])]
             move = next(move for move in moves if position_key(move.result) == chosen)
             state = apply(config.rules, state, move)
@@ -84,7 +112,8 @@ def cross_check(config: Config, seeds: Iterable[int]) -> Report:
                 raise MismatchError(f"{where}: after the move the batch has {reached}, the core {state.position}")
             states[index] = state
             decisions += 1
-            compared += len(mine)
+            compared += len(by_game[index])
+            choices += len(moves)
         games = draw(config, after)
         for index in np.flatnonzero(games.winner < 0).tolist():
             states[index] = _core_draw(config, games, index, states[index], seed_array)
@@ -92,7 +121,22 @@ def cross_check(config: Config, seeds: Iterable[int]) -> Report:
         winner = config.seats[int(games.winner[index])]
         if state.position.winner != winner:
             raise MismatchError(f"game of seed {int(seed_array[index])}: the winner differs")
-    return Report(len(seed_array), decisions, compared)
+    return Report(len(seed_array), decisions, compared, choices)
+
+
+def _check_choices(where: str, found: dict[int, Any], kept: list[int], moves: int) -> None:
+    """The random player's choices of a position (``kept``) against its legal actions'
+    outcomes (``found``, by action) and the core's number of legal moves."""
+    lowest: dict[Any, int] = {}
+    for action, key in sorted(found.items()):
+        lowest.setdefault(key, action)
+    if kept != sorted(lowest.values()):
+        raise MismatchError(
+            f"{where}: the random player chooses among actions {kept}, "
+            f"not {sorted(lowest.values())} (the lowest of each outcome)"
+        )
+    if len(kept) != moves:
+        raise MismatchError(f"{where}: the random player chooses among {len(kept)} moves, the core's among {moves}")
 
 
 def _core_start(config: Config, games: Games, index: int) -> GameState:
