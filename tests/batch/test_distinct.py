@@ -8,6 +8,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
+from pardon.batch import verify
 from pardon.batch.actions import ACTIONS, MOVE, SPLIT, SWITCH
 from pardon.batch.convert import core_state, outcomes
 from pardon.batch.engine import (
@@ -40,13 +41,7 @@ def positions(config: Config, rows: list[list[int]], card: int, copies: int, tur
 def lowest_of_each_outcome(config: Config, games: Games) -> np.ndarray:
     """The lanes the random player must choose among, found by playing every legal lane."""
     lanes = legal_lanes(config, games)
-    first: dict[tuple[int, object], int] = {}
-    for (row, action), key in sorted(outcomes(config, games, lanes).items()):
-        first.setdefault((row, key), action)
-    wanted = np.zeros_like(lanes)
-    for (row, _), action in first.items():
-        wanted[action, row] = True
-    return wanted
+    return verify.lowest_of_each_outcome(outcomes(config, games, lanes), lanes.shape)
 
 
 def test_leaving_start_is_one_move_however_many_pawns_are_in_start() -> None:

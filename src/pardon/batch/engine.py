@@ -692,11 +692,11 @@ def _rare_choices(
             targets = np.bitwise_count(theirs).astype(np.int16)
             choices.append(_RareChoice(rows, targets * any0(held[0] == START), functools.partial(_sorry_lane, theirs)))
             continue
-        sides = _sides(config, games.turn.take(rows))
+        sides = _sides(config, games.turn.take(rows)) if distinct else None
         if name == "split":
             masks = _split_masks(table, held[0])
             some = np.flatnonzero(masks.any(axis=0)) if distinct else rows[:0]  # games with a split
-            if some.size:
+            if some.size and sides is not None:
                 move = _unpacked(simple.take(rows[some]))
                 pawns, card = held[..., some], games.card.take(rows[some])
                 found = _seven_repeats(table, pawns, sides[:, some], card, move, masks[:, some])
@@ -706,8 +706,8 @@ def _rare_choices(
             continue
         targets = _padded(_on_track(held[1:]), 0, config.players).reshape((-1, rows.size))
         switch = (_on_track(held[0])[:, None] & targets[None]).reshape((-1, rows.size))
-        some = np.flatnonzero(_sliding_switches(config, held, sides, switch)) if distinct else rows[:0]
-        if some.size:
+        some = np.flatnonzero(_sliding_switches(config, held, sides, switch)) if sides is not None else rows[:0]
+        if some.size and sides is not None:
             move = _unpacked(simple.take(rows[some]))
             pawns, card = held[..., some], games.card.take(rows[some])
             found = _eleven_duplicates(table, pawns, sides[:, some], card, ~any0(move)[None], move, switch[:, some])

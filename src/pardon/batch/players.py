@@ -13,8 +13,8 @@ stream.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Final
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
 
 import numpy as np
 
@@ -25,6 +25,9 @@ from pardon.core.board import FIRST_TRACK, HOME, START
 from pardon.core.errors import InvalidError
 
 PLAYERS: Final = ("random", "greedy")
+#: How the batch's ``random`` chooses, recorded with a run: a run kept while it chose
+#: uniformly among actions (a move weighted by how many actions make it) is not resumed.
+RANDOM_CHOOSES: Final = "among distinct moves"
 START_DISTANCE: Final = 65  # greedy counts a pawn in Start one step behind its start exit
 
 
@@ -68,6 +71,13 @@ def greedy_actions(config: Config, games: Games, lanes: Array | None = None) -> 
     first = winners[np.r_[True, rows[winners][1:] != rows[winners][:-1]]]
     chosen[rows[first]] = actions[first]
     return chosen
+
+
+def described(levels: Mapping[str, Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
+    """The players' descriptions as a run records them (:func:`pardon.bots.describe_bot`),
+    with what the batch's own players do differently: how ``random`` chooses."""
+    extra = {"random": {"chooses": RANDOM_CHOOSES}}
+    return {spec: {**level, **extra.get(str(level.get("level")), {})} for spec, level in levels.items()}
 
 
 def choose(config: Config, games: Games, players: Sequence[str]) -> Array:

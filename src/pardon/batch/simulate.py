@@ -35,7 +35,7 @@ import numpy as np
 
 from pardon.batch.backend import Array
 from pardon.batch.engine import Config, Games, draw, new_games, play
-from pardon.batch.players import check_players, choose
+from pardon.batch.players import check_players, choose, described
 from pardon.batch.runs import ENGINE, check_engine
 from pardon.core.board import COLOUR_NAMES, START
 from pardon.core.cards import CARD_NAMES, CARDS
@@ -58,9 +58,6 @@ BATCH: Final = 65_536
 #: Cards after which a game is given up as endless (no real game comes near).
 CARD_LIMIT: Final = 20_000
 START_DISTANCE: Final = 65
-#: How the batch's ``random`` chooses, recorded in ``run.json``: a run kept while it chose
-#: uniformly among actions (a move weighted by how many actions make it) is not resumed.
-RANDOM_CHOOSES: Final = "among distinct moves"
 
 _KIND_OF_CARD = np.zeros(max(CARDS) + 1, dtype=np.int64)
 _KIND_OF_CARD[list(CARDS)] = np.arange(len(CARDS))
@@ -81,10 +78,8 @@ def run_batch_simulation(
     simulation = check_batch_simulation(simulation)
     directory.mkdir(parents=True, exist_ok=True)
     check_engine(directory, "batch")
-    wanted = {**settings_of(simulation), ENGINE: "batch"}
-    for level in wanted[LEVELS].values():
-        if level.get("level") == "random":  # runs kept before it did chose among actions
-            level["chooses"] = RANDOM_CHOOSES
+    settings = settings_of(simulation)
+    wanted = {**settings, ENGINE: "batch", LEVELS: described(settings[LEVELS])}
     done = resume_point(directory, simulation, wanted)
     (directory / SETTINGS).write_text(json.dumps(wanted, indent=2) + "\n", encoding="utf-8")
     bar = Progress(max(simulation.games, done), progress)  # a run asked for fewer games than it holds

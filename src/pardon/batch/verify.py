@@ -33,7 +33,7 @@ import argparse
 import sys
 import time
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -87,6 +87,7 @@ def cross_check(config: Config, seeds: Iterable[int]) -> Report:
         for (row, action), key in sorted(found.items()):
             by_game[row][action] = key
         kept = distinct_lanes(config, games, lanes)
+        lowest = lowest_of_each_outcome(found, lanes.shape)
         actions = random_moves(config, games)
         uniform = choose_uniform(kept, random_bits(games.seed, games.drawn, STREAM_CHOICE))
         after, _ = play(config, games, actions)
@@ -98,7 +99,7 @@ def cross_check(config: Config, seeds: Iterable[int]) -> Report:
             mine = set(by_game[index].values())
             if mine != results:
                 raise MismatchError(_describe_sets(where, config, games, index, mine, results))
-            _check_choices(where, by_game[index], np.flatnonzero(kept[:, index]).tolist(), len(moves))
+            _check_choices(where, kept[:, index], lowest[:, index], len(moves))
             if int(actions[index]) != int(uniform[index]):
                 raise MismatchError(
                     f"{where}: the random player chose action {int(actions[index])}, not {int(uniform[index])}: "
@@ -124,19 +125,30 @@ def cross_check(config: Config, seeds: Iterable[int]) -> Report:
     return Report(len(seed_array), decisions, compared, choices)
 
 
-def _check_choices(where: str, found: dict[int, Any], kept: list[int], moves: int) -> None:
-    """The random player's choices of a position (``kept``) against its legal actions'
-    outcomes (``found``, by action) and the core's number of legal moves."""
-    lowest: dict[Any, int] = {}
-    for action, key in sorted(found.items()):
-        lowest.setdefault(key, action)
-    if kept != sorted(lowest.values()):
+def lowest_of_each_outcome(found: Mapping[tuple[int, int], Any], shape: tuple[int, ...]) -> np.ndarray:
+    """``shape`` booleans (lanes, games): the lowest legal action of each outcome of each
+    game, from :func:`~pardon.batch.convert.outcomes` (``found``: outcome by game and action),
+    found by playing them: what the random player must choose among."""
+    first: dict[tuple[int, Any], int] = {}
+    for (row, action), key in sorted(found.items()):
+        first.setdefault((row, key), action)
+    wanted = np.zeros(shape, dtype=bool)
+    for (row, _), action in first.items():
+        wanted[action, row] = True
+    return wanted
+
+
+def _check_choices(where: str, kept: np.ndarray, lowest: np.ndarray, moves: int) -> None:
+    """The random player's choices of a position (``kept``, by lane) against the lowest
+    action of each outcome and the core's number of legal moves."""
+    if not np.array_equal(kept, lowest):
         raise MismatchError(
-            f"{where}: the random player chooses among actions {kept}, "
-            f"not {sorted(lowest.values())} (the lowest of each outcome)"
+            f"{where}: the random player chooses among actions {np.flatnonzero(kept).tolist()}, "
+            f"not {np.flatnonzero(lowest).tolist()} (the lowest of each outcome)"
         )
-    if len(kept) != moves:
-        raise MismatchError(f"{where}: the random player chooses among {len(kept)} moves, the core's among {moves}")
+    chosen_among = int(kept.sum())
+    if chosen_among != moves:
+        raise MismatchError(f"{where}: the random player chooses among {chosen_among} moves, the core's among {moves}")
 
 
 def _core_start(config: Config, games: Games, index: int) -> GameState:
