@@ -519,3 +519,13 @@ def test_a_busy_port_is_still_named(tmp_path: Path) -> None:
         finished = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
     assert finished.returncode == 2, finished.stderr
     assert f"cannot listen on 127.0.0.1:{port}" in finished.stderr
+
+
+def test_an_address_that_is_not_this_machines_is_named_not_taken_for_a_busy_port(tmp_path: Path) -> None:
+    for host, why in (("999.1.1.1", "there is no such address"), ("192.0.2.1", "this machine has no such address")):
+        command = [sys.executable, "-m", "pardon", "serve", "--host", host, "--port", "0"]
+        command += ["--db", sqlite_url(tmp_path / "games.sqlite3")]
+        finished = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
+        assert finished.returncode == 2, finished.stderr
+        assert f"cannot listen on {host}:0: {why}" in finished.stderr
+        assert "Try --port" not in finished.stderr

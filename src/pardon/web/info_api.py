@@ -21,13 +21,13 @@ from pardon.core.game import Game
 from pardon.core.jsonio import position_to_json
 from pardon.core.moves import Move
 from pardon.core.notation import format_move
-from pardon.core.rules import PRESET_HELP, PRESETS, Rules
+from pardon.core.rules import PRESET_HELP, PRESETS, Rules, in_words
 from pardon.core.state import Position
 from pardon.web.api import ApiError, rooms_of
 from pardon.web.rooms import draw_if_due, new_game
 from pardon.web.rulesdoc import LinkMaker, options_table, preset_sections, to_html
 from pardon.web.storage import FINISHED
-from pardon.web.views import card_text, decision_json
+from pardon.web.views import card_text, decision_json, teams_json
 
 router = APIRouter(prefix="/api")
 
@@ -100,7 +100,9 @@ class ReplayStep(BaseModel):
 class Replay(BaseModel):
     id: str
     rules: str
+    rules_name: str = Field(description="the rules in words, for people")
     winner: str | None
+    teams: list[list[str]] | None = Field(description="the partnerships of a partners game (they win together)")
     seats: list[dict[str, Any]]
     start: dict[str, Any] = Field(description="the position before the first decision")
     pack: int = Field(description="cards in the pack at the start")
@@ -193,7 +195,9 @@ def replay(game_id: str, request: Request) -> Replay:
     return Replay(
         id=row.id,
         rules=row.rules,
+        rules_name=in_words(rules),
         winner=COLOUR_NAMES[row.winner] if row.winner is not None else None,
+        teams=teams_json(game),
         seats=[
             {"colour": COLOUR_NAMES[seat.colour], "kind": seat.kind, "name": seat.name, "level": seat.level}
             for seat in row.seats

@@ -251,6 +251,7 @@ class Room:
             "name": seat.row.name,
             "level": seat.row.level,
             "connected": seat.is_machine or seat.connections > 0,
+            "taken": seat.is_machine or seat.row.claimed,  # its player has come: a waiting game waits no more for it
             "computer_playing": seat.is_machine or self._taken_over(seat),
         }
 

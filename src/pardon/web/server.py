@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import errno
 import json
 import logging
 import os
+import socket
 import sys
 from pathlib import Path
 from typing import Any
@@ -242,6 +244,28 @@ def _file_problem(path: Path) -> str | None:
     return None
 
 
+def _why_not_listening(host: str, port: int) -> str:
+    """Why the server could not listen on ``host``:``port``, found by trying it again: a busy
+    port wants another port, a mistyped address another --host."""
+    try:
+        addresses = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError):
+        return "there is no such address (--host takes this machine's name or one of its addresses)"
+    family, kind, protocol, _, address = addresses[0]
+    try:
+        with socket.socket(family, kind, protocol) as probe:
+            probe.bind(address)
+    except OSError as error:
+        if error.errno == errno.EADDRINUSE:
+            return f"is another server using it? Try --port {port + 1}"
+        if error.errno == errno.EADDRNOTAVAIL:
+            return "this machine has no such address (--host takes one of its own addresses)"
+        if error.errno == errno.EACCES:
+            return "permission denied (ports below 1024 need the administrator; try --port 8000)"
+        return error.strerror or str(error)
+    return f"is another server using it? Try --port {port + 1}"  # freed since: busy a moment ago
+
+
 def serve(settings: Settings, host: str, port: int) -> None:
     """Serve until interrupted (the database checked first: :func:`database_problem`)."""
     app = create_app(settings)
@@ -263,7 +287,7 @@ def serve(settings: Settings, host: str, port: int) -> None:
         if server.started:
             raise
         if server.listening_failed:
-            message = f"cannot listen on {host}:{port}; is another server using it? Try --port {port + 1}"
+            message = f"cannot listen on {host}:{port}: {_why_not_listening(host, port)}"
         else:
             message = "the server could not start (the error is above)"
         print(f"pardon serve: {message}", file=sys.stderr)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from threading import Thread
 from typing import Any
 
 import pytest
@@ -89,6 +90,29 @@ def test_hot_seat_names_are_used_in_the_banner_and_the_win(live_server: Any, pag
     assert page.locator("#pass-device").inner_text() == f"Pass the device to {who[now['decider']]}"
     assert "(you)" not in page.locator("#seats").inner_text()
     assert "Ann (Red)" in page.locator("#seats").inner_text()
+
+
+def test_a_long_name_without_spaces_fits_a_phone(live_server: Any, browser: Any) -> None:
+    """A name of 40 letters with no space to break at (an e-mail address, say) wraps: the page
+    stays as wide as the phone, the board and the lobby's Join button in view."""
+    long = "Wolfeschlegelsteinhausenbergerdorffwelch"
+    phone = browser.new_context(viewport={"width": 375, "height": 740}, has_touch=True, is_mobile=True)
+    try:
+        page = phone.new_page()
+        game = create_game(live_server, {"seed": 9, "seats": [{"kind": "hotseat", "name": long}] * 2})
+        open_game(page, game["host_link"])
+        wait_my_turn(page)
+        assert long in page.locator("#turn").inner_text()
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= 375
+        public = {"public": True, "seats": [{"kind": "open", "name": long}, {"kind": "open"}]}
+        listed = create_game(live_server, public)
+        page.goto(live_server.url + "/lobby")
+        join = page.locator(f"[data-game='{listed['id']}']").get_by_role("button", name="Join as Yellow", exact=True)
+        expect(join).to_be_visible()
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= 375
+        assert join.evaluate("node => node.getBoundingClientRect().right") <= 375
+    finally:
+        phone.close()
 
 
 def test_a_hot_seat_winner_is_named(quick_server: Any, page: Any) -> None:
@@ -176,6 +200,50 @@ def test_the_end_of_a_game_keeps_rematch_and_replay_in_reach(quick_server: Any, 
     assert dialog.is_visible() and page.get_by_role("button", name="Rematch").first.is_visible()
     page.keyboard.press("Escape")  # closes it too, and the way back stays
     assert dialog.is_hidden() and after.is_visible()
+
+
+def test_a_rematch_asked_for_by_one_player_is_offered_to_the_other(quick_server: Any, browser: Any) -> None:
+    """Once Ann asks for a rematch, Bob's page at the end says so, rather than wait in silence."""
+    seats = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
+    game = create_game(quick_server, {"seed": 9, "seats": seats})
+    threads = [Thread(target=play_to_the_end, args=(quick_server, game, seat["token"])) for seat in game["seats"]]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    contexts = [browser.new_context() for _ in seats]
+    try:
+        ann, bob = (context.new_page() for context in contexts)
+        for page, seat in zip((ann, bob), game["seats"], strict=True):
+            open_game(page, seat["link"])
+            page.locator("#game-over").wait_for(state="visible")
+        ann.get_by_role("button", name="Rematch").click()
+        ann.wait_for_url(lambda url: game["id"] not in url)
+        expect(bob.locator("#rematch-message")).to_have_text("A rematch has been made: join it here.")
+        bob.get_by_role("button", name="Join the rematch").click()
+        bob.wait_for_url(ann.url.split("#")[0] + "#token=*")
+    finally:
+        for context in contexts:
+            context.close()
+
+
+def test_a_game_waiting_for_a_named_friend_names_them(live_server: Any, page: Any) -> None:
+    seats = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
+    game = create_game(live_server, {"seed": 9, "seats": seats})
+    open_game(page, game["seats"][0]["link"])
+    assert page.locator("#turn").inner_text() == "Waiting for Bob (Yellow) to join"  # once "for Yellow"
+
+
+def test_a_game_waiting_for_one_friend_does_not_wait_for_one_who_came_and_went(live_server: Any, page: Any) -> None:
+    seats = [{"kind": "human", "name": name} for name in ("Ann", "Bob", "Cat")]
+    game = create_game(live_server, {"seed": 9, "seats": seats})
+    with connect(f"ws://127.0.0.1:{live_server.port}{game['websocket']}", max_size=2**24) as ann:
+        ann.send(json.dumps({"type": "hello", "token": game["seats"][0]["token"]}))
+        assert json.loads(ann.recv(timeout=10))["type"] == "welcome"  # Ann's seat is hers: she has come, and gone
+    open_game(page, game["seats"][1]["link"])
+    assert page.locator("#turn").inner_text() == "Waiting for Cat (Yellow) to join"  # once Ann too
+    assert page.locator("#seats li[data-colour=red] .status").inner_text() == "joined, not here now"
+    assert page.locator("#seats li[data-colour=yellow] .status").inner_text() == "invited, not joined yet"
 
 
 def test_a_game_waiting_for_a_friend_shows_no_card(live_server: Any, page: Any) -> None:

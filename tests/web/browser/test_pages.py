@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import expect
+from tests.web.browser.play_support import wait_finished
 
 from pardon.core.rules import PRESETS
 from pardon.web.pages import STATIC
@@ -166,6 +167,26 @@ def test_online_game_shows_invites_that_copy_and_seats_that_join(
         friend.close()
 
 
+def test_an_online_game_waiting_for_players_is_still_there_after_the_home_page_is_reloaded(
+    live_server: Any, page: Any
+) -> None:
+    """The invite links and the host's own seat are shown once: a reload (or the tab closed and
+    opened again) must not lose them, or the game waits for its host for ever."""
+    open_ready(page, live_server.url + "/")
+    page.locator("#online").get_by_role("button", name="Create the online game").click()
+    lobby = page.locator("#game-lobby")
+    link = lobby.get_by_role("textbox", name="Yellow's invite link").input_value()
+    mine = lobby.get_by_role("link", name="Go to my seat").get_attribute("href")
+    open_ready(page, live_server.url + "/")
+    expect(lobby.get_by_role("textbox", name="Yellow's invite link")).to_have_value(link)
+    assert lobby.get_by_role("link", name="Go to my seat").get_attribute("href") == mine
+    lobby.get_by_role("button", name="Create another online game").click()  # done with it: the form again
+    expect(lobby).to_be_hidden()
+    expect(page.get_by_role("button", name="Create the online game")).to_be_visible()
+    open_ready(page, live_server.url + "/")
+    expect(lobby).to_be_hidden()
+
+
 def test_a_friend_invited_without_a_name_is_named_by_colour_once(live_server: Any, page: Any, artefacts: Path) -> None:
     open_ready(page, live_server.url + "/")
     form = page.locator("#online")
@@ -304,6 +325,21 @@ def test_replay_viewer_steps_and_jumps(live_server: Any, page: Any, artefacts: P
     record = page.get_by_role("link", name="Download the record")
     assert record.get_attribute("href") == f"/api/games/{game_id}/record"
     assert page.locator("svg").count() >= 1
+
+
+def test_a_partners_replay_names_the_rules_in_words_and_the_team_that_won(quick_server: Any, page: Any) -> None:
+    bots = [{"kind": "bot", "level": "random"}] * 4
+    created = quick_server.rest("/api/games", {"rules": "partners(partner_split=any)", "seed": 3, "seats": bots})
+    page.goto(quick_server.url + "/lobby")
+    say_hello(page, created["id"], created["spectator_token"])  # someone watching: the computers begin
+    wait_finished(quick_server, created["id"])
+    winner = quick_server.rest(f"/api/games/{created['id']}")["winner"]
+    team = " and ".join(
+        colour.capitalize() for colour in (("red", "yellow") if winner in ("red", "yellow") else ("blue", "green"))
+    )
+    open_ready(page, f"{quick_server.url}/replay/{created['id']}")
+    expect(page.locator("#title")).to_have_text("Replay: Partners with 7s split among any team pawns")
+    expect(page.locator("#result")).to_contain_text(f"{team} win after ")  # once "Red wins": partners win together
 
 
 def test_replay_of_an_unfinished_game_says_why(live_server: Any, page: Any) -> None:

@@ -41,6 +41,15 @@ def sheet(page: Any) -> list[list[str]]:
     return rows
 
 
+def test_a_refusal_is_not_left_on_show_once_the_change_is_made(page: Any, live_server: Any) -> None:
+    page.goto(f"{live_server.url}/scorekeeper")
+    add_players(page, "Sam", "sam")
+    expect(page.locator("#message")).to_have_text("There is already a player called sam.")
+    add_players(page, "Grandma")  # done: the refusal no longer applies (it once stayed, beside Grandma's name)
+    expect(page.locator("#players li")).to_have_count(2)
+    expect(page.locator("#message")).to_have_text("")
+
+
 def test_games_stay_after_a_reload_and_undo_takes_them_back(page: Any, live_server: Any) -> None:
     page.goto(f"{live_server.url}/scorekeeper")
     add_players(page, "Grandma", "Sam", "Red and Yellow")

@@ -314,7 +314,7 @@ function renderTurn() {
   passDevice.hidden = true;
   banner.classList.remove("yours");
   if (state.status === "waiting") {
-    const missing = state.seats.filter((seat) => !seat.connected).map((seat) => name(seat.colour));
+    const missing = state.seats.filter((seat) => !seat.taken).map((seat) => playerName(seat.colour)); // not who came and went
     banner.textContent = missing.length ? `Waiting for ${missing.join(", ")} to join` : "Starting…";
     return;
   }
@@ -352,7 +352,9 @@ function renderSeats() {
     if (seat.colour === state.decider && state.status === "playing") item.classList.add("deciding");
     const mine = app.seats.length === 1 && app.seats.includes(seat.colour) ? " (you)" : "";
     let status = seat.kind === "bot" ? "" : seat.connected ? "here" : "not here";
-    if (state.status === "waiting" && seat.kind !== "bot") status = seat.connected ? "joined" : "invited, not joined yet";
+    if (state.status === "waiting" && seat.kind !== "bot") {
+      status = seat.connected ? "joined" : seat.taken ? "joined, not here now" : "invited, not joined yet";
+    }
     if (seat.computer_playing && seat.kind !== "bot") status = "away: the computer plays";
     if (seat.kind === "hotseat" && app.seats.length > 1) status = "on this screen";
     const home = (state.position.pawns[seat.colour] ?? []).filter((where) => where === "home").length;
@@ -955,6 +957,7 @@ function renderGameOver() {
     overlay.hidden = true;
     return;
   }
+  offerRematch(state);
   if (overlay.dataset.shown === state.game) return;
   overlay.dataset.shown = state.game;
   const team = teamOf(state.winner);
@@ -986,6 +989,15 @@ function renderGameOver() {
   $("after-rematch").hidden = !canRematch;
   openResult();
   loadAnalysis(state.game);
+}
+
+/** A rematch made by another player of the game: its buttons say they join it, and the player is told. */
+function offerRematch(state) {
+  if (!state.rematch || !app.token || app.role === "spectator") return;
+  for (const id of ["rematch", "after-rematch"]) $(id).textContent = "Join the rematch";
+  const text = "A rematch has been made: join it here.";
+  $("rematch-message").textContent = text;
+  if ($("game-over").hidden && $("message").textContent !== text) say(text, true);
 }
 
 /** What the end of a solo challenge or a doubled game needs said besides who won. */

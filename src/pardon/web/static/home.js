@@ -9,6 +9,8 @@ import { COLOURS, api, capitalise, chip, copyField, el, levelName, localPath, sa
 const USUAL = { 1: ["red"], 2: ["red", "yellow"], 3: ["red", "blue", "yellow"], 4: ["red", "blue", "yellow", "green"] };
 const OPPOSITE = { red: "yellow", yellow: "red", blue: "green", green: "blue" };
 const POLL_MS = 1500;
+/** The online game this browser created and still waits for players: its links are shown only here. */
+const ONLINE_KEY = "pardon.onlineGame";
 
 const page = {
   presets: [],
@@ -373,7 +375,12 @@ async function startOnline(event) {
     const game = await api("/api/games", {
       json: { rules: rulesText(seats.length), seats, public: isPublic, hints: $("online-hints").checked },
     });
-    showGameLobby(game, seats[0].colour, $("online-public").checked);
+    try {
+      localStorage.setItem(ONLINE_KEY, JSON.stringify({ game, colour: seats[0].colour, isPublic }));
+    } catch {
+      /* storage off: the links are shown until the page is left */
+    }
+    showGameLobby(game, seats[0].colour, isPublic);
   } catch (failure) {
     say(error, `The game could not be created: ${failure.message}`);
   } finally {
@@ -388,7 +395,7 @@ function inviteName(seat) {
   return seat.name && seat.name.toLowerCase() !== seat.colour ? `${colour} — ${seat.name}` : colour;
 }
 
-function showGameLobby(game, myColour, isPublic) {
+function showGameLobby(game, myColour, isPublic, { focus = true } = {}) {
   const panel = $("game-lobby");
   const mine = game.seats.find((seat) => seat.colour === myColour);
   const friends = game.seats.filter((seat) => seat.link && seat.colour !== myColour);
@@ -433,14 +440,51 @@ function showGameLobby(game, myColour, isPublic) {
     el("h4", {}, "Spectators"),
     el("p", { class: "hint" }, isPublic ? "A public game can be watched by anyone; it is listed in the lobby." : "Anyone with this link can watch."),
     copyField(game.spectator_link, "spectator link"),
+    el("p", {}, el("button", { type: "button", id: "another-online", onclick: closeGameLobby }, "Create another online game")),
   );
   panel.hidden = false;
   $("online").hidden = true;
-  panel.focus();
+  if (focus) panel.focus();
   clearInterval(page.poll);
   const refresh = () => refreshSeats(game.id, badges);
   page.poll = setInterval(refresh, POLL_MS);
   refresh();
+}
+
+/** Back to the online form; the game stays, its links sent are still good. */
+function closeGameLobby() {
+  clearInterval(page.poll);
+  forgetOnlineGame();
+  $("game-lobby").hidden = true;
+  $("online").hidden = false;
+  $("online").querySelector("button[type=submit]").focus();
+}
+
+function forgetOnlineGame() {
+  try {
+    localStorage.removeItem(ONLINE_KEY);
+  } catch {
+    /* nothing kept */
+  }
+}
+
+/** The online game created here before a reload, or the tab closed, shown again while it waits for players. */
+async function restoreGameLobby() {
+  let saved = null;
+  try {
+    saved = JSON.parse(localStorage.getItem(ONLINE_KEY) ?? "null");
+  } catch {
+    return;
+  }
+  if (!saved?.game?.id) return;
+  try {
+    const summary = await api(`/api/games/${encodeURIComponent(saved.game.id)}`);
+    if (summary.status !== "waiting") return forgetOnlineGame(); // under way: its players have their seats
+  } catch (error) {
+    if (error.status === 404) forgetOnlineGame(); // expired
+    return;
+  }
+  showGameLobby(saved.game, saved.colour, saved.isPublic, { focus: false }); // the page opens at its top
 }
 
 async function refreshSeats(id, badges) {
@@ -508,6 +552,7 @@ async function start() {
   $("hotseat").addEventListener("submit", startHotseat);
   $("online").addEventListener("submit", startOnline);
   choosePreset("classic");
+  await restoreGameLobby();
   document.body.dataset.ready = "true";
 }
 

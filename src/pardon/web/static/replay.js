@@ -118,6 +118,12 @@ function onKey(event) {
   action();
 }
 
+/** Who won, as the game page says it: partners win together. */
+function winnerText(replay) {
+  const team = replay.teams?.find((colours) => colours.includes(replay.winner));
+  return team ? `${team.map(capitalise).join(" and ")} win` : `${capitalise(replay.winner)} wins`;
+}
+
 async function start() {
   const id = gameId();
   try {
@@ -131,15 +137,15 @@ async function start() {
     return;
   }
   const replay = view.replay;
-  $("title").textContent = `Replay: ${capitalise(replay.rules)}`;
-  document.title = `Replay: ${capitalise(replay.rules)} — pardon`;
+  $("title").textContent = `Replay: ${replay.rules_name}`;
+  document.title = `Replay: ${replay.rules_name} — pardon`;
   $("players").replaceChildren(
     ...replay.seats.flatMap((seat, index) => [index ? " · " : "", chip(seat.colour, seatLabel(seat))]),
   );
   const record = $("record");
   record.href = `/api/games/${replay.id}/record`;
   record.hidden = false;
-  $("result").textContent = replay.winner ? `${capitalise(replay.winner)} wins after ${replay.steps.length} moves.` : "";
+  $("result").textContent = replay.winner ? `${winnerText(replay)} after ${replay.steps.length} moves.` : "";
   $("slider").max = String(replay.steps.length);
   $("steps").replaceChildren(...stepList());
   $("replay").hidden = false;
