@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import argparse
+import importlib.util
 import json
 import os
 import re
+import shlex
 import signal
 import subprocess
 import sys
@@ -14,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from pardon.cli import _parser
 from pardon.core.rules import PRESETS, parse_rules
 
 
@@ -469,3 +473,92 @@ def test_ctrl_c_in_a_run_on_two_processes_is_one_line_not_a_traceback_from_each(
     assert run.returncode == 130
     assert stderr.endswith("\npardon sim: interrupted: the same command resumes it\n")
     assert "Traceback" not in stderr and "KeyboardInterrupt" not in stderr
+
+
+def test_the_command_to_watch_a_game_again_plays_the_same_game() -> None:
+    """It names the computer players too: without them it plays another game."""
+    first = pardon("play", "--bots", "tactician,random", "--seed", "5", "--fast", "--board", "none")
+    assert first.returncode == 0, first.stderr
+    again = first.stdout.splitlines()[-1].removeprefix("Watch this game again with: ")
+    assert "--bots tactician,random" in again
+    words = shlex.split(again)
+    assert words[0] == "pardon"
+    second = pardon(*words[1:], "--fast", "--board", "none")
+    assert second.stdout == first.stdout
+
+
+@pytest.mark.parametrize("command", ["moves - --card 5", "hint - --card 5", "replay -", "analyse -"])
+def test_a_closed_standard_input_is_one_line(command: str) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "pardon", *command.split()],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        stdin=subprocess.DEVNULL,
+        preexec_fn=lambda: os.close(0),  # as `pardon moves - <&-` starts it: no standard input at all
+    )
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr == f"pardon {command.split(maxsplit=1)[0]}: cannot read standard input: it is closed\n"
+
+
+def test_every_option_of_every_command_says_what_it_does() -> None:
+    """`pardon COMMAND --help` documents every option, with its default where it has one."""
+    parser = _parser()
+    commands = next(action for action in parser._actions if isinstance(action, argparse._SubParsersAction))
+    for name, command in commands.choices.items():
+        for action in command._actions:
+            assert action.help, f"pardon {name} {'/'.join(action.option_strings) or action.dest} has no help"
+    sim = pardon("sim", "--help").stdout
+    assert re.search(r"--games GAMES\s+games to play \(default 1000\)", sim), sim
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [["sim", "--games", "2", "--quiet", "--out", ""], ["tournament", "--games", "2", "--quiet", "--out", ""]],
+)
+def test_an_empty_out_is_refused_not_taken_for_this_folder(arguments: list[str], tmp_path: Path) -> None:
+    """`--out "$RUN"` with RUN unset: the run would land among the user's files."""
+    result = subprocess.run(
+        [sys.executable, "-m", "pardon", *arguments],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        cwd=tmp_path,
+    )
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr == f"pardon {arguments[0]}: --out must name a folder (. for this one)\n"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_serve_with_a_database_whose_driver_is_missing_is_one_line(tmp_path: Path) -> None:
+    if importlib.util.find_spec("MySQLdb") is not None:
+        pytest.skip("the MySQL driver is installed here")
+    result = subprocess.run(
+        [sys.executable, "-m", "pardon", "serve", "--port", "0", "--db", "mysql://user@127.0.0.1/pardon"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        cwd=tmp_path,
+    )
+    assert result.returncode == 2 and result.stdout == ""
+    assert (
+        result.stderr == "pardon serve: --db: this database needs the Python package MySQLdb, which is not installed\n"
+    )
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_hint_in_a_hand_game_ranks_only_a_card_of_the_hand() -> None:
+    hands = position(
+        rules="adult",
+        pawns={"red": [4, "start", "start", "start"], "yellow": [25, "start", "start", "start"]},
+        hands={"red": ["1", "2", "3", "4", "5"], "yellow": []},
+    )
+    held = pardon("hint", "-", "--card", "3", "--bot", "greedy", "--json", stdin=json.dumps(hands))
+    assert held.returncode == 0, held.stderr
+    assert [move["move"] for move in json.loads(held.stdout)["moves"]] == ["3 4-7"]
+    result = pardon("hint", "-", "--card", "12", "--bot", "greedy", stdin=json.dumps(hands))
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr == "pardon hint: red holds 1, 2, 3, 4, 5: the card comes from the hand, not 12\n"

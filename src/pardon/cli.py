@@ -25,6 +25,7 @@ import json
 import math
 import os
 import random
+import shlex
 import sys
 import time
 from collections.abc import Sequence
@@ -45,6 +46,9 @@ from pardon.core.state import seats_for
 from pardon.textboard import legend, render
 from pardon.tui.watch import FOLLOWABLE_PACE, Watcher, wants_colour
 
+#: Who plays in ``pardon play`` unless --bots says.
+DEFAULT_PLAY_BOTS = "greedy,random"
+
 
 class UserError(Exception):
     """A problem with what the user asked for; reported as one line."""
@@ -52,6 +56,8 @@ class UserError(Exception):
 
 def _read_text(path: str) -> str:
     if path == "-":
+        if sys.stdin is None:  # started with standard input closed (<&-)
+            raise UserError("cannot read standard input: it is closed")
         return sys.stdin.read()
     try:
         return Path(path).read_text(encoding="utf-8")
@@ -64,6 +70,8 @@ def _read_text(path: str) -> str:
 def _out_directory(text: str, option: str = "--out") -> Path:
     """The directory ``option`` names (the command makes it if missing), refused in one line
     when it is a file or cannot be written in; nothing is made here."""
+    if not text.strip():  # "--out $RUN" with RUN unset would write among the user's files
+        raise UserError(f"{option} must name a folder (. for this one)")
     out = Path(text)
     if out.exists() and not out.is_dir():
         raise UserError(f"{option} {text}: it is a file, not a directory")
@@ -191,7 +199,9 @@ def command_play(arguments: argparse.Namespace) -> int:
         result = [f"{COLOUR_NAMES[game.winner].capitalize()} wins after {cards} cards."]
     if game.points is not None:
         result.append("Points: " + ", ".join(f"{COLOUR_NAMES[c]} {points}" for c, points in game.points.items()))
-    again = f"pardon play --rules '{arguments.rules}' --players {players} --seed {seed}"
+    # Every option the game depends on: the same computer players too, or it is another game.
+    again = shlex.join(["pardon", "play", "--rules", arguments.rules, "--players", str(players), "--seed", str(seed)])
+    again += f" --bots {shlex.quote(arguments.bots)}" if arguments.bots != DEFAULT_PLAY_BOTS else ""
     result.append(f"Watch this game again with: {again}")
     watcher.end(game.position, result)
     return 0
@@ -284,6 +294,12 @@ def command_hint(arguments: argparse.Namespace) -> int:
     card = parse_card_word(arguments.card)
     if position.winner is not None:
         raise UserError(f"the game is over: {COLOUR_NAMES[position.winner]} has won")
+    hand = position.hands[position.turn] if rules.hand else ()
+    if rules.hand and card not in hand:  # its moves would play a card the player does not hold
+        held = ", ".join(card_name(held) for held in hand)
+        raise UserError(
+            f"{COLOUR_NAMES[position.turn]} holds {held}: the card comes from the hand, not {card_name(card)}"
+        )
     ranked = rank_moves(rules, position, card, arguments.bot, random.Random(arguments.seed))
     moves = [{"move": format_move(position, move), "win_chance": round(chance, 4)} for move, chance in ranked]
     why = best_reason(rules, position, ranked)
@@ -481,7 +497,10 @@ def command_serve(arguments: argparse.Namespace) -> int:
         takeover_level=arguments.takeover_level,
         coach_level=arguments.coach_level,
     )
-    problem = database_problem(settings.database)  # its real cause, before anything else tries it
+    try:
+        problem = database_problem(settings.database)  # its real cause, before anything else tries it
+    except ImportError as error:  # a URL whose driver is not installed, mysql:// without MySQLdb say
+        raise UserError(f"--db: this database needs the Python package {error.name}, which is not installed") from None
     if problem is not None:
         raise UserError(problem)
     try:
@@ -526,7 +545,7 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--rules", default="classic", help="preset, optionally adjusted (see 'pardon rules')")
     play.add_argument("--players", type=int, choices=(1, 2, 3, 4), help="4 unless the rules say otherwise")
     play.add_argument("--seed", type=int, help="the game's seed (random if left out)")
-    play.add_argument("--bots", default="greedy,random", help=bots_help)
+    play.add_argument("--bots", default=DEFAULT_PLAY_BOTS, help=f"{bots_help}; default {DEFAULT_PLAY_BOTS}")
     play.add_argument(
         "--delay", type=float, help=f"seconds to pause after each move ({FOLLOWABLE_PACE:g} in a terminal, else 0)"
     )
@@ -548,9 +567,13 @@ def _parser() -> argparse.ArgumentParser:
     tui.add_argument(
         "--you", metavar="COLOURS", help="colours played at this screen: red (the default), red,blue (hot-seat), none"
     )
-    tui.add_argument("--level", default=DEFAULT_BOT, help=f"the computer players' level ({', '.join(BOTS)})")
+    tui.add_argument(
+        "--level", default=DEFAULT_BOT, help=f"the computer players' level ({', '.join(BOTS)}; default {DEFAULT_BOT})"
+    )
     tui.add_argument("--seed", type=int, help="the game's seed (random if left out)")
-    tui.add_argument("--pace", type=float, default=0.6, help="seconds a computer player waits before each decision")
+    tui.add_argument(
+        "--pace", type=float, default=0.6, help="seconds a computer player waits before each decision (default 0.6)"
+    )
     tui.add_argument("--record", metavar="FILE", help="file for the game's record (default: pardon-SEED.txt here)")
     tui.add_argument("--no-record", action="store_true", help="keep no record of the game")
     tui.add_argument("--join", metavar="LINK", help="take your seat in an online game: its invite link")
@@ -562,10 +585,10 @@ def _parser() -> argparse.ArgumentParser:
     moves.set_defaults(run=command_moves)
 
     selfplay = commands.add_parser("selfplay", help="play a game between computer players and write its record")
-    selfplay.add_argument("--rules", default="classic")
+    selfplay.add_argument("--rules", default="classic", help="preset, optionally adjusted (default classic)")
     selfplay.add_argument("--players", type=int, choices=(1, 2, 3, 4), help="2 unless the rules say otherwise")
-    selfplay.add_argument("--seed", type=int, default=0)
-    selfplay.add_argument("--bots", default="random", help=bots_help)
+    selfplay.add_argument("--seed", type=int, default=0, help="the game's seed (default 0)")
+    selfplay.add_argument("--bots", default="random", help=f"{bots_help}; default random")
     selfplay.add_argument("--record", help="file for the game record (standard output if left out)")
     selfplay.set_defaults(run=command_selfplay)
 
@@ -574,15 +597,19 @@ def _parser() -> argparse.ArgumentParser:
     replay_command.set_defaults(run=command_replay)
 
     rules = commands.add_parser("rules", help="list presets and rules options")
-    rules.add_argument("--json", action="store_true")
+    rules.add_argument("--json", action="store_true", help="every preset's options and every option's meaning, as JSON")
     rules.set_defaults(run=command_rules)
 
     sim = commands.add_parser("sim", help="play many games between computer players, one result row each")
-    sim.add_argument("--rules", default="classic")
+    sim.add_argument("--rules", default="classic", help="preset, optionally adjusted (default classic)")
     sim.add_argument("--players", type=int, choices=(1, 2, 3, 4), help="2 unless the rules say otherwise")
-    sim.add_argument("--bots", default="random", help=bots_help)
-    sim.add_argument("--games", type=int, default=1000)
-    sim.add_argument("--seed", type=int, default=0)
+    sim.add_argument("--bots", default="random", help=f"{bots_help}; default random")
+    sim.add_argument(
+        "--games", type=int, default=1000, help="games to play (default 1000), counting those --out holds already"
+    )
+    sim.add_argument(
+        "--seed", type=int, default=0, help="the run's seed: the same seed plays the same games (default 0)"
+    )
     sim.add_argument("--jobs", type=int, help="processes (or Dask workers) to play in; results do not depend on it")
     sim.add_argument("--out", required=True, help="directory for games.jsonl; a run there is resumed")
     sim.add_argument("--dask", choices=("local",), help="play on a local Dask cluster")
@@ -597,12 +624,18 @@ def _parser() -> argparse.ArgumentParser:
     report.set_defaults(run=command_report)
 
     tournament = commands.add_parser("tournament", help="a duplicate tournament between computer players")
-    tournament.add_argument("--rules", default="classic")
-    tournament.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
-    tournament.add_argument("--bots", default="greedy,tactician", help="levels, e.g. greedy,mcts(iterations=200)")
-    tournament.add_argument("--games", type=int, default=100, help="games per pairing (whole deals, every seating)")
-    tournament.add_argument("--jobs", type=int, default=1, help="processes to play in (results do not depend on it)")
-    tournament.add_argument("--seed", type=int, default=0)
+    tournament.add_argument("--rules", default="classic", help="preset, optionally adjusted (default classic)")
+    tournament.add_argument("--players", type=int, default=2, choices=(2, 3, 4), help="players a game (default 2)")
+    tournament.add_argument(
+        "--bots", default="greedy,tactician", help="levels, e.g. greedy,mcts(iterations=200) (default greedy,tactician)"
+    )
+    tournament.add_argument(
+        "--games", type=int, default=100, help="games per pairing (whole deals, every seating; default 100)"
+    )
+    tournament.add_argument(
+        "--jobs", type=int, default=1, help="processes to play in (default 1; results do not depend on it)"
+    )
+    tournament.add_argument("--seed", type=int, default=0, help="the seed of the deals (default 0)")
     tournament.add_argument(
         "--ladder", action="store_true", help="only each level against the next in --bots (list them weakest first)"
     )
@@ -618,9 +651,9 @@ def _parser() -> argparse.ArgumentParser:
     hint = commands.add_parser("hint", help="rank the legal moves of a JSON position by win chance")
     hint.add_argument("file", help="position JSON file, or - for standard input")
     hint.add_argument("--card", required=True, help="1 2 3 4 5 7 8 10 11 12 or sorry")
-    hint.add_argument("--bot", default="mcts", help="the level that judges, e.g. mcts(iterations=1000)")
-    hint.add_argument("--seed", type=int, default=0)
-    hint.add_argument("--json", action="store_true")
+    hint.add_argument("--bot", default="mcts", help="the level that judges, e.g. mcts(iterations=1000) (default mcts)")
+    hint.add_argument("--seed", type=int, default=0, help="the seed of the judge's playouts (default 0)")
+    hint.add_argument("--json", action="store_true", help="the ranking as JSON")
     hint.set_defaults(run=command_hint)
 
     analyse_command = commands.add_parser(
@@ -639,12 +672,12 @@ def _parser() -> argparse.ArgumentParser:
     puzzle.add_argument("--level", help="easy, medium or hard: the first puzzle of that level (or --list them)")
     puzzle.add_argument("--answer", help="your move, e.g. '7 20-24 S2-S5' or '4 20'")
     puzzle.add_argument("--list", action="store_true", help="list the puzzles with their themes")
-    puzzle.add_argument("--json", action="store_true")
+    puzzle.add_argument("--json", action="store_true", help="the puzzle, or the verdict on --answer, as JSON")
     puzzle.set_defaults(run=command_puzzle)
 
     serve = commands.add_parser("serve", help="the game server: create games, invite players, play over websockets")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default: this machine only)")
-    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000; 0: any free one)")
     serve.add_argument("--db", help="SQLite file, or a URL such as postgresql+psycopg://user@host/pardon")
     serve.add_argument("--bot-pace", type=float, default=0.6, help="seconds a computer player waits before moving")
     serve.add_argument("--takeover-after", type=float, default=60.0, help="seconds away before a computer plays")

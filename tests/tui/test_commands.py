@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 from tui_support import Terminal
 
+from pardon.tui.app import PardonApp
+
 
 def pardon(*arguments: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
@@ -113,3 +115,43 @@ def test_pardon_play_in_a_small_terminal_fits_each_screen_to_it() -> None:
         rows = sum(max(1, -(-len(line) // 80)) for line in screen.decode().split("\r\n"))
         assert rows <= 24, screen.decode()
         assert re.search(r"^ *\d+\. ", screen.decode(), re.MULTILINE)  # the move just made
+
+
+def test_pardon_tui_without_a_terminal_says_so_and_does_not_wait_for_keys(tmp_path: Path) -> None:
+    """Keys come from standard input: from a file or a pipe none ever come, and the screen waited for ever."""
+    result = subprocess.run(
+        [sys.executable, "-m", "pardon", "tui", "--pace", "0", "--you", "none"],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+        cwd=tmp_path,
+    )
+    assert result.returncode == 2 and result.stdout == ""
+    assert (
+        result.stderr == "pardon tui: the terminal game needs a terminal to play in (to watch as text: pardon play)\n"
+    )
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_new_game_keeps_the_record_of_the_last_beside_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With --record FILE, n at the end starts a game whose record goes beside FILE, not over it."""
+    from pardon.cli import _parser
+    from pardon.tui import launch
+
+    opened: list[PardonApp] = []
+
+    def run(app: PardonApp) -> None:  # the screen, not opened
+        opened.append(app)
+
+    monkeypatch.setattr(launch.PardonApp, "run", run)
+    monkeypatch.setattr(launch, "_in_terminal", lambda: True)
+    record = tmp_path / "game.txt"
+    assert launch.launch(_parser().parse_args(["tui", "--record", str(record), "--seed", "3"])) == 0
+    app = opened[0]
+    assert app.record == record and app.new_game is not None
+    record.write_text("the first game\n", encoding="utf-8")  # as written at its end
+    _, second = app.new_game()
+    assert second == tmp_path / "game-2.txt"
+    assert record.read_text(encoding="utf-8") == "the first game\n"

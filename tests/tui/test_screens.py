@@ -111,3 +111,30 @@ def test_a_resized_terminal_is_drawn_at_its_new_size_at_once() -> None:
             assert screen_text(app) == before
 
     asyncio.run(scenario())
+
+
+def test_a_terminal_too_small_for_the_game_says_so_and_plays_nothing() -> None:
+    """At 40 x 12 neither the card nor the choices could be seen: the screen says how large it
+    must be, the keys play nothing blindly, and at 80 x 24 the game is there again."""
+    small, _ = shown(split_seven, (80, 24), [])
+
+    async def scenario() -> None:
+        app = local_app(split_seven())
+        async with app.run_test(size=(40, 12)) as pilot:
+            await until(pilot, lambda: deciding(app))
+            await pilot.pause()
+            text = screen_text(app)
+            assert "This terminal is 40 x 12: the game needs 69 x 19." in " ".join(text.split())
+            await pilot.press("1", "enter")  # nothing is picked unseen
+            assert app.picker is not None and app.picker.pawn is None
+            await pilot.resize_terminal(80, 24)
+            await pilot.pause()
+            assert screen_text(app) == small
+            await pilot.resize_terminal(40, 12)
+            await pilot.pause()
+            await pilot.press("q")  # quitting works at any size, and asks first as it does at any size
+            assert "q again quits" in " ".join(screen_text(app).split())
+            await pilot.press("q")
+            await until(pilot, lambda: not app.is_running)
+
+    asyncio.run(scenario())

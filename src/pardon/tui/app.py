@@ -50,6 +50,13 @@ BRIGHT: Final = ("#ff7b6b", "#7fb2ff", "#ffd54f", "#86d98a")
 PANEL_WIDTH: Final = 32
 #: The terminal size from which the board is drawn large (120 x 40 and up).
 LARGE_FROM: Final = (16 * LARGE[0] + 30, 16 * LARGE[1] + 6)
+#: The smallest terminal the game can be played in: the small board, a panel of 20 columns, and
+#: the title, a line of the log and the keys.
+SMALLEST: Final = (16 * SMALL[0] + 21, 16 * SMALL[1] + 3)
+#: What the keys do that a player must see the game for: in a terminal too small, nothing.
+SEEING_ACTIONS: Final = frozenset(
+    {"cursor", "pick", "number", "step_back", "why", "hint", "take_back", "save", "new_game", "help"}
+)
 KEYS_HELP: Final = (
     ("arrows", "move the cursor"),
     ("Enter", "pick (a number picks that line)"),
@@ -140,6 +147,7 @@ class PardonApp(App[None]):
     #panel { width: 1fr; height: 100%; padding: 0 0 0 1; }
     #log { height: 1fr; width: 100%; }
     #keys { height: 1; width: 100%; background: #3b3326; color: #f3ead3; }
+    #small { display: none; height: 1fr; width: 100%; padding: 0 1; color: #f3ead3; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("up,left,k", "cursor(-1)", "up", show=False),
@@ -188,6 +196,7 @@ class PardonApp(App[None]):
             yield Static(id="panel")
         yield Static(id="log")
         yield Static(id="keys")
+        yield Static(id="small")
 
     def on_mount(self) -> None:
         self._mounted = True
@@ -220,6 +229,8 @@ class PardonApp(App[None]):
         if not self._mounted:
             return
         width, height = self.size
+        if self._show_too_small(width, height):
+            return
         large = width >= LARGE_FROM[0] and height >= LARGE_FROM[1]
         self.query_one(BoardView).show(board_text(view.position, self._marks(), large, view.rules.tokens), large)
         self.query_one("#title", Static).update(self._title(view, width))
@@ -230,6 +241,30 @@ class PardonApp(App[None]):
         log_lines = max(1, height - panel_height - 2)
         log.update(_log_text(view.log, log_lines, width))
         self.query_one("#keys", Static).update(self._keys(view))
+
+    @property
+    def too_small(self) -> bool:
+        width, height = self.size
+        return width < SMALLEST[0] or height < SMALLEST[1]
+
+    def _show_too_small(self, width: int, height: int) -> bool:
+        """In a terminal too small for the card and the choices, only a line saying so."""
+        small = self.too_small
+        for part in ("#title", "#middle", "#log", "#keys"):
+            self.query_one(part).display = not small
+        notice = self.query_one("#small", Static)
+        notice.display = small
+        if small:
+            told = self.info or "q quits."  # what q said, say, since the panel is not in view
+            notice.update(
+                f"This terminal is {width} x {height}: the game needs {SMALLEST[0]} x {SMALLEST[1]}. "
+                f"Make it larger to play on.\n\n{told}"
+            )
+        return small
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # Nothing is picked, taken back or started unseen in a terminal too small to show it.
+        return not (action in SEEING_ACTIONS and self._mounted and self.too_small)
 
     def _keep_picker(self, view: View) -> None:
         """A new decision gets a new picker; the same one keeps the player's picks."""

@@ -6,6 +6,7 @@ import argparse
 import math
 import os
 import random
+import sys
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -38,12 +39,13 @@ def launch(arguments: argparse.Namespace) -> int:
         check_record_path(Path(arguments.record))
     seed = arguments.seed if arguments.seed is not None else _random_seed()
 
-    def game_at(seed: int) -> tuple[Table, Path | None]:
+    def game_at(seed: int, first: bool) -> tuple[Table, Path | None]:
         table = LocalTable(Game.new(rules, seats, seed), people, arguments.level, arguments.pace)
-        return table, _record_path(arguments, f"pardon-{seed}.txt")
+        return table, _record_path(arguments, f"pardon-{seed}.txt", first)
 
-    table, record = game_at(seed)
-    app = PardonApp(table, record, new_game=lambda: game_at(_random_seed()))
+    _need_terminal()
+    table, record = game_at(seed, first=True)
+    app = PardonApp(table, record, new_game=lambda: game_at(_random_seed(), first=False))
     app.run()
     _farewell(app)
     return 0
@@ -56,6 +58,7 @@ def _join(arguments: argparse.Namespace) -> int:
     except ImportError:
         raise InvalidError("joining an online game needs websockets: pip install 'pardon[tui]'") from None
     check_invite(invite)
+    _need_terminal()
     table = OnlineTable(invite)
     app = PardonApp(table, _record_path(arguments, f"pardon-{invite.game}.txt"))
     app.run()
@@ -106,18 +109,31 @@ def people_of(text: str | None, seats: tuple[int, ...]) -> frozenset[int]:
     return frozenset(people)
 
 
-def _record_path(arguments: argparse.Namespace, name: str) -> Path | None:
-    """Where the record goes: ``--record``, else a new file in the current folder."""
+def _record_path(arguments: argparse.Namespace, name: str, first: bool = True) -> Path | None:
+    """Where the record goes: ``--record`` for the first game, else a new file (the next games'
+    beside it, so that none is written over the last one's record)."""
     if arguments.no_record:
         return None
-    if arguments.record:
+    if arguments.record and first:
         return Path(arguments.record)
-    path = Path(name)
+    wanted = Path(arguments.record) if arguments.record else Path(name)
+    path = wanted
     number = 2
     while path.exists():
-        path = Path(f"{Path(name).stem}-{number}.txt")
+        path = wanted.with_name(f"{wanted.stem}-{number}{wanted.suffix}")
         number += 1
     return path
+
+
+def _in_terminal() -> bool:
+    """Whether the screen can be played: Textual reads the keys from standard input and draws
+    on standard error."""
+    return all(stream is not None and stream.isatty() for stream in (sys.__stdin__, sys.__stderr__))
+
+
+def _need_terminal() -> None:
+    if not _in_terminal():  # from a file or a pipe no key ever comes: the screen would wait for ever
+        raise InvalidError("the terminal game needs a terminal to play in (to watch as text: pardon play)")
 
 
 def _random_seed() -> int:
