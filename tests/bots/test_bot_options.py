@@ -25,6 +25,13 @@ from pardon.core import InvalidError
         ("greedy(x=1)", "does not take the options"),
         ("tactician(weights=1)", "does not take the options"),
         ("Expectimax", "cannot read computer player"),
+        ("expert(depth=99999)", "from 1 to 12 decisions"),  # ran out of stack at the first move
+        ("mcts(root_depth=99999)", "at most 12 decisions"),
+        ("expectimax(rank=0)", "ranked by a search of 1 to 12"),
+        ("expectimax(width=-1)", "0 or more"),  # failed inside the search
+        ("expectimax(roots=-2)", "0 or more"),  # searched all but two moves
+        ("mcts(candidates=-1)", "0 or more"),
+        ("mcts(iterations=2,iterations=3)", "given twice"),  # the last one silently won
     ],
 )
 def test_a_bad_option_value_is_an_invalid_error(spec: str, message: str) -> None:
@@ -52,6 +59,8 @@ def test_boolean_words_are_read_as_booleans() -> None:
         "expert(depth=1)",
         "expectimax(learned=0,threat=0.8)",
         "mcts(iterations=50,rollout=random)",
+        "expectimax(depth=12,roots=1)",
+        "expectimax(width=0,roots=0)",
     ],
 )
 def test_the_documented_specs_still_make_players(spec: str) -> None:

@@ -90,7 +90,7 @@ def test_a_level_takes_its_budget_and_weights_in_its_spec() -> None:
         ("greedy(depth=2)", "does not take"),
         ("tactician(nerve=2)", "does not take"),
         ("mcts(rollout=dice)", "unknown rollout"),
-        ("expectimax(depth=0)", "at least one decision"),
+        ("expectimax(depth=0)", "from 1 to 12 decisions"),
     ],
 )
 def test_a_bad_spec_is_refused(spec: str, message: str) -> None:

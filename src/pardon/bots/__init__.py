@@ -81,6 +81,8 @@ def parse_bot_spec(text: str) -> tuple[str, dict[str, Any]]:
         key, equals, value = item.partition("=")
         if not equals or not key.strip().isidentifier():
             raise InvalidError(f"cannot read option {item.strip()!r} of {text!r}: expected option=value")
+        if key.strip() in options:
+            raise InvalidError(f"option {key.strip()!r} is given twice in {text!r}")
         options[key.strip()] = _option_value(value.strip())
     return match.group(1), options
 

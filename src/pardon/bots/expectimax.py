@@ -50,6 +50,10 @@ Vector = list[float]
 BACKUPS = ("value", "chance")
 DEPTH_TWO_PLAYERS = 3
 DEPTH_MORE_PLAYERS = 2
+#: The deepest search taken: far beyond what finishes in a game's time (each decision
+#: multiplies the work by the cards and replies), and a bound that keeps a mistyped depth
+#: from running out of stack.
+MAX_DEPTH = 12
 
 
 class ExpectimaxBot:
@@ -69,10 +73,14 @@ class ExpectimaxBot:
         rank: int = 1,
         **changes: float,
     ) -> None:
-        if depth is not None and depth < 1:
-            raise InvalidError("expectimax searches at least one decision (depth=1)")
-        if rank < 1:
-            raise InvalidError("the roots are ranked by a search of at least one decision (rank=1)")
+        if depth is not None and not 1 <= depth <= MAX_DEPTH:
+            raise InvalidError(
+                f"expectimax searches from 1 to {MAX_DEPTH} decisions (depth=1 to {MAX_DEPTH}), not {depth}"
+            )
+        if not 1 <= rank <= MAX_DEPTH:
+            raise InvalidError(f"the roots are ranked by a search of 1 to {MAX_DEPTH} decisions (rank=1), not {rank}")
+        if width < 0 or roots < 0:
+            raise InvalidError("width and roots count moves (0: every move), so they are 0 or more")
         self.rank = rank
         if backup is not None and backup not in BACKUPS:
             raise InvalidError(f"unknown backup {backup!r}: choose {', '.join(BACKUPS)}")

@@ -44,7 +44,7 @@ import time
 from collections import Counter
 
 from pardon.bots.evaluation import SEARCHED, Evaluator, Weights, card_chances
-from pardon.bots.expectimax import ExpectimaxBot
+from pardon.bots.expectimax import MAX_DEPTH, ExpectimaxBot
 from pardon.bots.model import draw_chances, draw_given, matches, next_key, outcome, outcome_for, sample_game
 from pardon.core.errors import InvalidError
 from pardon.core.game import Game
@@ -121,6 +121,10 @@ class MctsBot:
             raise InvalidError("mcts needs a budget: iterations >= 1 or seconds")
         if seconds is not None and not seconds > 0:
             raise InvalidError(f"mcts needs a positive time budget (seconds > 0), not seconds={seconds}")
+        if candidates < 0:
+            raise InvalidError(f"candidates counts moves (0: every move), so it is 0 or more, not {candidates}")
+        if root_depth is not None and root_depth > MAX_DEPTH:
+            raise InvalidError(f"the root is seeded by a search of at most {MAX_DEPTH} decisions, not {root_depth}")
         self.iterations = iterations
         self.seconds = seconds
         self.rollout = rollout
