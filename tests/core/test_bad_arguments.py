@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pardon.core import Game, IllegalError, InvalidError, parse_rules
+from pardon.core import Game, IllegalError, InvalidError, parse_move, parse_position, parse_record, parse_rules
 from pardon.core.game import record_of, replay
 from pardon.core.jsonio import position_from_json, rules_from_json
 from pardon.core.turn import start
@@ -85,3 +85,27 @@ def test_observing_a_colour_not_in_play_is_refused(colour: object) -> None:
     with pytest.raises(IllegalError, match="is not playing"):
         game.observe(colour)  # type: ignore[arg-type]
     assert game.observe(2).seat == 2
+
+
+@pytest.mark.parametrize("text", [None, 5, b"classic", ["classic"], CLASSIC])
+def test_rules_that_are_not_text_are_an_invalid_error(text: object) -> None:
+    # parse_rules(None) was a TypeError from inside the regular expression.
+    with pytest.raises(InvalidError, match="rules are text"):
+        parse_rules(text)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("text", [None, 5, b"7 pass"])
+def test_notation_that_is_not_text_is_an_invalid_error_and_changes_nothing(text: object) -> None:
+    # game.parse(None) was an AttributeError ('NoneType' object has no attribute 'split').
+    game = Game.new(CLASSIC, (0, 2), 7)
+    game.draw()
+    before = game.state
+    with pytest.raises(InvalidError, match="text"):
+        game.parse(text)  # type: ignore[arg-type]
+    with pytest.raises(InvalidError, match="text"):
+        parse_move(CLASSIC, game.position, game.card, text)  # type: ignore[arg-type]
+    with pytest.raises(InvalidError, match="text"):
+        parse_position(text)  # type: ignore[arg-type]
+    with pytest.raises(InvalidError, match="text"):
+        parse_record(text)  # type: ignore[arg-type]
+    assert game.state == before

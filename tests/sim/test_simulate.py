@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from pardon.core.errors import InvalidError
-from pardon.sim.report import median_interval, summarise
+from pardon.sim.report import median_interval, summarise, write_report
 from pardon.sim.simulate import RESULTS, Simulation, read_rows, run_simulation
 
 SIM = Simulation("classic", 2, ("random",), 40, seed=5)
@@ -252,3 +252,29 @@ def test_a_report_of_a_run_without_a_finished_game_is_strict_json(tmp_path: Path
     assert "— (no finished game)" in page and "nan" not in page
     # two runs of the same settings are told apart by their folders
     assert f"random ({tmp_path / 'empty'})" in page and f"random ({tmp_path / 'full'})" in page
+
+
+def test_a_report_plots_a_place_that_never_won(tmp_path: Path) -> None:
+    # Six partners games where the second place never wins: the Wilson interval of 0 in 6
+    # came out with a low bound a rounding error above 0, and matplotlib refused the
+    # negative error bar ("'yerr' must not contain negative values").
+    run_simulation(Simulation("partners", 4, ("random",), 6, seed=1), tmp_path / "run")
+    summary = summarise(read_rows(tmp_path / "run"), Simulation("partners", 4, ("random",), 6, seed=1).to_json())
+    assert summary["win_by_place"][1]["estimate"] == 0.0
+    page = write_report([summary], tmp_path / "report")
+    assert "win-by-seat.png" in page.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("simulation", "message"),
+    [
+        (Simulation("classic", 2, (), 2), "at least one computer player"),
+        (Simulation("classic", 2, ("random",), 2.5), "games"),  # type: ignore[arg-type]
+        (Simulation("classic", 2, ("random",), 2, seed=1.5), "seed"),  # type: ignore[arg-type]
+    ],
+)
+def test_a_simulation_of_the_wrong_shape_is_an_invalid_error(
+    tmp_path: Path, simulation: Simulation, message: str
+) -> None:
+    with pytest.raises(InvalidError, match=message):
+        run_simulation(simulation, tmp_path)

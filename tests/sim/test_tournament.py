@@ -313,3 +313,23 @@ def test_the_hint_command_ranks_the_moves(tmp_path: Path) -> None:
     assert text.stdout.splitlines()[1].endswith("5 40-45")
     over = pardon("hint", "-", "--card", "5", stdin=json.dumps(position | {"winner": "red"}))
     assert over.returncode == 2
+
+
+def test_the_wilson_interval_always_holds_its_estimate() -> None:
+    # 0 wins in 6 games gave a low bound of 2.8e-17: above the estimate, by rounding.
+    for games in range(1, 60):
+        for wins in range(games + 1):
+            estimate, low, high = wilson(wins, games)
+            assert low <= estimate <= high, (wins, games)
+
+
+def test_a_one_player_game_is_named_in_the_singular(tmp_path: Path) -> None:
+    with pytest.raises(InvalidError, match=r"rules solo are played by 1 player, not 2$"):
+        run_tournament(["greedy", "random"], "solo", 2, 2, directory=tmp_path / "run")
+
+
+def test_a_missing_run_folder_is_named_as_missing(tmp_path: Path) -> None:
+    from pardon.sim.simulate import read_settings
+
+    with pytest.raises(InvalidError, match=r"is not a simulation run: there is no such folder$"):
+        read_settings(tmp_path / "nope")

@@ -112,6 +112,9 @@ SIDE: Final = 15
 #: entrance (distance 6) is square 2 of the colour's side.
 SQUARE_OF_HOME: Final = FIRST_TRACK + 2
 
+#: How many seeds there are: a game's seed is a whole number from 0 to ``SEEDS - 1`` (32 bits).
+SEEDS: Final = 2**32
+
 #: The streams of a game's random bits (see :func:`random_bits`).
 STREAM_DRAW: Final = 1
 STREAM_LEADER: Final = 2
@@ -383,6 +386,7 @@ def new_games(config: Config, seeds: Array) -> Games:
     game's seed)."""
     xp = namespace(seeds)
     table = tables(config)
+    _check_seeds(seeds)
     seeds = xp.asarray(seeds).astype(xp.uint32)
     shape = seeds.shape
     batch = len(shape)
@@ -398,6 +402,21 @@ def new_games(config: Config, seeds: Array) -> Games:
     left = zero8 + I8(config.deck_size)
     games = Games(pawns, turn, zero8, pack, left, seeds, xp.zeros(shape, dtype=xp.int32), zero8 - I8(1), turn)
     return draw(config, games)
+
+
+def _check_seeds(seeds: Array) -> None:
+    """InvalidError unless ``seeds`` are whole numbers from 0 to ``SEEDS - 1``: cast to 32 bits,
+    -1 or 2**32 would silently be another seed's game, 1.5 seed 1's.  (Under JAX's ``jit``
+    the values cannot be looked at; their type is.)"""
+    dtype = np.dtype(seeds.dtype)
+    if dtype.kind not in "iu":
+        raise InvalidError(f"seeds are whole numbers from 0 to {SEEDS - 1}, not {dtype} values")
+    fits = dtype.kind == "u" and dtype.itemsize <= 4  # uint32 and narrower: nothing to look at
+    if not fits and isinstance(seeds, np.ndarray | np.generic):
+        values = np.asarray(seeds)
+        outside = (values < 0) | (values >= SEEDS)
+        if outside.any():
+            raise InvalidError(f"a seed is a whole number from 0 to {SEEDS - 1}, not {values[outside][0]}")
 
 
 def draw(config: Config, games: Games) -> Games:
@@ -1555,7 +1574,11 @@ def play(config: Config, games: Games, actions: Array, advance: bool = True) -> 
     pawns, card = games.pawns, games.card
     slots = column(np.arange(SLOTS), card.ndim)
     fast = _is_fast(xp, card)
-    index = xp.asarray(actions).astype(xp.int32)
+    given = xp.asarray(actions)
+    index = given.astype(xp.int32)
+    if is_numpy(xp) and (given.dtype.kind not in "iu" or (index.view(np.uint32) >= ACTIONS).any()):
+        # a gather would wrap -1 round to action 140, and fail inside on 141
+        raise InvalidError(f"actions are whole numbers from 0 to {ACTIONS - 1}, one per game")
     kind, slot = _lookup_pair(_KIND_SLOT, index)
     playing = games.winner < 0
     split_rows, switch_rows, sorry_rows = (

@@ -21,7 +21,7 @@ from pardon.core.board import COLOUR_NAMES
 from pardon.core.cards import NO_CARD, Pack
 from pardon.core.errors import IllegalError, InvalidError
 from pardon.core.moves import Move
-from pardon.core.notation import Record, format_move, parse_move
+from pardon.core.notation import Record, check_text, format_move, parse_move
 from pardon.core.observation import Observation
 from pardon.core.rules import Rules, parse_rules, to_text
 from pardon.core.scoring import GameResult, points_of
@@ -216,6 +216,7 @@ class Game:
 
     def parse(self, text: str) -> Move:
         """The decision ``text`` names now (see docs/notation.md); raise if it names none."""
+        check_text(text, "a move")
         moves = self.legal_moves()
         if self.stage != CARD:
             wanted = " ".join(text.lower().split())

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import functools
 import re
+import reprlib
 from typing import Final, NamedTuple
 
 from pardon.core.board import (
@@ -253,8 +254,15 @@ def find_move(rules: Rules, position: Position, card: int | None, text: str) -> 
         return None
 
 
+def check_text(text: object, what: str) -> str:
+    """``text`` if it is a string, else InvalidError saying that ``what`` is written as text."""
+    if not isinstance(text, str):
+        raise InvalidError(f"{what} is written as text, not {reprlib.repr(text)}")
+    return text
+
+
 def _read_move(rules: Rules, position: Position, card: int | None, text: str, explain: bool) -> Move:
-    words = text.split()
+    words = check_text(text, "a move").split()
     if not words:
         raise InvalidError("empty move: expected a card and what to do with it, e.g. '5 20-25'")
     written_card = parse_card_word(words[0])
@@ -489,7 +497,7 @@ def parse_position(text: str) -> Position:
     tokens: dict[str, tuple[int, int]] = {}
     stake, out = 1, tuple[int, ...]()
     turn = winner = None
-    for word in text.split():
+    for word in check_text(text, "a position").split():
         key, colon, value = word.partition(":")
         if not colon or not value:
             raise InvalidError(f"cannot read {word!r}: expected COLOUR:PAWNS, turn:COLOUR or winner:COLOUR")
@@ -576,7 +584,7 @@ def parse_record(text: str) -> Record:
     """Read a record (tags, a blank line, one decision a line); ``#`` starts a comment."""
     tags: dict[str, str] = {}
     moves: list[tuple[int, str]] = []
-    for number, raw in enumerate(text.splitlines(), start=1):
+    for number, raw in enumerate(check_text(text, "a record").splitlines(), start=1):
         line = raw.split("#", 1)[0].strip()
         if not line:
             continue

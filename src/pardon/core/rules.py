@@ -162,6 +162,8 @@ def parse_rules(text: str) -> Rules:
     >>> parse_rules("classic(pawns=3)").pawns
     3
     """
+    if not isinstance(text, str):
+        raise InvalidError(f"rules are text such as 'classic' or 'classic(pawns=3)', not {reprlib.repr(text)}")
     match = _SPEC.match(text)
     if match is None:
         raise InvalidError(f"cannot read rules {text!r}: expected PRESET or PRESET(option=value,...)")

@@ -103,6 +103,8 @@ class SorryAECEnv(AECEnv):  # type: ignore[misc]
         return {"observation": observe(self.config, self.games, observer)[0], "action_mask": mask}
 
     def step(self, action: int | None) -> None:
+        if not self.agents:  # every agent has stepped out of the finished game
+            raise IllegalError("the game is over: reset the environment")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -124,10 +126,18 @@ class SorryAECEnv(AECEnv):  # type: ignore[misc]
             self.agent_selection = agent
         self._accumulate_rewards()
         if self.render_mode == "human":
-            print(self.render())
+            self.render()
 
-    def render(self) -> str:
-        """The board as text, and who is to play which card."""
+    def render(self) -> str | None:
+        """The board as text, and who is to play which card; in ``"human"`` mode printed,
+        returning None (as PettingZoo's render modes say)."""
+        text = self._text()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def _text(self) -> str:
         position = core_position(self.config, self.games, 0)
         card = int(self.games.card[0])
         if position.winner is not None:

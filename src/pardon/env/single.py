@@ -35,7 +35,7 @@ from pardon.core.errors import IllegalError, InvalidError
 from pardon.core.jsonio import position_to_json
 from pardon.core.rules import parse_rules
 from pardon.core.turn import legal_moves, observe_state
-from pardon.env.vector import action_number, observation_space
+from pardon.env.vector import action_number, observation_space, seed_number
 from pardon.textboard import render
 
 #: Decisions after which a game is cut short (truncated); no real game comes near.
@@ -94,13 +94,15 @@ class SorryEnv(gymnasium.Env):
         self.chooser = random.Random(0)
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
-        super().reset(seed=seed)
+        super().reset(seed=None if seed is None else seed_number(seed))
         game_seed = int(self.np_random.integers(2**32))
         self.chooser = random.Random(game_seed)  # the computer players' own choices
         self.games = new_games(self.config, np.array([game_seed], dtype=np.uint32))
         self.decisions = 0
         self.forfeited = False
         self._others_play()
+        if self.render_mode == "human":
+            self.render()
         return self._observation(), self._info()
 
     def _others_play(self) -> None:
@@ -117,7 +119,12 @@ class SorryEnv(gymnasium.Env):
         self.lanes = legal_lanes(self.config, self.games)
 
     def _observation(self) -> dict[str, Any]:
-        return {"observation": observe(self.config, self.games)[0], "action_mask": self.lanes[:, 0].astype(np.int8)}
+        # from the agent's seat: once the game is over the winner stays the player to move
+        observer = (self.seat - int(self.games.turn[0])) % self.config.players
+        return {
+            "observation": observe(self.config, self.games, observer)[0],
+            "action_mask": self.lanes[:, 0].astype(np.int8),
+        }
 
     def _info(self) -> dict[str, Any]:
         card = int(self.games.card[0])
@@ -140,12 +147,20 @@ class SorryEnv(gymnasium.Env):
         winner = int(self.games.winner[0])
         reward = 0.0 if winner < 0 else 1.0 if winner == self.seat else -1.0
         if self.render_mode == "human":
-            print(self.render())
+            self.render()
         truncated = winner < 0 and self.decisions >= DECISION_LIMIT
         return self._observation(), reward, winner >= 0, truncated, self._info()
 
-    def render(self) -> str:
-        """The board as text, and the card and legal actions of the agent."""
+    def render(self) -> str | None:
+        """The board as text, and the card and legal actions of the agent; in ``"human"``
+        mode printed, returning None (as Gymnasium's render modes say)."""
+        text = self._text()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def _text(self) -> str:
         position = core_position(self.config, self.games, 0)
         if position.winner is not None:
             return f"{render(position)}\n{COLOUR_NAMES[position.winner].capitalize()} has won."

@@ -6,9 +6,13 @@ Observations are dicts of ``observation`` (``(num_envs, 1098)`` float32 planes f
 player to move, :mod:`pardon.batch.observe`) and ``action_mask`` (``(num_envs, 141)``
 int8, :mod:`pardon.batch.actions`).  A step plays each game's action, then the other
 seats' turns, until each game is at the learner's next decision or over.  The reward is
-+1 for a game the learner won and -1 for one it lost (with ``opponent="self"``: +1 to
-the player whose move won).  A finished game is replaced at once by a new one
-(``autoreset_mode`` SAME_STEP: its last observation is in ``info["final_obs"]``).
++1 for a game the learner won and -1 for one it lost (with ``opponent="self"``: for the
+player whose step it was, who can lose only to a forced move played by ``skip_forced``).
+A finished game is replaced at once by a new one (``autoreset_mode`` SAME_STEP):
+``info["final_rows"]`` names the games that finished, ``info["final_obs"]`` holds their
+last observations (one row each, seen from the learner's seat) and ``info["winner"]``
+their winners.  Seeds are whole numbers from 0 to
+2**32 - 1; any other is refused (``InvalidError``), not wrapped round onto another game's.
 
 >>> env = SorryVectorEnv(4, seed=1)
 >>> observation, info = env.reset(seed=1)
@@ -34,7 +38,7 @@ from pardon.batch.actions import ACTIONS
 from pardon.batch.backend import Array
 from pardon.batch.convert import games_at as take
 from pardon.batch.convert import put_games as put
-from pardon.batch.engine import Config, Games, draw, legal_lanes, new_games, play
+from pardon.batch.engine import SEEDS, Config, Games, draw, legal_lanes, new_games, play
 from pardon.batch.observe import FEATURES, observe
 from pardon.batch.players import check_players, choose
 from pardon.core.errors import IllegalError, InvalidError
@@ -54,11 +58,22 @@ def observation_space() -> spaces.Dict:
 
 
 def seed_number(seed: Any) -> int:
-    """A game seed as the batch engine takes it (32 bits); InvalidError unless it is a whole
-    number (an int or a NumPy integer: a bool, a float or text would name another game)."""
+    """A game seed as the batch engine takes it: a whole number from 0 to 2**32 - 1 (an int
+    or a NumPy integer); InvalidError if not (a bool, a float or text would name another
+    game, and so would -1 or 2**32, wrapped round to 32 bits)."""
     if isinstance(seed, bool) or not isinstance(seed, int | np.integer):
         raise InvalidError(f"the seed must be a whole number, not {seed!r}")
-    return int(seed) % 2**32
+    if not 0 <= seed < SEEDS:
+        raise InvalidError(f"the seed must be a whole number from 0 to {SEEDS - 1}, not {seed}")
+    return int(seed)
+
+
+def whole_number(value: Any, what: str) -> int:
+    """``value`` as an int (a NumPy integer too); InvalidError naming ``what`` if it is not
+    one (a bool, a float, text)."""
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        raise InvalidError(f"{what} must be a whole number, not {value!r}")
+    return int(value)
 
 
 def action_number(action: Any) -> int:
@@ -96,6 +111,7 @@ class SorryVectorEnv(VectorEnv):
         skip_forced: bool = False,
         seed: int | None = None,
     ) -> None:
+        num_envs = whole_number(num_envs, "num_envs")
         if num_envs < 1:
             raise InvalidError("a vectorised environment has at least one game")
         if opponent not in OPPONENTS:
@@ -103,6 +119,7 @@ class SorryVectorEnv(VectorEnv):
         if opponent != "self":
             check_players([opponent])
         self.config = Config(parse_rules(rules), players)
+        seat = whole_number(seat, "seat")
         if not 0 <= seat < players:
             raise InvalidError(f"seat {seat} is not one of the {players} seats")
         self.num_envs = num_envs
@@ -111,7 +128,7 @@ class SorryVectorEnv(VectorEnv):
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.single_action_space = spaces.Discrete(ACTIONS)
         self.action_space = spaces.MultiDiscrete(np.full(num_envs, ACTIONS))
-        self._next_seed = 0 if seed is None else seed
+        self._next_seed = 0 if seed is None else seed_number(seed)
         self.games = self._new(num_envs)
         self.lanes = legal_lanes(self.config, self.games)
 
@@ -157,6 +174,15 @@ class SorryVectorEnv(VectorEnv):
             "action_mask": self.lanes.T.astype(np.int8),
         }
 
+    def _seen_from(self, games: Games, seats: Array) -> Array:
+        """Each game's observation as the player in its seat of ``seats`` sees it."""
+        observers = (seats.astype(np.int64) - games.turn) % self.config.players
+        seen = observe(self.config, games)
+        for observer in np.unique(observers[observers != 0]).tolist():
+            rows = np.flatnonzero(observers == observer)
+            seen[rows] = observe(self.config, take(games, rows), observer)
+        return seen
+
     # --- the Gymnasium interface ----------------------------------------------------------
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
@@ -181,18 +207,23 @@ class SorryVectorEnv(VectorEnv):
         played, _ = play(self.config, self.games, actions.astype(np.int32))
         games = self._to_learner(draw(self.config, played))
         over = games.winner >= 0
-        if self.opponent == "self":
-            rewards = (over & (games.winner == mover)).astype(np.float64)
-        else:
-            rewards = np.where(over, np.where(games.winner == self.seat, 1.0, -1.0), 0.0)
+        # with "self", seen by the player whose step it was: a forced move played for the
+        # next player (skip_forced) may win the game for that one
+        learner = mover if self.opponent == "self" else self.seat
+        rewards = np.where(over, np.where(games.winner == learner, 1.0, -1.0), 0.0)
         infos: dict[str, Any] = {}
         self.games = games
         if over.any():
             rows = np.flatnonzero(over)
-            self.lanes = legal_lanes(self.config, games)
-            final = self._observation()
+            # seen by the learner (with "self": by the player whose step it was), not by the
+            # winner, who stays the player to move of a finished game
+            seats = mover[rows] if self.opponent == "self" else np.full(len(rows), self.seat)
+            final = {
+                "observation": self._seen_from(take(games, rows), seats),
+                "action_mask": np.zeros((len(rows), ACTIONS), dtype=np.int8),  # nobody is to play
+            }
             infos = {
-                "final_obs": {key: value[rows] for key, value in final.items()},
+                "final_obs": final,
                 "final_rows": rows,
                 "winner": games.winner[rows].copy(),
             }

@@ -91,6 +91,12 @@ def check_simulation(simulation: Simulation) -> Simulation:
     """Raise InvalidError unless the run can be played; return it with its rules text
     in canonical form."""
     rules = parse_rules(simulation.rules)
+    for what in ("players", "games", "seed"):
+        value = getattr(simulation, what)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise InvalidError(f"a simulation's {what} is a whole number, not {value!r}")
+    if not simulation.bots or isinstance(simulation.bots, str):
+        raise InvalidError(f"a simulation names at least one computer player, as a tuple, not {simulation.bots!r}")
     if simulation.players not in rules.players:
         allowed = ", ".join(str(count) for count in rules.players)
         raise InvalidError(f"{to_text(rules)} is played by {allowed} players, not {simulation.players}")
@@ -352,6 +358,8 @@ def read_rows(directory: Path) -> Iterator[dict[str, Any]]:
 
 
 def read_settings(directory: Path) -> Simulation:
+    if not directory.is_dir():
+        raise InvalidError(f"{directory} is not a simulation run: there is no such folder")
     try:
         data = json.loads((directory / SETTINGS).read_text(encoding="utf-8"))
         return Simulation(data["rules"], data["players"], tuple(data["bots"]), data["games"], data["seed"])

@@ -58,7 +58,8 @@ def wilson(wins: float, games: int, z: float = Z95) -> Interval:
     denominator = 1 + z * z / games
     centre = (p + z * z / (2 * games)) / denominator
     half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denominator
-    return Interval(p, max(0.0, centre - half), min(1.0, centre + half))
+    # the interval holds p, but at 0 (or 1) rounding can leave a bound a hair past it
+    return Interval(p, min(p, max(0.0, centre - half)), max(p, min(1.0, centre + half)))
 
 
 def duplicate_interval(deal_scores: Sequence[float], z: float = Z95) -> Interval:

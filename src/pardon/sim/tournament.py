@@ -330,7 +330,10 @@ def run_tournament(
     rules = to_text(parse_rules(rules))  # one text for the same rules: classic(pawns=4) is classic
     allowed = parse_rules(rules).players
     if players not in allowed:
-        raise InvalidError(f"rules {rules} are played by {' or '.join(map(str, allowed))} players, not {players!r}")
+        counts = " or ".join(map(str, allowed))
+        raise InvalidError(
+            f"rules {rules} are played by {counts} player{'s' if allowed != (1,) else ''}, not {players!r}"
+        )
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise InvalidError(f"a tournament plays at least one game per pairing, not games={games!r}")
     levels = {spec: describe_bot(spec) for spec in bots}  # a bad spec is refused before any game is played
