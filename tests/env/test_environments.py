@@ -154,8 +154,15 @@ def test_vector_environment_plays_and_resets_games() -> None:
         assert not truncated.any()
         assert set(np.unique(reward[terminated])) <= {-1.0, 1.0}
         assert (reward[~terminated] == 0).all()
-        if terminated.any():
-            assert info["final_obs"]["observation"].shape == (terminated.sum(), FEATURES)
+        if terminated.any():  # Gymnasium's convention: one entry a game, with its mask
+            assert info["_final_obs"].tolist() == terminated.tolist()
+            assert info["final_info"]["_winner"].tolist() == terminated.tolist()
+            for row in range(64):
+                final = info["final_obs"][row]
+                assert (final is None) == (not terminated[row])
+                if final is not None:
+                    assert final["observation"].shape == (FEATURES,) and not final["action_mask"].any()
+                    assert info["final_info"]["winner"][row] in (0, 1)
         finished += int(terminated.sum())
         assert (env.games.turn == 0).all()  # always the learner's decision
     assert finished > 64
@@ -189,3 +196,23 @@ def test_vector_afterstates_are_the_legal_actions_outcomes() -> None:
     assert len(rows) == observation["action_mask"].sum()
     assert (observation["action_mask"][rows, actions] == 1).all()
     assert after.shape == (len(rows), FEATURES)
+
+
+def test_gymnasiums_own_vector_wrappers_read_the_finished_games() -> None:
+    # Gymnasium's wrappers read info by its convention (an entry a game, a mask a key): the
+    # environment's own layout, a row for each finished game, failed inside DictInfoToList.
+    from gymnasium.wrappers.vector import DictInfoToList, RecordEpisodeStatistics
+
+    env = DictInfoToList(RecordEpisodeStatistics(SorryVectorEnv(8, opponent="random", seed=1)))
+    observation, _ = env.reset(seed=1)
+    for _ in range(400):
+        actions = np.array([np.flatnonzero(mask)[0] for mask in observation["action_mask"]])
+        observation, reward, terminated, _, infos = env.step(actions)
+        if terminated.any():
+            for row, info in enumerate(infos):
+                assert ("final_obs" in info) == ("episode" in info) == bool(terminated[row])
+                if terminated[row]:
+                    assert info["final_obs"]["observation"].shape == (FEATURES,)
+                    assert info["episode"]["r"] == reward[row] and info["final_info"]["winner"] in (0, 1)
+            return
+    raise AssertionError("no game finished in 400 steps")

@@ -77,8 +77,8 @@ def test_vector_final_observations_are_seen_from_the_learners_seat() -> None:
         actions = np.array([_lowest(mask) for mask in observation["action_mask"]])
         observation, reward, terminated, _, info = environment.step(actions)
         if terminated.any():
-            home = _learners_pawns(info["final_obs"]["observation"])
-            rows = info["final_rows"]
+            rows = np.flatnonzero(info["_final_obs"])
+            home = _learners_pawns(np.stack([info["final_obs"][row]["observation"] for row in rows]))
             won = reward[rows] > 0
             assert (home[:, 0] == 4).tolist() == won.tolist()
             losses += int((~won).sum())

@@ -9,9 +9,10 @@ seats' turns, until each game is at the learner's next decision or over.  The re
 +1 for a game the learner won and -1 for one it lost (with ``opponent="self"``: for the
 player whose step it was, who can lose only to a forced move played by ``skip_forced``).
 A finished game is replaced at once by a new one (``autoreset_mode`` SAME_STEP):
-``info["final_rows"]`` names the games that finished, ``info["final_obs"]`` holds their
-last observations (one row each, seen from the learner's seat) and ``info["winner"]``
-their winners.  Seeds are whole numbers from 0 to
+``info`` follows Gymnasium's vector convention: ``info["final_obs"]`` holds, for each
+game, the last observation of one that finished (seen from the learner's seat) or None,
+``info["final_info"]["winner"]`` its winning seat, each with its mask under ``"_" + key``
+(``info["_final_obs"]`` says which games finished).  Seeds are whole numbers from 0 to
 2**32 - 1; any other is refused (``InvalidError``), not wrapped round onto another game's.
 
 >>> env = SorryVectorEnv(4, seed=1)
@@ -218,18 +219,29 @@ class SorryVectorEnv(VectorEnv):
             # seen by the learner (with "self": by the player whose step it was), not by the
             # winner, who stays the player to move of a finished game
             seats = mover[rows] if self.opponent == "self" else np.full(len(rows), self.seat)
-            final = {
-                "observation": self._seen_from(take(games, rows), seats),
-                "action_mask": np.zeros((len(rows), ACTIONS), dtype=np.int8),  # nobody is to play
-            }
-            infos = {
-                "final_obs": final,
-                "final_rows": rows,
-                "winner": games.winner[rows].copy(),
-            }
+            infos = self._final_infos(rows, self._seen_from(take(games, rows), seats), games.winner[rows])
             self.games = put(games, rows, self._new(len(rows)))
         self.lanes = legal_lanes(self.config, self.games)
         return self._observation(), rewards, over, np.zeros(self.num_envs, dtype=bool), infos
+
+    def _final_infos(self, rows: np.ndarray, seen: np.ndarray, winners: np.ndarray) -> dict[str, Any]:
+        """Gymnasium's ``info`` of games finished and reset in the same step: ``final_obs``,
+        one entry a game (the last observation of a finished one, else None), ``final_info``
+        with its ``winner`` (-1 where none), each with its mask under ``_`` + key."""
+        finished = np.zeros(self.num_envs, dtype=bool)
+        finished[rows] = True
+        final = np.full(self.num_envs, None, dtype=object)
+        for row, observation in zip(rows, seen, strict=True):
+            # nobody is to play a finished game: its mask is empty
+            final[row] = {"observation": observation, "action_mask": np.zeros(ACTIONS, dtype=np.int8)}
+        winner = np.full(self.num_envs, -1, dtype=np.int64)
+        winner[rows] = winners
+        return {
+            "final_obs": final,
+            "_final_obs": finished,
+            "final_info": {"winner": winner, "_winner": finished.copy()},
+            "_final_info": finished.copy(),
+        }
 
     def afterstates(self) -> tuple[Array, Array, Array]:
         """Every legal action of every game with the position it leads to, before the turn
