@@ -376,6 +376,8 @@ def test_puzzle_chooses_by_level_and_refuses_an_unknown_one() -> None:
     unknown = pardon("puzzle", "--level", "expert")
     assert unknown.returncode == 2 and unknown.stdout == ""
     assert unknown.stderr.strip() == "pardon puzzle: unknown level 'expert': choose easy, medium, hard"
+    both = pardon("puzzle", "--list", "--number", "3")  # the number was ignored: the whole list came
+    assert both.returncode == 2 and both.stdout == "" and "give --number or --answer without it" in both.stderr
 
 
 @pytest.mark.parametrize(
@@ -500,6 +502,20 @@ def test_a_closed_standard_input_is_one_line(command: str) -> None:
     )
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr == f"pardon {command.split(maxsplit=1)[0]}: cannot read standard input: it is closed\n"
+
+
+@pytest.mark.parametrize("closed", [1, 2])
+def test_a_closed_standard_output_plays_on_and_drops_what_is_written(closed: int) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "pardon", "play", "--seed", "3", "--fast", "--board", "none"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        preexec_fn=lambda: os.close(closed),  # as `pardon play >&-` starts it: it was a traceback
+    )
+    assert result.returncode == 0
+    assert (result.stdout, result.stderr) == ("", "") if closed == 1 else "Watch this game again" in result.stdout
 
 
 def test_every_option_of_every_command_says_what_it_does() -> None:

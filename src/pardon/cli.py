@@ -356,6 +356,8 @@ def command_puzzle(arguments: argparse.Namespace) -> int:
     of_level = [puzzle for puzzle in puzzles if level is None or puzzle.difficulty == level]
     if not of_level:
         raise UserError(f"there is no {level} puzzle yet: see --list")
+    if arguments.list and (arguments.number is not None or arguments.answer is not None):
+        raise UserError("--list lists the puzzles: give --number or --answer without it")
     if arguments.list:
         rows = [
             {"number": p.number, "rules": p.rules, "theme": p.theme, "difficulty": p.difficulty, "found_by": p.found_by}
@@ -708,6 +710,9 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    for name in ("stdout", "stderr"):
+        if getattr(sys, name) is None:  # started with it closed (>&-): what goes there is dropped
+            setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115 (for the process's life)
     arguments = _parser().parse_args(argv)
     try:
         result: int = arguments.run(arguments)

@@ -4,6 +4,7 @@ refusing what cannot be, in one line."""
 from __future__ import annotations
 
 import re
+import signal
 import socket
 import subprocess
 import sys
@@ -32,6 +33,20 @@ def test_pardon_tui_runs_full_screen_in_a_terminal_and_quits_on_q_twice(tmp_path
     terminal.read_until(b"is not over")
     terminal.type("q")
     assert terminal.finish() == 0
+
+
+@pytest.mark.parametrize("signal_number", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT])
+def test_pardon_tui_stopped_from_outside_keeps_the_game_so_far_and_says_so(tmp_path: Path, signal_number: int) -> None:
+    # It had ended silently with status 0, the game lost (kill, the window closed).
+    pytest.importorskip("textual")
+    arguments = ["tui", "--players", "2", "--seed", "4", "--level", "random", "--pace", "0", "--record", "game.txt"]
+    terminal = Terminal(arguments, cwd=tmp_path)
+    terminal.read_until(b"q quit")
+    terminal.process.send_signal(signal_number)
+    assert terminal.finish() == 130
+    assert b"pardon tui: interrupted" in terminal.output
+    record = (tmp_path / "game.txt").read_text(encoding="utf-8")
+    assert '[Seed "4"]' in record and '[Result "*"]' in record  # not over: no result yet
 
 
 def _closed_port() -> int:

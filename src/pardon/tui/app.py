@@ -8,6 +8,8 @@ back a step, and a click on a marked pawn or place picks it.  It never judges a 
 
 from __future__ import annotations
 
+import asyncio
+import signal
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
@@ -132,6 +134,10 @@ class HelpScreen(ModalScreen[None]):
         self.dismiss()
 
 
+#: Stopping from outside: Ctrl+C sent by another program, kill, the terminal window closed.
+STOPPING_SIGNALS: Final = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
 class PardonApp(App[None]):
     """A game of Sorry! at ``table``; its record goes to ``record`` when it ends.
 
@@ -186,6 +192,7 @@ class PardonApp(App[None]):
         self.revealed: int | None = None  # hot-seat: whose hand may be shown
         self.view_now: View = table.view()
         self._mounted = False
+        self.interrupted = False  # stopped by a signal (kill, Ctrl+C from outside, the window closed)
 
     # --- layout ---------------------------------------------------------------------------
 
@@ -202,6 +209,29 @@ class PardonApp(App[None]):
         self._mounted = True
         self.show()
         self.run_worker(self._run_table(), group="table")
+        loop = asyncio.get_running_loop()
+        for number in STOPPING_SIGNALS:
+            try:
+                loop.add_signal_handler(number, lambda: self.run_worker(self.interrupt(), group="interrupt"))
+            except (RuntimeError, NotImplementedError, ValueError):  # not the main thread, or no such signals
+                return
+
+    def on_unmount(self) -> None:
+        loop = asyncio.get_running_loop()
+        for number in STOPPING_SIGNALS:
+            loop.remove_signal_handler(number)
+
+    async def interrupt(self) -> None:
+        """Stopped from outside: a game on this machine that is not over keeps its record so
+        far (where it has one) and the command says it was interrupted, not that all went well."""
+        if self.interrupted:
+            return
+        self.interrupted = True
+        view = self.view_now
+        if self.table.can_take_back and view.status != FINISHED and self.record is not None:
+            await self._save(self.saved or self.record, at_end=False)
+        await self.table.close()
+        self.exit(return_code=130)
 
     async def _run_table(self) -> None:
         self._table_running = True

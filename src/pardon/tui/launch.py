@@ -48,7 +48,7 @@ def launch(arguments: argparse.Namespace) -> int:
     app = PardonApp(table, record, new_game=lambda: game_at(_random_seed(), first=False))
     app.run()
     _farewell(app)
-    return 0
+    return 130 if app.interrupted else 0
 
 
 def _join(arguments: argparse.Namespace) -> int:
@@ -63,7 +63,7 @@ def _join(arguments: argparse.Namespace) -> int:
     app = PardonApp(table, _record_path(arguments, f"pardon-{invite.game}.txt"))
     app.run()
     _farewell(app)
-    return 0
+    return 130 if app.interrupted else 0
 
 
 def check_invite(invite: Invite) -> None:
@@ -143,6 +143,8 @@ def _random_seed() -> int:
 def _farewell(app: PardonApp) -> None:
     """What is left on the terminal once the screen closes: the result and the record."""
     view = app.view_now
+    if app.interrupted:
+        print("pardon tui: interrupted", file=sys.stderr)
     if view.position.winner is not None:
         print(f"{COLOUR_NAMES[view.position.winner].capitalize()} won.")
     if app.saved is not None and app.saved.exists():
