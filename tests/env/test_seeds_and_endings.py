@@ -144,3 +144,14 @@ def test_self_play_skipping_forced_moves_rewards_every_finished_game() -> None:
         assert not reward[~terminated].any()
         finished += int(terminated.sum())
     assert finished > 20
+
+
+def test_single_a_forfeited_game_is_rendered_as_lost_not_as_going_on() -> None:
+    # After a forfeit the text still said "Red to play a 5: ..." though no step is taken.
+    environment = SorryEnv(opponents="random", illegal="lose", render_mode="ansi")
+    observation, _ = environment.reset(seed=2)
+    illegal = int(np.flatnonzero(observation["action_mask"] == 0)[0])
+    _, reward, terminated, _, _ = environment.step(illegal)
+    assert (reward, terminated) == (-1.0, True)
+    text = environment.render()
+    assert text is not None and text.endswith("Red lost by an illegal action: reset the environment.")

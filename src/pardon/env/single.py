@@ -164,6 +164,9 @@ class SorryEnv(gymnasium.Env):
         position = core_position(self.config, self.games, 0)
         if position.winner is not None:
             return f"{render(position)}\n{COLOUR_NAMES[position.winner].capitalize()} has won."
+        if self.forfeited:  # the game stopped at an illegal action: nobody is to play on
+            agent = COLOUR_NAMES[self.config.seats[self.seat]].capitalize()
+            return f"{render(position)}\n{agent} lost by an illegal action: reset the environment."
         card = card_name(int(self.games.card[0]))
         moves = "; ".join(f"{action}: {describe_action(int(action))}" for action in np.flatnonzero(self.lanes[:, 0]))
         return f"{render(position)}\n{COLOUR_NAMES[position.turn].capitalize()} to play a {card}: {moves}"
