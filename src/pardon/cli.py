@@ -403,7 +403,14 @@ def command_puzzle(arguments: argparse.Namespace) -> int:
     if arguments.json:
         print(json.dumps({**about, "answer": text, "correct": right, "best": puzzle.best, "moves": chances}))
         return 0
-    print(f"{text}: right, the best move ({puzzle.theme})." if right else f"{text}: not the best; {puzzle.best} is.")
+    if right:
+        print(f"{text}: right, the best move ({puzzle.theme}).")
+    else:  # why, in the coach's words: a wrong answer is where a player learns
+        from pardon.bots.coach import reason
+
+        gain = puzzle.chance_of(puzzle.best_move()) - puzzle.chance_of(answer)
+        why = reason(puzzle.game_rules, position, puzzle.best_move(), answer, gain)
+        print(f"{text}: not the best; {puzzle.best} is. {why}.")
     print(f"Win chance for {puzzle.colour} ({puzzle.playouts} playouts per move):")
     for entry in chances:
         mark = " <- yours" if entry["move"] == text else ""

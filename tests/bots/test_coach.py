@@ -12,6 +12,7 @@ from pardon.bots.hint import rank_moves, rank_observed
 from pardon.core import parse_position, parse_rules
 from pardon.core.board import RED, YELLOW
 from pardon.core.game import Game, record_of
+from pardon.core.hands import hand_moves
 from pardon.core.moves import Move, legal_moves
 from pardon.core.notation import Record, format_move
 from pardon.core.observation import Observation
@@ -294,3 +295,131 @@ def test_a_hand_game_is_judged_from_the_movers_own_hand_only(monkeypatch: pytest
     for observation in seen:
         others = [hand for colour, hand in enumerate(observation.position.hands) if colour != observation.seat]
         assert observation.hand and not any(others)
+
+
+@pytest.mark.parametrize(
+    ("rules", "text", "card", "better", "other", "expected"),
+    [
+        (  # declining the switch is not "moving the 11 forward": nothing can move 11 here
+            "classic",
+            "R:home,home,S4,58 B:home,home,home,start Y:home,S1,30,19 G:home,home,home,start turn:R",
+            11,
+            "11 pass",
+            "11 58x30",
+            "Don't switch: it takes your pawn 28 squares back, and an 11 never forces a switch",
+        ),
+        (  # a hand game: the better move plays another card, not an 11 forward; the switch
+            # would put Yellow's pawn 2 behind Red's on 45
+            "adult",
+            "R:45,43,start,start Y:30,start,start,start turn:R hand:R:2,3,5,7,11",
+            None,
+            "2 start-4",
+            "11 43x30",
+            "Move out of reach: Yellow's pawn on 43 could bump yours on 45 with a 2",
+        ),
+        (  # the switch would carry Red's last pawn most of a lap
+            "classic",
+            "R:home,home,home,7 Y:home,home,30,49 turn:Y",
+            11,
+            "11 49-0",
+            "11 49x7",
+            "Don't switch with Red's pawn: it would take that pawn 42 squares nearer Home",
+        ),
+        (  # the switched pawn is swept from where it stood before the switch, 22 from Home, not 19
+            "classic",
+            "R:19,start,start,start Y:16,start,start,start turn:R",
+            11,
+            "11 19x16",
+            "11 19-30",
+            "Bump before you are bumped: Yellow's pawn 22 from Home was in reach of yours",
+        ),
+        (  # Red does not slide: the Yellow pawn the switch puts on Red's slide does
+            "classic",
+            "R:1,30,start,start Y:4,start,start,start turn:R",
+            11,
+            "11 30-41",
+            "11 1x4",
+            "Don't switch there: Yellow's pawn lands on the slide at 1 and sweeps yours to Start",
+        ),
+        (  # with partners, the partner's pawn goes back, not "your pawn"
+            "partners",
+            "R:home,home,home,home B:home,home,S3,16 Y:home,home,19,4 G:home,home,home,home turn:G",
+            11,
+            "11 pass",
+            "11 16x4",
+            "Don't switch: it takes your partner's pawn 12 squares back, and an 11 never forces a switch",
+        ),
+        (
+            "partners",
+            "R:home,home,home,home B:home,home,S3,16 Y:home,home,19,4 G:home,home,home,home turn:G",
+            11,
+            "11 pass",
+            "11 16x19",
+            "Don't switch there: Yellow's pawn lands on the slide at 16 and sweeps your partner's pawn to Start",
+        ),
+        (  # the Fire taken from the opponent
+            "modern",
+            "R:home,home,S1 Y:home,17,47 turn:R fire:Y17 ice:Y47",
+            2,
+            "2 fire:S1 S1-S3",
+            "2 S1-S3",
+            "Take the Fire from Yellow's pawn 21 from Home: it would jump to a corner before each draw",
+        ),
+        (  # the Fire on the pawn going Home now goes back to the centre unused (the other is iced)
+            "modern",
+            "R:home,home,53 B:home,home,19 Y:home,S4,29 turn:Y fire:B19 ice:Y29",
+            2,
+            "2 fire:29 S4-home",
+            "2 fire:S4 S4-home",
+            "Put the Fire on your pawn 9 from Home: on the pawn going Home now it is lost unused",
+        ),
+        (  # the Fire on the pawn nearest Home: it gets Home first and brings another with it
+            "modern",
+            "R:home,S5,S2 B:home,home,15 Y:home,home,56 turn:R ice:Y56",
+            2,
+            "2 fire:S5 S2-S4",
+            "2 fire:S2 S2-S4",
+            "Put the Fire on your pawn nearest Home: at Home it brings another pawn Home with it",
+        ),
+        (  # a hand game's 2 draws again: play it first and keep the 4
+            "adult",
+            "R:home,home,51,start B:home,home,S4,14 Y:home,S5,S3,34 turn:Y hand:Y:2,2,4,7,8",
+            None,
+            "2 34-36",
+            "4 34-30",
+            "Play the 2 first: it draws again, and you still hold your 4",
+        ),
+        (  # the switch would take Blue's pawn from near its Start to 9 from Home
+            "modern",
+            "R:home,home,5 B:S4,33,27 Y:home,home,14 turn:Y ice:R5",
+            11,
+            "11 14-25",
+            "11 14x27",
+            "Don't switch with Blue's pawn: it would take that pawn 47 squares nearer Home",
+        ),
+    ],
+)
+def test_reasons_found_by_playing_are_true_of_the_board(
+    rules: str, text: str, card: int | None, better: str, other: str, expected: str
+) -> None:
+    game_rules, position = parse_rules(rules), parse_position(text)
+    found = hand_moves(game_rules, position) if card is None else legal_moves(game_rules, position, card)
+    moves = {format_move(position, move): move for move in found}
+    assert reason(game_rules, position, moves[better], moves[other], 0.05) == expected
+
+
+def test_a_finished_games_chances_end_at_its_result(analysis: Analysis) -> None:
+    """The graph and the table end where the game did: the winner at 100%, the loser at 0%,
+    not at the chances before the last card."""
+    lines = format_analysis(analysis, top=0, marks=coach.MARKS).splitlines()
+    winner, loser = (RED, YELLOW) if analysis.winner == RED else (YELLOW, RED)
+    graph = {line.split()[0]: line for line in lines if line.startswith("  ") and "%, " in line}
+    assert graph[coach.COLOUR_NAMES[winner]].endswith("█ 100%, won")
+    assert graph[coach.COLOUR_NAMES[loser]].endswith("▁   0%, lost")
+    assert "and the end" in lines[2]
+    table = lines[lines.index(next(line for line in lines if line.startswith("  turn"))) :]
+    assert table[0].endswith("end")
+    assert {row.split()[0]: row.split()[-1] for row in table[1:3]} == {
+        coach.COLOUR_NAMES[winner]: "100%",
+        coach.COLOUR_NAMES[loser]: "0%",
+    }

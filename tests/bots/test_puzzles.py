@@ -403,6 +403,10 @@ def test_the_command_checks_answers(capsys: pytest.CaptureFixture[str]) -> None:
     wrong = puzzle.chances[1][0]
     status, out, _ = run(capsys, "--number", "1", "--answer", wrong)
     assert status == 0 and "not the best" in out and puzzle.best in out and f"{wrong} <- yours" in out
+    assert (
+        out.splitlines()[0]
+        == f"{wrong}: not the best; {puzzle.best} is. Bump the leader: sends Red's pawn 10 from Home back to Start."
+    )  # why, as the coach says it
     status, out, _ = run(capsys, "--number", "1", "--answer", wrong, "--json")
     data = json.loads(out)
     assert data["correct"] is False and data["best"] == puzzle.best and len(data["moves"]) == len(puzzle.chances)

@@ -52,12 +52,13 @@ from pardon.core.board import (
 )
 from pardon.core.cards import NO_CARD, SORRY, a_card, card_name
 from pardon.core.game import CARD, Game, replay, replay_steps
-from pardon.core.kernel import BONUS_HOME
+from pardon.core.kernel import BONUS_HOME, FIRE
 from pardon.core.moves import STEP, SWITCH, Action, Move
 from pardon.core.notation import Record, format_move
 from pardon.core.observation import Observation
 from pardon.core.rules import Rules, parse_rules
 from pardon.core.state import Position
+from pardon.core.tokens import CORNERS
 
 DEFAULT_TOP: Final = 3
 #: A loss under half a point of win chance is within the judge's noise, not a mistake.
@@ -274,12 +275,15 @@ def format_analysis(analysis: Analysis, top: int = DEFAULT_TOP, marks: str = MAR
     turn (a sparkline and a table), and the ``top`` biggest mistakes with the better move and why."""
     lines = [_heading(analysis)]
     by_turn = _chances_by_turn(analysis.decisions)
+    outcomes = _outcomes(analysis)
+    if by_turn and outcomes:  # a finished game ends at its result: 100% for the winner, 0% for the others
+        by_turn.append((by_turn[-1][0] + 1, {colour: float(outcomes[colour] == "won") for colour in analysis.seats}))
     if by_turn:
         lines += [
             "",
-            *_graph(analysis.seats, by_turn, marks, _outcomes(analysis)),
+            *_graph(analysis.seats, by_turn, marks, outcomes),
             "",
-            *_table(analysis.seats, by_turn),
+            *_table(analysis.seats, by_turn, ended=bool(outcomes)),
         ]
     if top > 0:
         lines += ["", *_mistake_lines(analysis, top)]
@@ -324,10 +328,11 @@ def _graph(
 ) -> list[str]:
     """A sparkline per seat, its chance before the last turn and, once the game is over, how it ended."""
     width = min(GRAPH_WIDTH, len(by_turn))
-    picked = [by_turn[index * len(by_turn) // width] for index in range(width)]
-    last = by_turn[-1][0]
-    each = f"; one mark per {len(by_turn) / width:.1f} turns" if width < len(by_turn) else ""
-    lines = [f"Win chance by turn (1-{last}{each}; {marks[0]} 0% to {marks[-1]} 100%):"]
+    picked = [by_turn[round(index * (len(by_turn) - 1) / max(1, width - 1))] for index in range(width)]
+    last = by_turn[-1][0] - 1 if outcomes else by_turn[-1][0]  # the result is not a turn
+    each = f"; a mark per {len(by_turn) / width:.1f} turns" if width < len(by_turn) else ""
+    end = " and the end" if outcomes else ""
+    lines = [f"Win chance by turn (1-{last}{end}{each}; {marks[0]} 0% to {marks[-1]} 100%):"]
     for colour in seats:
         line = "".join(marks[min(len(marks) - 1, int(chances[colour] * len(marks)))] for _, chances in picked)
         chance = by_turn[-1][1][colour]
@@ -336,10 +341,14 @@ def _graph(
     return lines
 
 
-def _table(seats: Sequence[int], by_turn: list[tuple[int, dict[int, float]]]) -> list[str]:
+def _table(seats: Sequence[int], by_turn: list[tuple[int, dict[int, float]]], ended: bool = False) -> list[str]:
+    """A sample of the turns in numbers; ``ended``: the last column is the result, headed ``end``."""
     count = min(TABLE_COLUMNS, len(by_turn))
     picked = [by_turn[round(index * (len(by_turn) - 1) / max(1, count - 1))] for index in range(count)]
-    lines = ["  turn    " + "".join(f"{turn:>7d}" for turn, _ in picked)]
+    heads = [f"{turn:>7d}" for turn, _ in picked]
+    if ended:
+        heads[-1] = f"{'end':>7s}"
+    lines = ["  turn    " + "".join(heads)]
     for colour in seats:
         lines.append(f"  {COLOUR_NAMES[colour]:7s} " + "".join(f"{chances[colour]:>7.0%}" for _, chances in picked))
     return lines
@@ -410,6 +419,48 @@ def _ice_tip(rules: Rules, position: Position, better: Move, other: Move) -> str
     return f"Put the Ice on {pawn}: frozen, it cannot move"
 
 
+def _fire_tip(rules: Rules, position: Position, better: Move, other: Move) -> str | None:
+    """The moves differ only in where the Fire goes (Fire and Ice): taken from an opponent,
+    kept rather than lost on a pawn going Home, or on the pawn that gets Home first."""
+    fire, instead = better.result.fire, other.result.fire
+    if fire is None or fire == instead or better.result.pawns != other.result.pawns:
+        return None
+    side = _side(rules, position.turn)
+    colour, distance = fire
+    if colour not in side:
+        return None
+    pawn = "your pawn" if colour == position.turn else "your partner's pawn"
+    held = position.fire
+    if held is not None and held[0] not in side and instead is not None and instead[0] == held[0]:
+        threat = (
+            "it would jump to a corner before each draw"
+            if _fire_jumps(*held)
+            else "it would bring another pawn Home with it"
+        )
+        return f"Take the Fire from {_colour(held[0])}'s pawn {held[1]} from Home: {threat}"
+    if instead is None:
+        if any(action.kind == FIRE for action in other.actions):  # placed on a pawn going Home now
+            return f"Put the Fire on {pawn} {distance} from Home: on the pawn going Home now it is lost unused"
+        jumps = _fire_jumps(colour, distance)
+        does = "it can jump to a corner before you draw" if jumps else "at Home it brings another pawn with it"
+        return f"Take the Fire for {pawn} {distance} from Home: {does}"
+    if instead[0] not in side:
+        return None
+    out = [spot for each in side for spot in better.result.pawns[each] if spot != HOME]
+    if distance == min(out) and distance < instead[1]:
+        return f"Put the Fire on {pawn} nearest Home: at Home it brings another pawn Home with it"
+    if _fire_jumps(colour, distance) and not _fire_jumps(*instead):
+        return f"Put the Fire on {pawn} {distance} from Home: it can jump to a corner before you draw"
+    return None
+
+
+def _fire_jumps(colour: int, distance: int) -> bool:
+    """Whether a Fire pawn there has a corner ahead to jump to, short of its Safety Zone."""
+    if not is_on_track(distance):
+        return False
+    return any(SQUARE[colour][place] in CORNERS for place in range(FIRST_TRACK, distance))
+
+
 def _bump_tip(rules: Rules, position: Position, better: Move, other: Move) -> str | None:
     """The better move sends back more of the opponents' progress."""
     me = position.turn
@@ -433,6 +484,14 @@ def _own_bump_tip(rules: Rules, position: Position, better: Move, other: Move) -
         return None
     colour, distance = own[0]
     whose = "your" if colour == me else "your partner's"
+    switch = _switch(other)
+    if switch is not None and switch.end == switch.landing:  # the pawn switched onto the triangle slides
+        swept = "yours" if colour == me else "your partner's pawn"
+        triangle = SQUARE[switch.colour][switch.origin]
+        return (
+            f"Don't switch there: {_colour(switch.target)}'s pawn lands on the slide at {triangle}"
+            f" and sweeps {swept} to Start"
+        )
     return f"Don't slide over your own pawn: it sends {whose} pawn on {SQUARE[colour][distance]} back to Start"
 
 
@@ -464,9 +523,17 @@ def _switch_tip(rules: Rules, position: Position, better: Move, other: Move) -> 
         if set_back > 0:
             return f"Switch with {_colour(target)}'s pawn (11): it sets that pawn {set_back} squares back"
         return None
-    switch = instead
-    if switch is not None and _switch(better) is None and switch.end > switch.origin:
-        return "Move the 11 forward: this switch takes your pawn backwards"
+    if instead is None or switch is not None:
+        return None
+    gained, set_back = _switch_worth(instead)
+    whose = "your pawn" if instead.colour == me else "your partner's pawn"
+    if gained < 0 and better.is_pass:  # the 11 cannot move forward: the switch is a choice
+        return f"Don't switch: it takes {whose} {-gained} squares back, and an 11 never forces a switch"
+    if gained < 0 and better.card == 11:
+        return f"Move the 11 forward: this switch takes {whose} backwards"
+    if set_back < 0 and -set_back > gained:
+        pawn = f"{_colour(instead.target)}'s pawn"
+        return f"Don't switch with {pawn}: it would take that pawn {-set_back} squares nearer Home"
     return None
 
 
@@ -571,6 +638,13 @@ def _backward_tip(rules: Rules, position: Position, better: Move, other: Move) -
     return f"{way}: it puts your pawn {action.end} from Home, nearly a lap saved"
 
 
+def _draw_again_tip(rules: Rules, position: Position, better: Move, other: Move) -> str | None:
+    """With a hand, a 2 that draws again is a free turn: the other card is still there after it."""
+    if not rules.hand or not rules.draw_again_on_2 or better.card != 2 or other.card in (2, NO_CARD):
+        return None
+    return f"Play the 2 first: it draws again, and you still hold your {card_name(other.card)}"
+
+
 def _progress_tip(rules: Rules, position: Position, better: Move, other: Move) -> str | None:
     """The better move gains more squares (a Sorry! onto a pawn further along, say)."""
     side = _side(rules, position.turn)
@@ -588,6 +662,7 @@ def _progress_tip(rules: Rules, position: Position, better: Move, other: Move) -
 _TIPS: Final[tuple[Callable[[Rules, Position, Move, Move], str | None], ...]] = (
     _win_tip,
     _ice_tip,
+    _fire_tip,
     _bump_tip,
     _own_bump_tip,
     _hold_sorry_tip,
@@ -599,6 +674,7 @@ _TIPS: Final[tuple[Callable[[Rules, Position, Move, Move], str | None], ...]] = 
     _slide_tip,
     _start_exit_tip,
     _out_of_start_tip,
+    _draw_again_tip,
     _progress_tip,
 )
 
@@ -615,7 +691,18 @@ def _is_opponent(rules: Rules, me: int, colour: int) -> bool:
 
 
 def _opponent_bumps(rules: Rules, me: int, move: Move) -> list[tuple[int, int]]:
-    return [bump for bump in move.bumps if _is_opponent(rules, me, bump[0])]
+    return [bump for bump in _bumps(move) if _is_opponent(rules, me, bump[0])]
+
+
+def _bumps(move: Move) -> list[tuple[int, int]]:
+    """The pawns the move sends back to Start, each where it stood before the move: a pawn
+    an 11 switched onto a slide's path is swept from the switching pawn's square, but the
+    player took it from where it stood before the switch."""
+    switch = _switch(move)
+    if switch is None:
+        return list(move.bumps)
+    put = (switch.target, DISTANCE[switch.target][SQUARE[switch.colour][switch.origin]])
+    return [(switch.target, switch.target_origin) if bump == put else bump for bump in move.bumps]
 
 
 def _sent_back(bumps: list[tuple[int, int]]) -> int:
