@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -78,7 +79,7 @@ def test_a_stored_puzzle_is_sound(puzzle: Puzzle) -> None:
     assert puzzle.difficulty == grade(puzzle.gain) and puzzle.difficulty in DIFFICULTIES
     assert puzzle.found_by in FINDERS
     assert puzzle.is_hand == bool(rules.hand) and (puzzle.card == HAND) == bool(rules.hand)
-    assert puzzle.theme == theme(position, puzzle.best_move())
+    assert puzzle.theme == theme(position, puzzle.best_move(), puzzle.second_move())
     assert Puzzle.from_json(puzzle.to_json()) == puzzle
 
 
@@ -527,3 +528,13 @@ def test_a_level_without_puzzles_and_an_unknown_level_are_one_line_errors(
         status, out, err = run(capsys, *arguments)
         assert status == 2 and out == "", arguments
         assert len(err.strip().splitlines()) == 1 and message in err and err.startswith("pardon puzzle:")
+
+
+def test_a_puzzle_decided_by_where_a_token_goes_or_a_2_first_is_themed_so() -> None:
+    # they had been "the quiet move" and "out of Start", where the coach's reason spoke of the token or the 2
+    themes = Counter(puzzle.theme for puzzle in PUZZLES)
+    assert themes["where the Fire goes"] >= 1 and themes["where the Ice goes"] >= 1 and themes["play the 2 first"] >= 1
+    for puzzle in PUZZLES:
+        best, second = puzzle.best_move(), puzzle.second_move()
+        if best.result.pawns == second.result.pawns and best.result.fire != second.result.fire:
+            assert puzzle.theme in ("where the Fire goes", "where the Ice goes"), puzzle.number

@@ -63,7 +63,7 @@ from pardon.bots.greedy import value as greedy_value
 from pardon.bots.model import outcome, sample_game
 from pardon.bots.tactician import best_moves
 from pardon.core.board import COLOUR_NAMES, FIRST_TRACK, HOME, LAST_TRACK, SQUARE, START
-from pardon.core.cards import SORRY, card_name, parse_card
+from pardon.core.cards import NO_CARD, SORRY, card_name, parse_card
 from pardon.core.game import Game
 from pardon.core.hands import hand_moves
 from pardon.core.moves import SWITCH, Move, legal_moves
@@ -167,6 +167,10 @@ class Puzzle:
 
     def best_move(self) -> Move:
         return parse_move(self.game_rules, self.game_position, self.card_value, self.best)
+
+    def second_move(self) -> Move:
+        """The second best move, by the stored chances."""
+        return parse_move(self.game_rules, self.game_position, self.card_value, self.chances[1][0])
 
     def parse_answer(self, text: str) -> Move:
         """The legal move ``text`` names (short forms too); raises a PardonError if none."""
@@ -405,7 +409,7 @@ def examine(
         card=HAND if card is None else card_name(card).lower().rstrip("!"),
         best=format_move(position, best),
         chances=chances,
-        theme=theme(position, best),
+        theme=theme(position, best, moves[order[1]]),
         difficulty=grade(chances[0][1] - chances[1][1]),
         playouts=budget.verify,
         margin=(round(again.margin[0], 4), round(again.margin[1], 4)),
@@ -593,9 +597,17 @@ def generate(
 # ------------------------------------------------------------------ themes and difficulty
 
 
-def theme(position: Position, move: Move) -> str:
-    """A short name for what the best move does."""
+def theme(position: Position, move: Move, second: Move | None = None) -> str:
+    """A short name for what the best move does (where it differs from the ``second`` best
+    only in where a Fire or Ice token goes, or plays a hand's 2 first, that is its theme)."""
     me = position.turn
+    if second is not None and move.result.pawns == second.result.pawns:
+        if move.result.ice != second.result.ice:
+            return "where the Ice goes"
+        if move.result.fire != second.result.fire:
+            return "where the Fire goes"
+    if position.hands and second is not None and move.card == 2 and second.card not in (2, NO_CARD):
+        return "play the 2 first"  # it draws again: the other card is still held after it
     bumped = [colour for colour, _ in move.bumps if colour != me]
     own_bumped = any(colour == me for colour, _ in move.bumps)
     if move.is_pass:
@@ -718,7 +730,7 @@ def regrade(puzzle: Puzzle) -> Puzzle:
     best = puzzle.best_move()
     return replace(
         puzzle,
-        theme=theme(position, best),
+        theme=theme(position, best, puzzle.second_move()),
         difficulty=grade(puzzle.gain),
         found_by=finder(rules, position, card, best),
     )
