@@ -21,7 +21,7 @@ from pardon.cli import _parser
 from pardon.core.rules import PRESETS, parse_rules
 
 
-def pardon(*arguments: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+def pardon(*arguments: str, stdin: str | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "pardon", *arguments],
         input=stdin,
@@ -29,6 +29,7 @@ def pardon(*arguments: str, stdin: str | None = None) -> subprocess.CompletedPro
         text=True,
         timeout=120,
         check=False,
+        cwd=cwd,
     )
 
 
@@ -535,14 +536,7 @@ def test_every_option_of_every_command_says_what_it_does() -> None:
 )
 def test_an_empty_out_is_refused_not_taken_for_this_folder(arguments: list[str], tmp_path: Path) -> None:
     """`--out "$RUN"` with RUN unset: the run would land among the user's files."""
-    result = subprocess.run(
-        [sys.executable, "-m", "pardon", *arguments],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-        cwd=tmp_path,
-    )
+    result = pardon(*arguments, cwd=tmp_path)
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr == f"pardon {arguments[0]}: --out must name a folder (. for this one)\n"
     assert list(tmp_path.iterdir()) == []
@@ -551,14 +545,7 @@ def test_an_empty_out_is_refused_not_taken_for_this_folder(arguments: list[str],
 def test_serve_with_a_database_whose_driver_is_missing_is_one_line(tmp_path: Path) -> None:
     if importlib.util.find_spec("MySQLdb") is not None:
         pytest.skip("the MySQL driver is installed here")
-    result = subprocess.run(
-        [sys.executable, "-m", "pardon", "serve", "--port", "0", "--db", "mysql://user@127.0.0.1/pardon"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-        cwd=tmp_path,
-    )
+    result = pardon("serve", "--port", "0", "--db", "mysql://user@127.0.0.1/pardon", cwd=tmp_path)
     assert result.returncode == 2 and result.stdout == ""
     assert (
         result.stderr == "pardon serve: --db: this database needs the Python package MySQLdb, which is not installed\n"

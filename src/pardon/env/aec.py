@@ -33,7 +33,7 @@ from pardon.core.cards import card_name
 from pardon.core.errors import IllegalError, InvalidError
 from pardon.core.jsonio import position_to_json
 from pardon.core.rules import parse_rules
-from pardon.env.vector import action_number, observation_space, seed_number
+from pardon.env.vector import action_number, observation_space, seed_number, shown
 from pardon.textboard import render
 
 RENDER_MODES = ("ansi", "human")
@@ -131,11 +131,7 @@ class SorryAECEnv(AECEnv):  # type: ignore[misc]
     def render(self) -> str | None:
         """The board as text, and who is to play which card; in ``"human"`` mode printed,
         returning None (as PettingZoo's render modes say)."""
-        text = self._text()
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return shown(self._text(), self.render_mode)
 
     def _text(self) -> str:
         position = core_position(self.config, self.games, 0)

@@ -35,7 +35,7 @@ from pardon.core.errors import IllegalError, InvalidError
 from pardon.core.jsonio import position_to_json
 from pardon.core.rules import parse_rules
 from pardon.core.turn import legal_moves, observe_state
-from pardon.env.vector import action_number, observation_space, seed_number
+from pardon.env.vector import action_number, observation_space, seed_number, shown
 from pardon.textboard import render
 
 #: Decisions after which a game is cut short (truncated); no real game comes near.
@@ -154,11 +154,7 @@ class SorryEnv(gymnasium.Env):
     def render(self) -> str | None:
         """The board as text, and the card and legal actions of the agent; in ``"human"``
         mode printed, returning None (as Gymnasium's render modes say)."""
-        text = self._text()
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return shown(self._text(), self.render_mode)
 
     def _text(self) -> str:
         position = core_position(self.config, self.games, 0)

@@ -77,6 +77,15 @@ def whole_number(value: Any, what: str) -> int:
     return int(value)
 
 
+def shown(text: str, render_mode: str | None) -> str | None:
+    """What ``render()`` gives: in ``"human"`` mode the text is printed and None returned, as
+    Gymnasium's and PettingZoo's render modes say; else the text."""
+    if render_mode == "human":
+        print(text)
+        return None
+    return text
+
+
 def action_number(action: Any) -> int:
     """One action as a plain int: an int or a NumPy integer (a 0-d or one-element array
     too), never a float cut down to another action, a bool or text; InvalidError if not."""
