@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from pardon.core.errors import IllegalError
+from pardon.core.errors import IllegalError, InvalidError
 from pardon.core.game import Game
 from pardon.core.moves import DROP
 from pardon.core.rules import parse_rules
@@ -109,6 +109,24 @@ def test_an_empty_pack_draws_from_the_reshuffled_discards() -> None:
     assert dict(chance_outcomes(rules, state)) == pytest.approx({5: 2 / 3, 12: 1 / 3})
     drawn = draw(rules, state, 12)
     assert drawn.card == 12 and drawn.pack.shuffles == state.pack.shuffles + 1
+
+
+@pytest.mark.parametrize("card", ["x", "7", 6, 0, 14, None, True, 13.0])
+def test_drawing_something_that_is_not_a_card_is_invalid(card: object) -> None:
+    # A wrong argument, not a rule: a 6 is no Sorry! card, and True or 13.0 would go
+    # into the pack as a card that is not one.
+    rules = parse_rules("classic")
+    state, _ = start(rules, (0, 2), 4)
+    with pytest.raises(InvalidError, match="not a card"):
+        draw(rules, state, card)  # type: ignore[arg-type]
+
+
+def test_a_card_none_of_which_is_left_cannot_be_drawn() -> None:
+    rules = parse_rules("classic")
+    state, _ = start(rules, (0, 2), 4)
+    state = state._replace(pack=state.pack._replace(draw_pile=(5, 12), discards=(1,)))
+    with pytest.raises(IllegalError, match="none is left in the pack"):
+        draw(rules, state, 1)
 
 
 def test_chance_is_refused_where_a_decision_is_due() -> None:

@@ -71,3 +71,20 @@ def test_a_split_among_three_pawns_is_legal_with_any_split() -> None:
     move = parse_move(parse_rules("partners(partner_split=any)"), position, 7, "7 20-22 30-32 40-43")
     # Written in another order than legal_moves lists it, the same outcome is found.
     assert sorted((action.origin, action.end) for action in move.actions) == [(28, 25), (38, 36), (48, 46)]
+
+
+@pytest.mark.parametrize(
+    ("red", "card", "text", "reason"),
+    [
+        # The 2013 Sorry! may move a pawn forward 4: past Home it needs the exact count.
+        ("S3,8,start", "sorry", "sorry S3-home", "needs the exact count to reach Home: it is 3 from Home, not 4"),
+        # Any forward card leaves Start, counting the circle: the 5 comes out onto 8.
+        ("S3,8,start", "5", "5 start-8", "your own pawn is on square 8, where a 5 brings a pawn out"),
+        ("S3,4,start", "1", "1 start-4", "your own pawn is on your start exit"),
+    ],
+)
+def test_2013_refusals_name_the_2013_rule(red: str, card: str, text: str, reason: str) -> None:
+    position = parse_position(f"R:{red} Y:30,start,start turn:R")
+    with pytest.raises(IllegalError) as refused:
+        parse_move(parse_rules("modern-no-tokens"), position, parse_card(card), text)
+    assert reason in str(refused.value)

@@ -30,7 +30,7 @@ import reprlib
 from typing import Final, NamedTuple
 
 from pardon.core.board import COLOUR_NAMES
-from pardon.core.cards import NO_CARD, Pack, a_card
+from pardon.core.cards import CARDS, NO_CARD, SORRY, Pack, a_card
 from pardon.core.errors import IllegalError, InvalidError
 from pardon.core.hands import hand_moves, with_hand
 from pardon.core.moves import ACCEPT, DOUBLE, DROP, Action, Move
@@ -230,6 +230,7 @@ def draw(rules: Rules, state: GameState, card: int) -> GameState:
     """``card`` turned up next (one of :func:`chance_outcomes`): a search's chance outcome.
     Only the order of the face-down cards changes, which nobody can see."""
     _check_draw(rules, state)
+    card = _a_card(card)
     pack = state.pack
     pile, discards, shuffles = pack.draw_pile, pack.discards, pack.shuffles
     if not pile:  # the discards become the new pack
@@ -239,6 +240,20 @@ def draw(rules: Rules, state: GameState, card: int) -> GameState:
     at = pile.index(card)
     rearranged = Pack((card, *pile[:at], *pile[at + 1 :]), discards, shuffles)
     return draw_next(rules, state._replace(pack=rearranged))[1]
+
+
+def _a_card(card: object) -> int:
+    """``card`` as a card's number, else InvalidError: asking for a 6, or for "7", is a
+    wrong argument, not a card the pack happens to have run out of."""
+    if not isinstance(card, bool):  # True == 1, but it is no card
+        try:
+            number = operator.index(card)  # type: ignore[arg-type]
+        except TypeError:
+            number = NO_CARD
+        if number in CARDS:
+            return number
+    names = ", ".join(str(each) for each in CARDS if each != SORRY)
+    raise InvalidError(f"{reprlib.repr(card)} is not a card: the cards are {names} and {SORRY} (Sorry!)")
 
 
 def _check_draw(rules: Rules, state: GameState) -> None:

@@ -35,19 +35,24 @@ def why_pawn_cannot_move(rules: Rules, position: Position, card: int, origin: in
     if position.ice == (colour, origin):
         return "that pawn is frozen by the Ice: it cannot move until a 1 moves the Ice on"
     if origin == START:
-        if card != SORRY and context(rules, position.seats, colour).leave_start[card] < 0:
+        out = -1 if card == SORRY else context(rules, position.seats, colour).leave_start[card]
+        if card != SORRY and out < 0:
             if rules.leave_start == "circle":
                 return "only a 1, a 2 or a Sorry! brings a pawn out of Start"
             return "the 4 and the 10's back 1 never bring a pawn out of Start"
         if card == SORRY and not _opponents_on_track(position):
             return "a Sorry! needs an opponent's pawn on the track to land on"
-        if card != SORRY and START_EXIT in position.pawns[colour]:
+        if out == START_EXIT and out in position.pawns[colour]:
             return "your own pawn is on your start exit, and you may not land on your own pawn"
+        if out in position.pawns[colour]:  # 2013: the pawn comes out past the circle
+            where = _where(colour, out)
+            return f"your own pawn is on {where}, where {a_card(card)} brings a pawn out, and you may not land on it"
         return None
-    if card == SORRY:
+    if card == SORRY and not rules.sorry_forward_4:
         return "a Sorry! moves a pawn from your Start, not one already out"
-    if card in FORWARD_CARDS and origin < card and card not in (10, 11):
-        return f"a pawn needs the exact count to reach Home: it is {origin} from Home, not {card}"
+    count = 4 if card == SORRY else card  # the 2013 Sorry! may move a pawn forward 4
+    if (card in FORWARD_CARDS or card == SORRY) and origin < count and card not in (10, 11):
+        return f"a pawn needs the exact count to reach Home: it is {origin} from Home, not {count}"
     if card == 11 and origin < 11 and origin < FIRST_TRACK:
         return "a pawn needs the exact count to reach Home, and only pawns on the track can be switched"
     if any(action.origin == origin for move in legal_moves(rules, position, card) for action in move.actions):
