@@ -282,7 +282,7 @@ def test_pardon_serve_says_when_the_port_is_taken(live_server: Any, tmp_path: Pa
     command = [sys.executable, "-m", "pardon", "serve", "--port", str(live_server.port), "--db", str(tmp_path / "x")]
     finished = subprocess.run(command, check=False, capture_output=True, text=True, timeout=30)
     assert finished.returncode == 2
-    assert f"cannot listen on 127.0.0.1:{live_server.port}; is another server using it?" in finished.stderr
+    assert f"cannot listen on 127.0.0.1:{live_server.port}: is another server using it?" in finished.stderr
 
 
 @pytest.mark.skipif(not (STATIC / "board.js").is_file(), reason="the board is drawn by board.js")
