@@ -51,6 +51,7 @@ const app = {
   card: null, // in hand games, the card chosen from the hand
   hints: false,
   hinted: null,
+  hintAsked: null, // the event a hint has been asked for, until its answer comes
   retry: 0,
   closedForGood: false,
   lastDecider: null,
@@ -59,6 +60,10 @@ const app = {
   ready: false, // the latest state is drawn and no animation runs
   autoPassed: null, // the event at which this page passed by itself (the log says so)
   autoPassTimer: null, // the pass by itself about to be sent
+  keepFocus: false, // a move was made from a control that goes away: the focus must stay on the page
+  announced: null, // the event whose decision the live region has said is this page's
+  lastSpoken: null, // the event of what the live region says now
+  revealed: null, // on a hot-seat screen with hands, the colour whose player has said they hold the device
   focusedEvent: null, // the event whose first movable pawn has had the focus
   tokenChoice: null, // {moves, byPawn, byPlace}: a Fire or Ice token still to place
   analysis: null, // the coach's analysis of the finished game (GET /api/games/{id}/analysis)
@@ -107,6 +112,7 @@ function connect() {
   socket.addEventListener("close", (event) => {
     if (app.socket !== socket) return;
     app.pending = false;
+    app.hintAsked = null; // an answer on its way is lost with the connection
     if ([4401, 4404, 1008, 1011].includes(event.code)) { // bad token, no game, protocol broken, game broken
       app.closedForGood = true;
       setConnection("Not connected", true);
@@ -217,14 +223,57 @@ async function show(state, decision) {
     if (app.autoPassed === before.event) rememberAutoPass(state.event);
     const text = logText(state.last.text, state.event);
     log(text);
-    announce(text);
+    announce(spokenDecision(state.last, text));
     await animateDecision(app.board, before.position, state.position, state.last);
   } else {
     await showPosition(app.board, state.position);
   }
   if (app.state !== state) return; // a newer state came while animating
   render();
+  keepFocus();
+  announceTurn();
   app.ready = true;
+}
+
+/** A decision as the live region says it: a pawn of this page's player sent back is said so, plainly. */
+function spokenDecision(last, text) {
+  if (app.seats.length !== 1 || app.seats.includes(last.colour)) return text;
+  const mine = (last.bumps ?? []).filter((key) => app.seats.includes(key.split(":")[0])).length;
+  if (!mine) return text;
+  const pawns = mine > 1 ? `${mine} of your pawns` : "your pawn";
+  return `${text}. ${playerName(last.colour)} bumped ${pawns} back to Start.`;
+}
+
+/** When the decision becomes this page's, the live region says so, with the card to play: a
+ * player who does not see the board hears it is their turn, and what they drew. */
+function announceTurn() {
+  const state = app.state;
+  if (!myDecision() || app.announced === state.event) return;
+  app.announced = state.event;
+  const who = app.seats.length > 1 ? `${playerName(state.decider)} to play` : "Your turn";
+  let what = "";
+  if (handHidden()) what = `pass the device to ${playerName(state.decider)}.`;
+  else if (state.stage === "answering") what = `${name(state.position.turn)} doubled the stakes: accept, or drop out.`;
+  else if (state.stage !== "card") what = "draw your card.";
+  else if (state.card && state.moves.every((move) => move.pass)) {
+    what = `you drew ${cardWords(state.card)}, and no pawn can use it${becauseOf(state.card)}.`;
+  } else if (state.card) what = `you drew ${cardWords(state.card)}. ${state.card_text ?? ""}`.trim();
+  else if (state.position.hands) what = "choose a card from your hand.";
+  const before = $("live").textContent;
+  const said = `${who}: ${what}`;
+  announce(before && app.lastSpoken === state.event ? `${before} ${said}` : said);
+}
+
+const cardWords = (card) => (card === "sorry" ? "a Sorry! card" : `${["8", "11"].includes(card) ? "an" : "a"} ${card}`);
+
+/** A move made from the board or the buttons takes its control away: the focus, which would
+ * fall to the top of the page, goes to the banner that says whose turn it is now. */
+function keepFocus() {
+  const active = document.activeElement;
+  if (!app.keepFocus || (active && active !== document.body)) return;
+  app.keepFocus = false;
+  if (!$("game-over").hidden) return;
+  $("turn").focus({ preventScroll: true });
 }
 
 /** The colour whose side is at the bottom: the seat this page plays (its first), else the first seat. */
@@ -243,6 +292,7 @@ async function ensureBoard(state) {
 
 function showError(message) {
   app.pending = false;
+  hintAnswered();
   app.lastError = message.message;
   const event = message.event ?? app.state?.event ?? 0;
   if (message.code === "stale" || message.code === "bad_event") {
@@ -340,6 +390,22 @@ function renderTurn() {
   }
   banner.innerHTML = dot;
   banner.append(" ", words);
+  const team = teamOf(decider);
+  if (team) banner.append(teamWords(decider, team));
+}
+
+/** In a partners game, which team is playing, and, once a player's own pawns are all Home, that
+ * they play their partner's: a family at one screen sees at once whose pawns move. */
+function teamWords(decider, team) {
+  const partner = team.find((colour) => colour !== decider);
+  const line = document.createElement("span");
+  line.className = "team-line";
+  const pawns = app.state.position.pawns[decider] ?? [];
+  const allHome = pawns.length > 0 && pawns.every((where) => where === "home");
+  line.textContent = allHome
+    ? `All ${name(decider)}'s pawns are Home: ${name(decider)} plays ${name(partner)}'s pawns for the team.`
+    : `Team ${team.map(name).join(" and ")}`;
+  return line;
 }
 
 function renderSeats() {
@@ -374,11 +440,23 @@ function renderSeats() {
     : "";
 }
 
+/** On a hot-seat screen of several players with hands of cards, whether the hand on show must
+ * stay face down: between turns, and at a player's turn until they say they hold the device. */
+function handHidden() {
+  const state = app.state;
+  if (!state.position.hands || app.seats.length < 2) return false;
+  return !myDecision() || app.revealed !== state.decider;
+}
+
 function renderHand() {
   const hands = app.state.position.hands;
   const viewer = app.state.viewer;
-  const hand = hands && viewer ? hands[viewer] : null;
+  const hidden = handHidden();
+  const hand = hands && viewer && !hidden ? hands[viewer] : null;
+  if (hidden) app.card = null;
   $("hand-wrap").hidden = !hand || hand.length === 0;
+  $("hand-title").textContent = app.seats.length > 1 && viewer ? `${playerName(viewer)}'s hand` : "Your hand";
+  $("hand").setAttribute("aria-label", $("hand-title").textContent);
   const box = $("hand");
   box.replaceChildren();
   if (!hand) return;
@@ -400,6 +478,9 @@ function renderHand() {
       app.tokenChoice = null;
       renderHand();
       renderChoices();
+      // the card chosen, the keyboard goes on to its pawns (or its button: a discard, a pass)
+      const next = app.board.svg.querySelector(".pawn.movable[tabindex]") ?? $("choices").querySelector("button");
+      next?.focus({ preventScroll: true });
     });
     box.appendChild(button);
   }
@@ -465,8 +546,20 @@ function promptFor(moves, routes, buttons) {
     const pass = buttons.some((move) => move.pass) ? ", or pass" : "";
     return `${choose()} a pawn to see where it can go${pass}.`;
   }
-  if (buttons.some((move) => move.pass)) return `No pawn can use the ${cardLabel(app.card ?? state.card)}.`;
+  if (buttons.some((move) => move.pass)) {
+    const card = app.card ?? state.card;
+    return `No pawn can use the ${cardLabel(card)}${becauseOf(card)}. Your turn is over: press Pass.`;
+  }
   return "Your decision:";
+}
+
+/** Why no pawn can use `card`, from the server's reasons for each pawn (" — …"), or "" if it gave none.
+ * A family new to the game learns the rule that stops them, not only that they are stopped. */
+function becauseOf(card) {
+  const reasons = Object.entries(app.state.why_not?.[card] ?? {});
+  const moving = reasons.filter(([key]) => !key.endsWith(":home")); // a pawn Home is no news
+  const said = [...new Set((moving.length ? moving : reasons).map(([, why]) => why))];
+  return said.length ? ` — ${said.join("; ")}` : "";
 }
 
 function renderChoices() {
@@ -483,10 +576,12 @@ function renderChoices() {
     $("prompt").textContent = "";
     app.selection = null;
     app.tokenChoice = null;
+    app.revealed = null; // the next player on this screen shows their hand when they hold the device
     renderMoveList([]);
     return;
   }
   app.lastDecider = app.state.decider;
+  if (handHidden()) return renderHandGate();
   if (app.tokenChoice) return renderTokenChoice();
   const routes = routesOf(moves);
   const selection = app.selection ?? { chosen: [], candidates: routes, pawn: null };
@@ -514,8 +609,11 @@ function renderChoices() {
     const hint = document.createElement("button");
     hint.type = "button";
     hint.id = "hint";
-    hint.textContent = "Hint";
-    hint.addEventListener("click", () => send({ type: "hint", event: app.state.event, ...seatField() }));
+    const asking = app.hintAsked === app.state.event;
+    hint.textContent = asking ? "Hint: thinking…" : "Hint";
+    // one question at a time: a second click would only ask again (aria-disabled keeps the focus on it)
+    hint.setAttribute("aria-disabled", String(asking));
+    hint.addEventListener("click", askHint);
     choices.appendChild(hint);
   }
   markSelection();
@@ -523,17 +621,50 @@ function renderChoices() {
   renderMoveList(moves);
 }
 
+/** A hot-seat turn with a hand of cards: nothing of the hand shows until its player has the device. */
+function renderHandGate() {
+  const who = playerName(app.state.decider);
+  $("moves-panel").hidden = true;
+  setFocusable(app.board, []);
+  app.selection = null;
+  app.tokenChoice = null;
+  renderMoveList([]);
+  $("prompt").textContent = `Pass the device to ${who}. ${who}: show your hand once nobody else can see the screen.`;
+  const show = document.createElement("button");
+  show.type = "button";
+  show.id = "show-hand";
+  show.className = "primary";
+  show.textContent = `Show ${who}'s hand`;
+  show.addEventListener("click", () => {
+    app.revealed = app.state.decider;
+    app.focusedEvent = null;
+    renderHand();
+    renderChoices();
+    focusFirstCard();
+  });
+  $("choices").replaceChildren(show);
+  const active = document.activeElement;
+  if (!active || active === document.body || active.closest("#board, #choices, #hand, #turn")) show.focus({ preventScroll: true });
+}
+
+/** In a hand game, the first card that can be played takes the focus at the start of a decision. */
+function focusFirstCard() {
+  const card = $("hand").querySelector("button:not([disabled])");
+  if (card && !app.card) card.focus({ preventScroll: true });
+}
+
 /** At the start of a decision with pawns to choose from, the focus goes to the first of them:
  * a keyboard player presses Enter at once rather than Tab through the page. */
 function focusFirstPawn() {
   if (app.focusedEvent === app.state.event || !app.selection || app.selection.chosen.length || app.selection.pawn) return;
   const active = document.activeElement;
-  const elsewhere = active && active !== document.body && !active.closest("#board, #choices, #game-over");
+  const elsewhere = active && active !== document.body && !active.closest("#board, #choices, #game-over, #turn");
   if (elsewhere) return; // the player is busy with something else on the page: leave them there
   const pawn = app.board.svg.querySelector(".pawn.movable[tabindex]");
-  if (!pawn) return;
+  const card = app.state.position.hands && !app.card ? $("hand").querySelector("button:not([disabled])") : null;
+  if (!pawn && !card) return;
   app.focusedEvent = app.state.event;
-  pawn.focus({ preventScroll: true });
+  (card ?? pawn).focus({ preventScroll: true }); // a hand game begins with the choice of a card
 }
 
 // --- passing automatically ------------------------------------------------------------------
@@ -593,7 +724,8 @@ function passByItself(moves) {
   const only = moves.length === 1 ? moves[0] : null;
   if (!only?.pass || state.stage !== "card" || !autoPassOn()) return false;
   if (new Set(state.moves.map((move) => move.card)).size > 1) return false; // which card to discard is a choice
-  $("prompt").textContent = `No pawn can use the ${cardLabel(only.card ?? state.card)}: passing automatically.`;
+  const card = only.card ?? state.card;
+  $("prompt").textContent = `No pawn can use the ${cardLabel(card)}${becauseOf(card)}. Your turn is over: passing automatically.`;
   app.pending = true; // nothing else can be done meanwhile (the same state shown again stays so)
   if (app.autoPassed === state.event) return true;
   app.autoPassed = state.event;
@@ -745,6 +877,7 @@ function clickPawn(key) {
     else if (state.status === "playing" && state.decider) note(`It is ${name(state.decider)}'s turn, not yours.`);
     return;
   }
+  if (handHidden()) return note(`Show ${playerName(app.state.decider)}'s hand first.`);
   if (app.tokenChoice) return chooseToken(app.tokenChoice.byPawn.get(key));
   if (selection?.pawn) {
     const place = pawnPlace(key);
@@ -922,10 +1055,33 @@ function play(move) {
   }
   app.pending = true;
   say("");
+  app.keepFocus = Boolean(document.activeElement?.closest?.("#board, #choices, #hand, #moves"));
   send({ type: "move", move: move.move, event: app.state.event, ...seatField() });
 }
 
+/** Ask the server for a hint; the button waits, disabled, until the answer (or a refusal) comes. */
+function askHint() {
+  if (app.hintAsked === app.state.event || !myDecision()) return;
+  app.hintAsked = app.state.event;
+  const button = $("hint");
+  if (button) {
+    button.setAttribute("aria-disabled", "true");
+    button.textContent = "Hint: thinking…";
+  }
+  send({ type: "hint", event: app.state.event, ...seatField() });
+}
+
+function hintAnswered() {
+  if (app.hintAsked === null) return;
+  app.hintAsked = null;
+  const button = $("hint");
+  if (!button) return;
+  button.setAttribute("aria-disabled", "false");
+  button.textContent = "Hint";
+}
+
 function showHint(message) {
+  hintAnswered();
   const chances = Object.fromEntries(message.moves.map((move) => [move.move, move.chance]));
   app.hinted = { event: message.event, chances };
   const best = message.moves[0];
@@ -941,11 +1097,29 @@ function showHint(message) {
 
 // --- game over ---------------------------------------------------------------------------
 
-/** Who won, in words: the team in a partners game, a name typed in for a seat, else the colour. */
+/** The colours that dropped out of a doubled game: they score nothing (RULES.md §6). */
+function droppedOut() {
+  return app.state?.position.doubling?.out ?? [];
+}
+
+/** Who won: the winning team's players still in the game (a partner who dropped out of a double
+ * won nothing), else the winner alone. */
+function winners(winner) {
+  const team = teamOf(winner);
+  if (!team) return [winner];
+  const stayed = team.filter((colour) => !droppedOut().includes(colour));
+  return stayed.length ? stayed : team;
+}
+
+/** Who won, in words: the team in a partners game, a name typed in for a seat, else the colour;
+ * a partner who dropped out of a double is said to have, rather than to win. */
 function winnerText(winner) {
   const team = teamOf(winner);
-  if (team) return `${team.map(playerName).join(" and ")} win!`;
-  return `${playerName(winner)} wins!`;
+  if (!team) return `${playerName(winner)} wins!`;
+  const won = winners(winner);
+  if (won.length === team.length) return `${team.map(playerName).join(" and ")} win!`;
+  const out = team.filter((colour) => !won.includes(colour)).map(playerName);
+  return `${won.map(playerName).join(" and ")} ${won.length > 1 ? "win" : "wins"}! (${out.join(" and ")} dropped out.)`;
 }
 
 function renderGameOver() {
@@ -954,17 +1128,18 @@ function renderGameOver() {
   const overlay = $("game-over");
   $("after-game").hidden = !over || !overlay.hidden;
   if (!over) {
-    overlay.hidden = true;
+    showOverlay(false);
     return;
   }
   offerRematch(state);
   if (overlay.dataset.shown === state.game) return;
   overlay.dataset.shown = state.game;
   const team = teamOf(state.winner);
-  const won = team ? team.some((colour) => app.seats.includes(colour)) : app.seats.includes(state.winner);
+  const won = winners(state.winner).some((colour) => app.seats.includes(colour));
   const named = !team && playerName(state.winner) !== name(state.winner); // the name says who already
-  const mine = won && app.seats.length === 1 && !named ? (team ? " — your team wins!" : " — you win!") : "";
-  const dots = (team ?? [state.winner]).map((colour) => `<span class="dot ${colour}" aria-hidden="true"></span>`);
+  const whole = team && winners(state.winner).length === team.length;
+  const mine = won && app.seats.length === 1 && !named ? (whole ? " — your team wins!" : " — you win!") : "";
+  const dots = winners(state.winner).map((colour) => `<span class="dot ${colour}" aria-hidden="true"></span>`);
   $("winner").innerHTML = `${dots.join("")} `; // partners win together: both colours
   const solo = state.cards_drawn != null;
   $("winner").append(solo ? `All Home in ${state.cards_drawn} cards!` : `${winnerText(state.winner)}${mine}`);
@@ -977,7 +1152,8 @@ function renderGameOver() {
     table.innerHTML = "<tr><th>Player</th><th>Points</th></tr>";
     for (const [colour, points] of Object.entries(scores)) {
       const row = table.insertRow();
-      row.insertCell().textContent = playerName(colour);
+      const out = droppedOut().includes(colour) ? " (dropped out)" : "";
+      row.insertCell().textContent = `${playerName(colour)}${out}`;
       row.insertCell().textContent = String(points);
     }
   }
@@ -1007,22 +1183,31 @@ function resultNote(state) {
   }
   const doubling = state.position.doubling;
   if (!doubling) return "";
-  const out = doubling.out.map(name);
-  const dropped = out.length ? `${out.join(" and ")} dropped out and score nothing. ` : "";
+  const out = doubling.out.map(playerName);
+  const dropped = out.length
+    ? `${out.join(" and ")} dropped out of the double and ${out.length > 1 ? "score" : "scores"} nothing. `
+    : "";
   return doubling.stake > 1 ? `${dropped}Doubled: every score counts ×${doubling.stake}.` : dropped.trim();
 }
 
 /** The end-of-game dialog; "See the board" closes it, and the side panel offers it again. */
 function openResult() {
-  $("game-over").hidden = false;
+  showOverlay(true);
   $("after-game").hidden = true;
   ($("rematch").hidden ? $("close-over") : $("rematch")).focus();
 }
 
 function closeResult() {
-  $("game-over").hidden = true;
+  showOverlay(false);
   $("after-game").hidden = false;
   $("show-result").focus();
+}
+
+/** The end-of-game dialog is modal: while it is open the page behind it is inert, so Tab stays
+ * in the dialog rather than wander among the controls it covers. */
+function showOverlay(open) {
+  $("game-over").hidden = !open;
+  for (const behind of document.querySelectorAll("body > header, body > main")) behind.inert = open;
 }
 
 function showHowItWent() {
@@ -1196,6 +1381,7 @@ function note(text) {
 
 function announce(text) {
   $("live").textContent = text;
+  app.lastSpoken = app.state?.event ?? null;
 }
 
 function log(text) {

@@ -1,0 +1,237 @@
+"""A family at one screen, and a player without a mouse, in a real Chromium against a real ``pardon serve``.
+
+Hands stay hidden until their player takes the device; partners are told whose turn and which
+team; a card no pawn can use says why and what to do; a hint is asked once however often the
+button is pressed; the keyboard's focus stays on the page after a move; what happened is said
+aloud, your turn and your card too; and the end of a doubled partners game says who dropped out.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import pytest
+
+pytest.importorskip("playwright")
+from playwright.sync_api import expect
+from tests.web.browser.play_support import MOVE_EVERY
+from tests.web.browser.test_game_page import (
+    READY,
+    Move,
+    create_game,
+    furthest,
+    open_game,
+    play_by_clicks,
+    press_until_played,
+    state,
+    vs_computers,
+    wait_my_turn,
+)
+from websockets.sync.client import connect
+
+
+def test_a_hint_double_clicked_is_asked_for_once(live_server: Any, page: Any) -> None:
+    seats = [{"kind": "human"}, {"kind": "bot", "level": "greedy"}]
+    game = create_game(live_server, {"rules": "classic", "seed": 4, "hints": True, "seats": seats})
+    asked: list[str] = []
+    page.on(
+        "websocket",
+        lambda socket: socket.on(
+            "framesent", lambda payload: asked.append(payload) if '"hint"' in str(payload) else None
+        ),
+    )
+    open_game(page, game["seats"][0]["link"])
+    for _ in range(60):  # play until a card gives a real choice: the Hint button is offered then
+        now = wait_my_turn(page)
+        if page.locator("#hint").count():
+            break
+        play_by_clicks(page, furthest(now["moves"]))
+    else:
+        raise AssertionError("no turn with a choice of moves")
+    page.locator("#hint").dblclick()
+    page.wait_for_function("() => window.pardonGame.hinted !== null")
+    page.wait_for_timeout(300)
+    assert [json.loads(frame)["type"] for frame in asked] == ["hint"]
+    assert page.locator("#hint").get_attribute("aria-disabled") == "false"  # answered: it may be asked again
+    assert state(page)["event"] == now["event"]
+    page.wait_for_function(READY)
+
+
+def test_a_hot_seat_hand_stays_hidden_until_its_player_takes_the_device(live_server: Any, page: Any) -> None:
+    seats = [{"kind": "hotseat", "name": "Mum"}, {"kind": "bot", "level": "greedy"}, {"kind": "hotseat", "name": "Sam"}]
+    game = create_game(live_server, {"rules": "adult", "seed": 5, "seats": seats})
+    open_game(page, game["host_link"])
+    shown: set[str] = set()
+    for _ in range(4):
+        now = wait_my_turn(page)
+        who = "Mum (Red)" if now["decider"] == "red" else "Sam (Yellow)"
+        if now["decider"] not in shown or page.locator("#show-hand").count():
+            # a new player's turn: the cards on screen are not theirs to see yet, nor anyone's
+            expect(page.locator("#hand-wrap")).to_be_hidden()
+            assert page.locator("#hand button").count() == 0
+            assert page.locator("#moves-panel").is_hidden()  # the moves would tell the cards
+            assert f"Pass the device to {who}" in page.locator("#prompt").inner_text()
+            button = page.locator("#show-hand")
+            assert button.inner_text() == f"Show {who}'s hand"
+            assert page.evaluate("() => document.activeElement.id") == "show-hand"
+            page.keyboard.press("Enter")  # the keyboard takes it too
+            shown.add(now["decider"])
+            # the focus goes on to the hand (or the only card's pawns or button), never the top of the page
+            assert page.evaluate("() => document.activeElement.closest('#hand, #board, #choices') !== null")
+        expect(page.locator("#hand-wrap")).to_be_visible()
+        assert page.locator("#hand-title").inner_text() == f"{who}'s hand"
+        move = furthest(now["moves"])
+        if move["card"] != page.evaluate("() => window.pardonGame.card"):
+            page.locator(f'#hand button[data-card="{move["card"]}"]').first.click()
+        play_by_clicks(page, move)
+        page.wait_for_function(READY)
+        if state(page)["decider"] != now["decider"]:  # between two players' turns, no hand shows
+            expect(page.locator("#hand-wrap")).to_be_hidden()
+    assert shown == {"red", "yellow"}
+
+
+def kinds(move: Move) -> set[str]:
+    return {action["kind"] for action in move["actions"]}
+
+
+def yellow_drops_out_of_blues_double(now: dict[str, Any], doubled: list[bool]) -> Move:
+    """Red and Yellow race Home; late on, Blue doubles, Yellow drops out, the others accept."""
+    moves, who = now["moves"], now["decider"]
+    home = sum(where == "home" for colour in ("red", "yellow") for where in now["position"]["pawns"][colour])
+    for move in moves:
+        if "double" in kinds(move) and who == "blue" and not doubled and home >= 6:
+            doubled.append(True)
+            return move
+        if kinds(move) & {"drop", "accept"} and ("drop" in kinds(move)) == (who == "yellow"):
+            return move
+    plain = [move for move in moves if not kinds(move) & {"double", "drop", "accept"}]
+    if who in ("red", "yellow"):
+        return furthest(plain)
+    return plain[-1]  # Blue and Green dawdle
+
+
+def play_hot_seat(server: Any, game: dict[str, Any], choose: Any, until: Any = None) -> dict[str, Any]:
+    """Play every seat of a hot-seat game over the websocket with ``choose(state)`` until it is over
+    (or ``until(state)``); that state."""
+    address = f"ws://127.0.0.1:{server.port}{game['websocket']}"
+    deadline = time.monotonic() + 120
+    with connect(address, open_timeout=5) as socket:
+        socket.send(json.dumps({"type": "hello", "token": game["host_token"], "since": 0}))
+        sent, synced, now = -1, False, {}
+        while time.monotonic() < deadline:
+            message = json.loads(socket.recv(timeout=15))
+            synced = synced or message["type"] == "sync"
+            now = message.get("state", now)
+            if message["type"] == "error":
+                sent = -1
+            if not synced:
+                continue
+            if now["status"] == "finished" or (until and now["moves"] and until(now)):
+                return now
+            if now["moves"] and now["event"] != sent:
+                sent = now["event"]
+                time.sleep(MOVE_EVERY)
+                move = choose(now)["move"]
+                socket.send(json.dumps({"type": "move", "move": move, "event": sent, "seat": now["decider"]}))
+    raise AssertionError("the game did not finish in time")
+
+
+def test_a_partner_who_dropped_out_of_a_double_is_not_said_to_win(quick_server: Any, page: Any) -> None:
+    rules = "partners(scoring=1939,doubling=true)"
+    game = create_game(quick_server, {"rules": rules, "seed": 2, "seats": [{"kind": "hotseat"}] * 4})
+    doubled: list[bool] = []
+    final = play_hot_seat(quick_server, game, lambda now: yellow_drops_out_of_blues_double(now, doubled))
+    assert final["winner"] in ("red", "yellow") and final["position"]["doubling"]["out"] == ["yellow"]
+    assert final["position"]["scores"]["yellow"] == 0  # RULES.md §6: who drops out scores nothing
+    open_game(page, game["host_link"])
+    page.locator("#game-over").wait_for(state="visible")
+    assert page.locator("#winner").inner_text().strip() == "Red wins! (Yellow dropped out.)"
+    assert page.locator("#winner .dot").evaluate_all("(dots) => dots.map((dot) => dot.classList[1])") == ["red"]
+    assert "Yellow dropped out of the double and scores nothing." in page.locator("#result-note").inner_text()
+    assert "Yellow (dropped out)" in page.locator("#final-scores").inner_text()
+    assert page.locator("#turn").inner_text() == "Red wins! (Yellow dropped out.)"
+    # the dialog is modal: Tab goes round its buttons, never to the page it covers
+    for _ in range(12):
+        page.keyboard.press("Tab")
+        assert page.evaluate(
+            "() => document.activeElement.closest('#game-over') !== null || document.activeElement === document.body"
+        )
+    page.keyboard.press("Escape")
+    assert page.evaluate("() => document.activeElement.id") == "show-result"
+    page.keyboard.press("Tab")  # the page is back in reach once the dialog is closed
+    assert page.evaluate("() => document.activeElement.closest('#game-over') === null")
+
+
+SPOKEN = (
+    "() => { window.spoken = []; const live = document.getElementById('live');"
+    " new MutationObserver(() => window.spoken.push(live.textContent))"
+    ".observe(live, {childList: true, characterData: true, subtree: true}); }"
+)
+
+
+def test_a_card_no_pawn_can_use_says_why_and_what_happens(live_server: Any, page: Any) -> None:
+    game = vs_computers(live_server, seed=4)  # Red's first card cannot be used: every pawn is in Start
+    page.emulate_media(reduced_motion="reduce")
+    page.goto(game["seats"][0]["link"])
+    page.wait_for_function("() => document.getElementById('prompt').textContent.includes('passing automatically')")
+    prompt = page.locator("#prompt").inner_text()
+    assert "only a 1, a 2 or a Sorry! brings a pawn out of Start" in prompt and "Your turn is over" in prompt
+    spoken = page.locator("#live").inner_text()
+    assert "Your turn: you drew" in spoken and "no pawn can use it" in spoken
+
+
+def test_the_keyboard_keeps_its_place_and_hears_its_turn_and_its_pawns_bumped(live_server: Any, page: Any) -> None:
+    game = vs_computers(live_server, seed=2, players=4)
+    open_game(page, game["seats"][0]["link"])
+    page.evaluate(SPOKEN)
+    for _ in range(40):
+        now = wait_my_turn(page)
+        if now["status"] == "finished":
+            break
+        spoken = page.evaluate("() => window.spoken")
+        if any("bumped your pawn" in text for text in spoken):
+            break
+        assert f"Your turn: you drew {'a Sorry! card' if now['card'] == 'sorry' else ''}".strip() in spoken[-1]
+        if page.evaluate("() => document.activeElement === document.body"):
+            page.keyboard.press("Tab")
+        press_until_played(page, now["event"])
+        page.wait_for_function(f"() => window.pardonGame.state.event > {now['event']}")
+        page.wait_for_function(READY)
+        if state(page)["decider"] != "red":  # the move's controls are gone: the focus is still on the page
+            focused = page.evaluate(
+                "() => [document.activeElement.id, getComputedStyle(document.activeElement).outlineStyle]"
+            )
+            assert focused == ["turn", "solid"], focused
+        page.evaluate("() => { window.spoken = []; }")
+    else:
+        raise AssertionError("no computer bumped a red pawn")
+    bumped = next(text for text in page.evaluate("() => window.spoken") if "bumped your pawn" in text)
+    assert "sends Red back to Start" in bumped
+
+
+def test_partners_on_one_screen_see_the_team_and_who_plays_for_it_once_home(quick_server: Any, page: Any) -> None:
+    game = create_game(quick_server, {"rules": "partners", "seed": 3, "seats": [{"kind": "hotseat"}] * 4})
+
+    def all_home(now: dict[str, Any]) -> bool:
+        pawns = now["position"]["pawns"][now["decider"]] if now["decider"] else []
+        return bool(pawns) and all(where == "home" for where in pawns)
+
+    open_game(page, game["host_link"])
+    now = wait_my_turn(page)
+    team = "Team Red and Yellow" if now["decider"] in ("red", "yellow") else "Team Blue and Green"
+    assert page.locator("#turn .team-line").inner_text() == team
+    reached = play_hot_seat(quick_server, game, furthest_of, until=all_home)
+    page.reload()
+    page.wait_for_function(READY)
+    who, partner = (
+        reached["decider"].capitalize(),
+        {"red": "Yellow", "yellow": "Red", "blue": "Green", "green": "Blue"}[reached["decider"]],
+    )
+    line = page.locator("#turn .team-line").inner_text()
+    assert line == f"All {who}'s pawns are Home: {who} plays {partner}'s pawns for the team."
+
+
+def furthest_of(now: dict[str, Any]) -> Move:
+    return furthest(now["moves"])
