@@ -461,8 +461,7 @@ def rematch(
             seats=tuple(SeatRow(s.colour, s.kind, s.level, s.name, s.token_hash, s.kind == BOT) for s in row.seats),
             rematch_of=row.id,
         )
-        rooms.add(again)
-        if rooms.store.set_rematch(row.id, again.id):
+        if rooms.add_rematch(again) is not None:  # of simultaneous requests, one makes it
             rooms.on_loop(room.rematch_made, again.id)  # its clients are served by the event loop
     stored = rooms.store.game(game_id)
     assert stored is not None and stored.rematch is not None

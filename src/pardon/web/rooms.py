@@ -783,6 +783,17 @@ class Rooms:
     def add(self, row: GameRow) -> Room:
         """A new game: stored first, then opened."""
         self.store.add_game(row)
+        return self._new_room(row)
+
+    def add_rematch(self, row: GameRow) -> Room | None:
+        """A finished game's rematch: stored and linked to it at once, then opened; None if
+        the game already has its rematch (another request made it first)."""
+        if not self.store.add_rematch(row):
+            return None
+        return self._new_room(row)
+
+    def _new_room(self, row: GameRow) -> Room:
+        """The room of a game just stored (before any decision), kept."""
         room = Room(row, new_game(row), [], self.store, self.writer, self.settings)
         self._own(room, self._claim(row.id))
         self.rooms[row.id] = room
@@ -810,9 +821,17 @@ class Rooms:
         if live and keep:
             self._own(room, epoch)
         if keep:
-            self.rooms.setdefault(row.id, room)
-            return self.rooms[row.id]
+            kept = self.rooms.setdefault(row.id, room)
+            if kept is room and epoch is not None and not only_owned:
+                # taken over as it was asked for (resume_all starts its own): its computers
+                # stand in for the players away, on the event loop (a REST request runs elsewhere)
+                self.on_loop(self._start_timers, room)
+            return kept
         return room
+
+    def _start_timers(self, room: Room) -> None:
+        if self.rooms.get(room.row.id) is room and room.owner:
+            room.start_timers()
 
     def _claim(self, game_id: str) -> int | None:
         return self.cluster.claim(game_id) if self.cluster is not None else None

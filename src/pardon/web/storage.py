@@ -293,41 +293,23 @@ class Store:
 
     def add_game(self, row: GameRow) -> None:
         with self._transaction() as connection:
-            connection.execute(
-                insert(games).values(
-                    id=row.id,
-                    rules=row.rules,
-                    seed=row.seed,
-                    first=row.first,
-                    public=row.public,
-                    hints=row.hints,
-                    status=row.status,
-                    winner=row.winner,
-                    host_hash=row.host_hash,
-                    watch_hash=row.watch_hash,
-                    rematch_of=row.rematch_of,
-                    rematch=row.rematch,
-                    created=row.created,
-                    owner_epoch=row.owner_epoch,
-                    last_seen=row.created,
-                )
+            _insert_game(connection, row)
+
+    def add_rematch(self, row: GameRow) -> bool:
+        """Store ``row`` as the rematch of the finished game ``row.rematch_of`` and link the two,
+        in one transaction, if that game has no rematch yet; False (nothing stored) if it has.
+        The database decides, by a conditional update: of any number of simultaneous requests,
+        from any number of processes, exactly one makes the rematch."""
+        assert row.rematch_of is not None
+        with self._transaction() as connection:
+            linked = connection.execute(
+                update(games).where(games.c.id == row.rematch_of, games.c.rematch.is_(None)).values(rematch=row.id)
             )
-            connection.execute(
-                insert(seats),
-                [
-                    {
-                        "game_id": row.id,
-                        "colour": seat.colour,
-                        "kind": seat.kind,
-                        "level": seat.level,
-                        "name": seat.name,
-                        "token_hash": seat.token_hash,
-                        "claimed": seat.claimed,
-                        "open": seat.open,
-                    }
-                    for seat in row.seats
-                ],
-            )
+            if linked.rowcount != 1:  # another request made it first: nothing was changed
+                return False
+            _insert_game(connection, row)
+            self._announce(connection, [row.rematch_of])
+            return True
 
     def game(self, game_id: str) -> GameRow | None:
         with self.engine.connect() as connection:
@@ -483,15 +465,6 @@ class Store:
                 self._announce(connection, gone)
             return gone
 
-    def set_rematch(self, game_id: str, rematch_id: str) -> bool:
-        """Link a finished game to its rematch; False if it already has one."""
-        with self._transaction() as connection:
-            result = connection.execute(
-                update(games).where(games.c.id == game_id, games.c.rematch.is_(None)).values(rematch=rematch_id)
-            )
-            self._announce(connection, [game_id])
-            return bool(result.rowcount)
-
 
 class Writer:
     """One thread stores every decision of this process.  Decisions that arrive while it is
@@ -577,6 +550,45 @@ def _check_owners(connection: Connection, owners: set[tuple[str, int]]) -> None:
     lost = sorted({game_id for game_id, _ in owners} - owned)
     if lost:
         raise NotOwnerError(f"game {lost[0]} has been taken over by another server process")
+
+
+def _insert_game(connection: Connection, row: GameRow) -> None:
+    """A new game and its seats."""
+    connection.execute(
+        insert(games).values(
+            id=row.id,
+            rules=row.rules,
+            seed=row.seed,
+            first=row.first,
+            public=row.public,
+            hints=row.hints,
+            status=row.status,
+            winner=row.winner,
+            host_hash=row.host_hash,
+            watch_hash=row.watch_hash,
+            rematch_of=row.rematch_of,
+            rematch=row.rematch,
+            created=row.created,
+            owner_epoch=row.owner_epoch,
+            last_seen=row.created,
+        )
+    )
+    connection.execute(
+        insert(seats),
+        [
+            {
+                "game_id": row.id,
+                "colour": seat.colour,
+                "kind": seat.kind,
+                "level": seat.level,
+                "name": seat.name,
+                "token_hash": seat.token_hash,
+                "claimed": seat.claimed,
+                "open": seat.open,
+            }
+            for seat in row.seats
+        ],
+    )
 
 
 def _seen(connection: Connection, game_ids: list[str]) -> None:
