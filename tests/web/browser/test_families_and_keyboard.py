@@ -24,6 +24,7 @@ from tests.web.browser.test_game_page import (
     furthest,
     open_game,
     play_by_clicks,
+    play_until_hint_offered,
     press_until_played,
     state,
     vs_computers,
@@ -43,13 +44,7 @@ def test_a_hint_double_clicked_is_asked_for_once(live_server: Any, page: Any) ->
         ),
     )
     open_game(page, game["seats"][0]["link"])
-    for _ in range(60):  # play until a card gives a real choice: the Hint button is offered then
-        now = wait_my_turn(page)
-        if page.locator("#hint").count():
-            break
-        play_by_clicks(page, furthest(now["moves"]))
-    else:
-        raise AssertionError("no turn with a choice of moves")
+    now = play_until_hint_offered(page)
     page.locator("#hint").dblclick()
     page.wait_for_function("() => window.pardonGame.hinted !== null")
     page.wait_for_timeout(300)

@@ -4,20 +4,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.web.browser.test_game_page import READY, create_game, furthest, open_game, play_by_clicks, wait_my_turn
+from tests.web.browser.test_game_page import (
+    READY,
+    create_game,
+    furthest,
+    open_game,
+    play_by_clicks,
+    play_until_hint_offered,
+    wait_my_turn,
+)
 
 
 def test_a_hint_names_a_legal_move_with_its_chance(live_server: Any, page: Any) -> None:
     seats = [{"kind": "human"}, {"kind": "bot", "level": "greedy"}]
     game = create_game(live_server, {"rules": "classic", "seed": 4, "hints": True, "seats": seats})
     open_game(page, game["seats"][0]["link"])
-    for _ in range(60):  # play until a card gives a real choice: the Hint button is offered then
-        now = wait_my_turn(page)
-        if page.locator("#hint").count():
-            break
-        play_by_clicks(page, furthest(now["moves"]))
-    else:
-        raise AssertionError("no turn with a choice of moves")
+    now = play_until_hint_offered(page)
     page.locator("#hint").click()
     page.wait_for_function("() => window.pardonGame.hinted !== null")
     chances = page.evaluate("() => window.pardonGame.hinted.chances")

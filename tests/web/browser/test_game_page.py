@@ -105,6 +105,16 @@ def play_until(page: Any, done: Callable[[dict[str, Any]], Move | None], turns: 
     raise AssertionError("the wanted situation did not arise")
 
 
+def play_until_hint_offered(page: Any, turns: int = 60) -> dict[str, Any]:
+    """Play by clicks until a card gives a real choice (the Hint button is offered then): that state."""
+    for _ in range(turns):
+        now = wait_my_turn(page)
+        if page.locator("#hint").count():
+            return now
+        play_by_clicks(page, furthest(now["moves"]))
+    raise AssertionError("no turn with a choice of moves")
+
+
 def open_game(page: Any, link: str, reduced_motion: bool = True) -> None:
     if reduced_motion:
         page.emulate_media(reduced_motion="reduce")
