@@ -4,13 +4,12 @@ exactly one wins (the database decides), on SQLite and on PostgreSQL."""
 from __future__ import annotations
 
 import json
-import threading
 from typing import Any
 
 import httpx
 import pytest
 from fastapi.testclient import TestClient
-from web_support import Player, create, free_port, served, token_of
+from web_support import Player, create, free_port, post_at_once, served, token_of
 from websockets.sync.client import connect
 
 Message = dict[str, Any]
@@ -57,24 +56,6 @@ def test_an_open_seat_needs_a_public_game(server: TestClient) -> None:
     assert "public" in refused.json()["message"]
 
 
-def _join_at_once(url: str, game_id: str, colour: str, clients: int) -> list[httpx.Response]:
-    """``clients`` joins of one seat, sent together from as many threads."""
-    start = threading.Barrier(clients)
-    answers: list[httpx.Response] = []
-
-    def join() -> None:
-        with httpx.Client(timeout=30) as client:
-            start.wait()
-            answers.append(client.post(f"{url}/api/games/{game_id}/join", json={"seat": colour}))
-
-    threads = [threading.Thread(target=join) for _ in range(clients)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return answers
-
-
 @pytest.mark.slow
 def test_of_simultaneous_joins_of_a_seat_exactly_one_wins(database: str) -> None:
     port = free_port()
@@ -83,7 +64,7 @@ def test_of_simultaneous_joins_of_a_seat_exactly_one_wins(database: str) -> None
         for _ in range(8):
             body = {"public": True, "seats": [{"kind": "human"}, {"kind": "open"}, {"kind": "open"}]}
             game: Message = httpx.post(f"{url}/api/games", json=body, timeout=10).json()
-            answers = _join_at_once(url, game["id"], "blue", clients=16)
+            answers = post_at_once(f"{url}/api/games/{game['id']}/join", 16, json={"seat": "blue"})
             winners = [answer for answer in answers if answer.status_code == 200]
             assert len(winners) == 1, [answer.text for answer in answers]
             losers = [answer.json() for answer in answers if answer.status_code != 200]

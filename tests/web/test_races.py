@@ -6,13 +6,12 @@ from __future__ import annotations
 import json
 import os
 import signal
-import threading
 from contextlib import ExitStack
 from typing import Any
 
 import httpx
 import pytest
-from web_support import SocketClient, free_port, served, token_of
+from web_support import SocketClient, free_port, post_at_once, served, token_of
 from websockets.sync.client import connect
 
 from pardon.web.storage import WAITING, Store, make_engine
@@ -33,24 +32,6 @@ def _finished_game(port: int) -> Message:
     return game
 
 
-def _post_at_once(clients: int, url: str, headers: dict[str, str]) -> list[httpx.Response]:
-    """``clients`` POSTs of ``url``, sent together from as many threads."""
-    start = threading.Barrier(clients)
-    answers: list[httpx.Response] = []
-
-    def send() -> None:
-        with httpx.Client(timeout=30) as client:
-            start.wait()
-            answers.append(client.post(url, headers=headers))
-
-    threads = [threading.Thread(target=send) for _ in range(clients)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return answers
-
-
 def test_a_rematch_asked_by_everyone_at_once_is_made_once(database: str) -> None:
     """Both players (and the host) asking for the rematch at the same instant all get the same
     game, and no other game is made: before, each request that found no rematch yet stored a
@@ -61,7 +42,7 @@ def test_a_rematch_asked_by_everyone_at_once_is_made_once(database: str) -> None
         for _ in range(3):
             game = _finished_game(port)
             headers = {"Authorization": f"Bearer {game['host_token']}"}
-            answers = _post_at_once(12, f"{url}/api/games/{game['id']}/rematch", headers)
+            answers = post_at_once(f"{url}/api/games/{game['id']}/rematch", 12, headers=headers)
             assert [answer.status_code for answer in answers] == [200] * 12, [answer.text for answer in answers]
             made = {answer.json()["id"] for answer in answers}
             assert len(made) == 1

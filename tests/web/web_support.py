@@ -7,6 +7,7 @@ import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -113,6 +114,25 @@ def play_to_end(player: Player, choose: Callable[[Message], str] = first_move, s
             return state
         player.send_move(choose(state), event=state["event"])
         player.receive()
+
+
+def post_at_once(url: str, clients: int, **request: Any) -> list[httpx.Response]:
+    """``clients`` POSTs of ``url`` (``json=``, ``headers=`` as httpx takes them), sent together
+    from as many threads: the requests of a race."""
+    start = threading.Barrier(clients)
+    answers: list[httpx.Response] = []
+
+    def send() -> None:
+        with httpx.Client(timeout=30) as client:
+            start.wait()
+            answers.append(client.post(url, **request))
+
+    threads = [threading.Thread(target=send) for _ in range(clients)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return answers
 
 
 def free_port() -> int:
