@@ -62,11 +62,10 @@ def seed_number(seed: Any) -> int:
     """A game seed as the batch engine takes it: a whole number from 0 to 2**32 - 1 (an int
     or a NumPy integer); InvalidError if not (a bool, a float or text would name another
     game, and so would -1 or 2**32, wrapped round to 32 bits)."""
-    if isinstance(seed, bool) or not isinstance(seed, int | np.integer):
-        raise InvalidError(f"the seed must be a whole number, not {seed!r}")
-    if not 0 <= seed < SEEDS:
-        raise InvalidError(f"the seed must be a whole number from 0 to {SEEDS - 1}, not {seed}")
-    return int(seed)
+    number = whole_number(seed, "the seed")
+    if not 0 <= number < SEEDS:
+        raise InvalidError(f"the seed must be a whole number from 0 to {SEEDS - 1}, not {number}")
+    return number
 
 
 def whole_number(value: Any, what: str) -> int:
@@ -228,17 +227,17 @@ class SorryVectorEnv(VectorEnv):
             # seen by the learner (with "self": by the player whose step it was), not by the
             # winner, who stays the player to move of a finished game
             seats = mover[rows] if self.opponent == "self" else np.full(len(rows), self.seat)
-            infos = self._final_infos(rows, self._seen_from(take(games, rows), seats), games.winner[rows])
+            infos = self._final_infos(over, self._seen_from(take(games, rows), seats), games.winner[rows])
             self.games = put(games, rows, self._new(len(rows)))
         self.lanes = legal_lanes(self.config, self.games)
         return self._observation(), rewards, over, np.zeros(self.num_envs, dtype=bool), infos
 
-    def _final_infos(self, rows: np.ndarray, seen: np.ndarray, winners: np.ndarray) -> dict[str, Any]:
-        """Gymnasium's ``info`` of games finished and reset in the same step: ``final_obs``,
-        one entry a game (the last observation of a finished one, else None), ``final_info``
-        with its ``winner`` (-1 where none), each with its mask under ``_`` + key."""
-        finished = np.zeros(self.num_envs, dtype=bool)
-        finished[rows] = True
+    def _final_infos(self, finished: np.ndarray, seen: np.ndarray, winners: np.ndarray) -> dict[str, Any]:
+        """Gymnasium's ``info`` of the games ``finished`` and reset in the same step (``seen``,
+        ``winners``: a row each): ``final_obs``, one entry a game (the last observation of a
+        finished one, else None), ``final_info`` with its ``winner`` (-1 where none), each with
+        its mask under ``_`` + key."""
+        rows = np.flatnonzero(finished)
         final = np.full(self.num_envs, None, dtype=object)
         for row, observation in zip(rows, seen, strict=True):
             # nobody is to play a finished game: its mask is empty
@@ -247,7 +246,7 @@ class SorryVectorEnv(VectorEnv):
         winner[rows] = winners
         return {
             "final_obs": final,
-            "_final_obs": finished,
+            "_final_obs": finished.copy(),
             "final_info": {"winner": winner, "_winner": finished.copy()},
             "_final_info": finished.copy(),
         }
