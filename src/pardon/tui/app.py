@@ -227,11 +227,15 @@ class PardonApp(App[None]):
         if self.interrupted:
             return
         self.interrupted = True
-        view = self.view_now
-        if self.table.can_take_back and view.status != FINISHED and self.record is not None:
-            await self._save(self.saved or self.record, at_end=False)
+        await self._leave(self.saved or self.record, return_code=130)
+
+    async def _leave(self, record: Path | None, return_code: int = 0) -> None:
+        """Close the table and the screen; a game on this machine that is not over writes its
+        record so far to ``record`` first (None: none)."""
+        if record is not None and self.table.can_take_back and self.view_now.status != FINISHED:
+            await self._save(record, at_end=False)
         await self.table.close()
-        self.exit(return_code=130)
+        self.exit(return_code=return_code)
 
     async def _run_table(self) -> None:
         self._table_running = True
@@ -628,10 +632,7 @@ class PardonApp(App[None]):
             self.info = f"The game is not over and cannot be taken up again: q again quits ({keep})."
             self.show()
             return
-        if unfinished and self.saved is not None:
-            await self._save(self.saved, at_end=False)
-        await self.table.close()
-        self.exit()
+        await self._leave(self.saved if unfinished else None)
 
 
 def _cell_of(colour: int, distance: int) -> Cell:

@@ -45,10 +45,7 @@ def launch(arguments: argparse.Namespace) -> int:
 
     _need_terminal()
     table, record = game_at(seed, first=True)
-    app = PardonApp(table, record, new_game=lambda: game_at(_random_seed(), first=False))
-    app.run()
-    _farewell(app)
-    return 130 if app.interrupted else 0
+    return _play(PardonApp(table, record, new_game=lambda: game_at(_random_seed(), first=False)))
 
 
 def _join(arguments: argparse.Namespace) -> int:
@@ -60,7 +57,11 @@ def _join(arguments: argparse.Namespace) -> int:
     check_invite(invite)
     _need_terminal()
     table = OnlineTable(invite)
-    app = PardonApp(table, _record_path(arguments, f"pardon-{invite.game}.txt"))
+    return _play(PardonApp(table, _record_path(arguments, f"pardon-{invite.game}.txt")))
+
+
+def _play(app: PardonApp) -> int:
+    """Run the screen, then say how it went; the command's status: 130 if stopped from outside."""
     app.run()
     _farewell(app)
     return 130 if app.interrupted else 0
