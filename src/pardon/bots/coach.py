@@ -58,7 +58,7 @@ from pardon.core.notation import Record, format_move
 from pardon.core.observation import Observation
 from pardon.core.rules import Rules, parse_rules
 from pardon.core.state import Position
-from pardon.core.tokens import CORNERS
+from pardon.core.tokens import next_corner
 
 DEFAULT_TOP: Final = 3
 #: A loss under half a point of win chance is within the judge's noise, not a mistake.
@@ -456,9 +456,7 @@ def _fire_tip(rules: Rules, position: Position, better: Move, other: Move) -> st
 
 def _fire_jumps(colour: int, distance: int) -> bool:
     """Whether a Fire pawn there has a corner ahead to jump to, short of its Safety Zone."""
-    if not is_on_track(distance):
-        return False
-    return any(SQUARE[colour][place] in CORNERS for place in range(FIRST_TRACK, distance))
+    return next_corner(colour, distance) is not None
 
 
 def _bump_tip(rules: Rules, position: Position, better: Move, other: Move) -> str | None:

@@ -353,6 +353,14 @@ def _distinct(moves: list[Move]) -> list[Move]:
     return kept
 
 
+def next_corner(colour: int, pawn: int) -> int | None:
+    """The corner a Fire pawn of ``colour`` at ``pawn`` (a distance from Home) would jump to:
+    the next one ahead on the track, short of the Safety Zone; None if there is none."""
+    if not FIRST_TRACK <= pawn < START:
+        return None
+    return next((place for place in range(pawn - 1, FIRST_TRACK - 1, -1) if SQUARE[colour][place] in CORNERS), None)
+
+
 def fire_moves(position: Position) -> list[Move]:
     """The Fire pawn's move to the next corner before the draw, if its owner is to play
     and may make it; an empty list otherwise."""
@@ -360,11 +368,8 @@ def fire_moves(position: Position) -> list[Move]:
     if fire is None or fire[0] != position.turn or position.ice == fire or position.winner is not None:
         return []
     colour, pawn = fire
-    corner = next(
-        (place for place in range(pawn - 1, FIRST_TRACK - 1, -1) if SQUARE[colour][place] in CORNERS),
-        None,
-    )
-    if corner is None or not FIRST_TRACK <= pawn < START:
+    corner = next_corner(colour, pawn)
+    if corner is None:
         return []
     square = SQUARE[colour][corner]
     if position.ice is not None and SQUARE[position.ice[0]][position.ice[1]] == square:
