@@ -408,8 +408,8 @@ def command_puzzle(arguments: argparse.Namespace) -> int:
     else:  # why, in the coach's words: a wrong answer is where a player learns
         from pardon.bots.coach import reason
 
-        gain = puzzle.chance_of(puzzle.best_move()) - puzzle.chance_of(answer)
-        why = reason(puzzle.game_rules, position, puzzle.best_move(), answer, gain)
+        best = puzzle.best_move()
+        why = reason(puzzle.game_rules, position, best, answer, puzzle.chance_of(best) - puzzle.chance_of(answer))
         print(f"{text}: not the best; {puzzle.best} is. {why}.")
     print(f"Win chance for {puzzle.colour} ({puzzle.playouts} playouts per move):")
     for entry in chances:

@@ -547,11 +547,13 @@ function promptFor(moves, routes, buttons) {
     return `${choose()} a pawn to see where it can go${pass}.`;
   }
   if (buttons.some((move) => move.pass)) {
-    const card = app.card ?? state.card;
-    return `No pawn can use the ${cardLabel(card)}${becauseOf(card)}. Your turn is over: press Pass.`;
+    return `${noPawnCanUse(app.card ?? state.card)} Your turn is over: press Pass.`;
   }
   return "Your decision:";
 }
+
+/** That no pawn can use `card`, and why. */
+const noPawnCanUse = (card) => `No pawn can use the ${cardLabel(card)}${becauseOf(card)}.`;
 
 /** Why no pawn can use `card`, from the server's reasons for each pawn (" — …"), or "" if it gave none.
  * A family new to the game learns the rule that stops them, not only that they are stopped. */
@@ -609,10 +611,7 @@ function renderChoices() {
     const hint = document.createElement("button");
     hint.type = "button";
     hint.id = "hint";
-    const asking = app.hintAsked === app.state.event;
-    hint.textContent = asking ? "Hint: thinking…" : "Hint";
-    // one question at a time: a second click would only ask again (aria-disabled keeps the focus on it)
-    hint.setAttribute("aria-disabled", String(asking));
+    markHint(hint, app.hintAsked === app.state.event);
     hint.addEventListener("click", askHint);
     choices.appendChild(hint);
   }
@@ -649,9 +648,10 @@ function renderHandGate() {
 
 /** In a hand game, the first card that can be played takes the focus at the start of a decision. */
 function focusFirstCard() {
-  const card = $("hand").querySelector("button:not([disabled])");
-  if (card && !app.card) card.focus({ preventScroll: true });
+  if (!app.card) firstPlayableCard()?.focus({ preventScroll: true });
 }
+
+const firstPlayableCard = () => $("hand").querySelector("button:not([disabled])");
 
 /** At the start of a decision with pawns to choose from, the focus goes to the first of them:
  * a keyboard player presses Enter at once rather than Tab through the page. */
@@ -661,7 +661,7 @@ function focusFirstPawn() {
   const elsewhere = active && active !== document.body && !active.closest("#board, #choices, #game-over, #turn");
   if (elsewhere) return; // the player is busy with something else on the page: leave them there
   const pawn = app.board.svg.querySelector(".pawn.movable[tabindex]");
-  const card = app.state.position.hands && !app.card ? $("hand").querySelector("button:not([disabled])") : null;
+  const card = app.state.position.hands && !app.card ? firstPlayableCard() : null;
   if (!pawn && !card) return;
   app.focusedEvent = app.state.event;
   (card ?? pawn).focus({ preventScroll: true }); // a hand game begins with the choice of a card
@@ -724,8 +724,7 @@ function passByItself(moves) {
   const only = moves.length === 1 ? moves[0] : null;
   if (!only?.pass || state.stage !== "card" || !autoPassOn()) return false;
   if (new Set(state.moves.map((move) => move.card)).size > 1) return false; // which card to discard is a choice
-  const card = only.card ?? state.card;
-  $("prompt").textContent = `No pawn can use the ${cardLabel(card)}${becauseOf(card)}. Your turn is over: passing automatically.`;
+  $("prompt").textContent = `${noPawnCanUse(only.card ?? state.card)} Your turn is over: passing automatically.`;
   app.pending = true; // nothing else can be done meanwhile (the same state shown again stays so)
   if (app.autoPassed === state.event) return true;
   app.autoPassed = state.event;
@@ -1063,21 +1062,22 @@ function play(move) {
 function askHint() {
   if (app.hintAsked === app.state.event || !myDecision()) return;
   app.hintAsked = app.state.event;
-  const button = $("hint");
-  if (button) {
-    button.setAttribute("aria-disabled", "true");
-    button.textContent = "Hint: thinking…";
-  }
+  markHint($("hint"), true);
   send({ type: "hint", event: app.state.event, ...seatField() });
 }
 
 function hintAnswered() {
   if (app.hintAsked === null) return;
   app.hintAsked = null;
-  const button = $("hint");
+  markHint($("hint"), false);
+}
+
+/** The Hint button while its question waits for an answer: one question at a time, since a
+ * second click would only ask again (aria-disabled keeps the focus on it). */
+function markHint(button, asking) {
   if (!button) return;
-  button.setAttribute("aria-disabled", "false");
-  button.textContent = "Hint";
+  button.setAttribute("aria-disabled", String(asking));
+  button.textContent = asking ? "Hint: thinking…" : "Hint";
 }
 
 function showHint(message) {
