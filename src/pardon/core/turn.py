@@ -31,7 +31,7 @@ from typing import Final, NamedTuple
 
 from pardon.core.board import COLOUR_NAMES
 from pardon.core.cards import CARDS, NO_CARD, SORRY, Pack, a_card
-from pardon.core.errors import IllegalError, InvalidError
+from pardon.core.errors import IllegalError, InvalidError, whole_number
 from pardon.core.hands import hand_moves, with_hand
 from pardon.core.moves import ACCEPT, DOUBLE, DROP, Action, Move
 from pardon.core.moves import legal_moves as card_moves
@@ -121,10 +121,10 @@ def start(
     """
     if not isinstance(rules, Rules):
         raise InvalidError(f"rules must be a Rules value (parse_rules('classic')), not {reprlib.repr(rules)}")
-    seed = _whole(seed, "the seed must be a whole number")
+    seed = whole_number(seed, "the seed")
     seats = check_seats(seats, rules)
     if first is not None:
-        first = _whole(first, "first must be a colour number (0 red, 1 blue, 2 yellow, 3 green)")
+        first = whole_number(first, "first", "a colour number (0 red, 1 blue, 2 yellow, 3 green)")
     if first is not None and first not in seats:
         raise IllegalError(f"{COLOUR_NAMES[first] if 0 <= first < 4 else first} is not playing")
     pack = Pack.new(rules.deck, seed)
@@ -138,17 +138,6 @@ def start(
     if rules.hand:
         position, pack = _deal(position, pack, seed, rules.hand)
     return begin_turn(rules, GameState(position, pack, seed)), leader_draw
-
-
-def _whole(value: object, what: str) -> int:
-    """``value`` as a plain int (a NumPy integer too), else InvalidError: a bool, a float or
-    a string would name another game (the seed's text picks the shuffles)."""
-    if not isinstance(value, bool):
-        try:
-            return operator.index(value)  # type: ignore[arg-type]
-        except TypeError:
-            pass
-    raise InvalidError(f"{what}, not {reprlib.repr(value)}")
 
 
 def begin_turn(rules: Rules, state: GameState) -> GameState:

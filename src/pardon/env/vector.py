@@ -43,6 +43,7 @@ from pardon.batch.engine import SEEDS, Config, Games, draw, legal_lanes, new_gam
 from pardon.batch.observe import FEATURES, observe
 from pardon.batch.players import check_players, choose
 from pardon.core.errors import IllegalError, InvalidError
+from pardon.core.errors import whole_number as core_whole_number
 from pardon.core.rules import parse_rules
 
 OPPONENTS = ("random", "greedy", "self")
@@ -71,9 +72,7 @@ def seed_number(seed: Any) -> int:
 def whole_number(value: Any, what: str) -> int:
     """``value`` as an int (a NumPy integer too); InvalidError naming ``what`` if it is not
     one (a bool, a float, text)."""
-    if isinstance(value, bool) or not isinstance(value, int | np.integer):
-        raise InvalidError(f"{what} must be a whole number, not {value!r}")
-    return int(value)
+    return int(core_whole_number(value, what))
 
 
 def shown(text: str, render_mode: str | None) -> str | None:

@@ -428,8 +428,8 @@ def join(game_id: str, body: JoinRequest, request: Request) -> Joined:
     if seat.claimed or not rooms.store.join_seat(game_id, colour, hash_token(token)):
         raise ApiError(409, "seat_taken", f"{body.seat} has been taken")
     room = rooms.rooms.get(game_id)
-    if room is not None:  # before the new player connects: its token opens the seat
-        room.replace_seat(replace(seat, token_hash=hash_token(token), claimed=True))
+    if room is not None:  # queued before the reply, so before the new player connects: its token opens the seat
+        rooms.on_loop(room.replace_seat, replace(seat, token_hash=hash_token(token), claimed=True))
     return Joined(id=game_id, colour=body.seat, token=token, link=play_link(request, game_id, token))
 
 
