@@ -43,11 +43,32 @@ def test_finished_games_looked_up_are_not_kept_in_memory(server: TestClient) -> 
     assert not set(finished) & set(_rooms(server).rooms)
 
 
+def test_a_finished_game_is_not_kept_for_a_client_that_never_says_hello(server: TestClient) -> None:
+    game_id = _finished_game(server, 5)
+    with server.websocket_connect(f"/ws/games/{game_id}") as socket:
+        socket.send_json({"type": "move", "move": "1 start-exit"})  # not a hello
+        assert socket.receive_json()["code"] == "malformed"
+    assert _gone_soon(server, game_id)
+    with server.websocket_connect(f"/ws/games/{game_id}") as socket:  # gone before saying hello
+        socket.close()
+    assert _gone_soon(server, game_id)
+
+
+def _gone_soon(server: TestClient, game_id: str) -> bool:
+    """Whether the room is forgotten within a second: far sooner than housekeeping's minute."""
+    deadline = time.monotonic() + 1
+    while game_id in _rooms(server).rooms and time.monotonic() < deadline:
+        time.sleep(0.02)
+    return game_id not in _rooms(server).rooms
+
+
 def test_housekeeping_forgets_a_finished_game_left_behind(make_server: Callable[..., TestClient]) -> None:
     server = make_server(sweep_every=0.05)
     game_id = _finished_game(server, 4)
-    with server.websocket_connect(f"/ws/games/{game_id}") as socket:  # connected, and gone before saying hello
-        socket.close()
+    rooms = _rooms(server)
+    assert server.portal is not None
+    server.portal.call(rooms.watch, game_id)  # kept for a client that never came to it
+    assert game_id in rooms.rooms
     deadline = time.monotonic() + 5
     while game_id in _rooms(server).rooms and time.monotonic() < deadline:
         time.sleep(0.05)

@@ -404,9 +404,11 @@ async def _serve(socket: WebSocket, game_id: str, rooms: Rooms, settings: Settin
     try:
         hello = await _receive_hello(socket, settings)
     except CommandError as error:
+        rooms.release(room)  # a finished game is not kept for a client that never said hello
         await _refuse(socket, error, CLOSE_POLICY)
         return
     except WebSocketDisconnect:
+        rooms.release(room)
         return
     role = resolve_role(room, hello.token)
     if role is None:
