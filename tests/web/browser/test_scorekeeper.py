@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.web.browser.accessibility import serious_problems
 
 from pardon.core.board import COLOUR_NAMES, HOME, START
 from pardon.core.rules import Rules
@@ -34,9 +35,11 @@ def record_win(page: Any, name: str, *, doubled: bool = False) -> None:
 
 
 def sheet(page: Any) -> list[list[str]]:
-    """The score sheet's rows of cells, header and totals included."""
+    """The score sheet's rows of cells, header and totals included (not the column of Edit and Remove)."""
     rows: list[list[str]] = page.eval_on_selector_all(
-        "#sheet tr", "rows => rows.map(row => [...row.cells].map(cell => cell.innerText.trim()))"
+        "#sheet tr",
+        "rows => rows.map(row => [...row.cells].filter(cell => !cell.matches('.actions'))"
+        ".map(cell => cell.innerText.trim()))",
     )
     return rows
 
@@ -312,6 +315,10 @@ def test_a_server_game_is_added_to_the_match_with_one_click(page: Any, browser: 
     page.goto(f"{live_server.url}/scorekeeper?add={game['id']}")
     expect(page.locator("#offer-text")).to_contain_text("already in this match, as game 1")
     assert page.get_by_role("button", name="Add this game to the match").is_hidden()
+    # the server's result is kept as it is: no Edit, but Remove, and a note saying so
+    assert page.get_by_role("button", name="Edit game 1").count() == 0
+    assert page.get_by_role("button", name="Remove game 1").is_visible()
+    expect(page.locator("#sheet-note")).to_contain_text("keep the result the server recorded")
 
     # a match counting wins, with the same people named in other case: matched by name; doubled counts 2
     context = browser.new_context()
@@ -389,3 +396,193 @@ def test_a_game_half_entered_survives_a_reload_until_it_is_recorded(page: Any) -
     page.get_by_role("button", name="Undo game 1").click()
     page.reload()
     assert page.locator("#game-form").get_by_label("Blue: pawns Home").input_value() == "0"
+
+
+# ---- Changing and removing a recorded game ------------------------------------------------------------
+
+
+def edit_game(page: Any, number: int) -> Any:
+    """Open game ``number`` in the form for changes; the form."""
+    page.get_by_role("button", name=f"Edit game {number}").click()
+    expect(page.locator("#record-title")).to_have_text(f"Edit game {number}")
+    return page.locator("#game-form")
+
+
+def test_a_recorded_game_is_changed_in_place_and_undo_takes_the_change_back(page: Any) -> None:
+    page.goto(PAGE_FILE.as_uri())
+    add_players(page, "Ann", "Bob", "Cy")
+    for name in ("Ann", "Bob", "Ann"):
+        record_win(page, name)
+    before = sheet(page)
+    form = edit_game(page, 2)
+    assert form.get_by_label("Bob", exact=True).is_checked()  # the game's values, not an empty form
+    assert not form.get_by_label("Doubled game (counts 2 wins)").is_checked()
+    assert form.get_by_role("button", name="Record game").count() == 0
+    assert sheet(page)[2][0] == "2"  # the row being changed; the others as they were
+    form.get_by_label("Cy", exact=True).check()
+    form.get_by_label("Doubled game (counts 2 wins)").check()
+    form.get_by_role("button", name="Save changes").click()
+    expect(page.locator("#message")).to_have_text("Game 2 saved: Cy won a doubled game.")
+    assert sheet(page)[1:] == [
+        ["1", "Won", "", ""],
+        ["2 ×2", "", "", "Won ×2"],
+        ["3", "Won", "", ""],
+        ["Wins", "2", "0", "2"],
+    ]
+    assert page.locator("#standing").inner_text() == "Tied: Ann and Cy, with 2 wins each."
+    expect(page.locator("#record-title")).to_have_text("Record game 4")  # back to the next game
+    page.get_by_role("button", name="Undo editing game 2").click()
+    assert sheet(page) == before
+    assert page.get_by_role("button", name="Undo game 3").is_visible()  # one step took the whole change back
+
+
+def test_a_points_game_opens_with_its_values_and_a_wrong_change_is_refused(page: Any) -> None:
+    page.goto(PAGE_FILE.as_uri())
+    page.get_by_label("Scoring").select_option("1939")
+    add_players(page, "Red", "Blue", "Yellow")
+    enter_points_game(page, {"Red": 4, "Blue": 1, "Yellow": 2}, winner="Red", stake="2", dropped=("Yellow",))
+    enter_points_game(page, {"Red": 1, "Blue": 4, "Yellow": 3}, winner="Blue")
+    form = edit_game(page, 1)
+    assert [form.get_by_label(f"{name}: pawns Home").input_value() for name in ("Red", "Blue", "Yellow")] == [
+        "4",
+        "1",
+        "2",
+    ]
+    assert form.get_by_label("Red won").is_checked()
+    assert form.get_by_label("Doubles accepted").input_value() == "2"
+    assert form.get_by_label("Yellow dropped out of a double").is_checked()
+    assert not form.get_by_label("Blue dropped out of a double").is_checked()
+
+    # the same checks as a new game: two players with every pawn Home is refused, and nothing changes
+    kept = page.evaluate("pardonScorekeeper.match()")
+    form.get_by_label("Blue: pawns Home").fill("4")
+    form.get_by_role("button", name="Save changes").click()
+    expect(page.locator("#message")).to_have_text(
+        "Only the winner can have all 4 pawns Home, not Blue too. Game 1 is unchanged."
+    )
+    assert page.evaluate("pardonScorekeeper.match()") == kept
+    expect(page.locator("#record-title")).to_have_text("Edit game 1")  # still open, to fix
+    assert page.get_by_role("button", name="Undo game 2").is_visible()
+
+    # fixed: Blue had no pawn Home and Yellow did not drop out; the totals follow
+    form.get_by_label("Blue: pawns Home").fill("0")
+    form.get_by_label("Yellow dropped out of a double").uncheck()
+    form.get_by_role("button", name="Save changes").click()
+    first = core_points("1939", 4, {"red": 4, "blue": 0, "yellow": 2}, "red", 2, [])
+    second = core_points("1939", 4, {"red": 1, "blue": 4, "yellow": 3}, "blue", 1, [])
+    rows = sheet(page)
+    assert [int(cell.split()[0]) for cell in rows[1][1:]] == [first["red"], first["blue"], first["yellow"]]
+    assert rows[-1] == ["Points", *(str(first[c] + second[c]) for c in ("red", "blue", "yellow"))]
+    assert len(page.evaluate("pardonScorekeeper.match().games")) == 2
+
+
+def test_cancel_leaves_the_game_and_brings_back_the_next_game_half_entered(page: Any) -> None:
+    page.goto(PAGE_FILE.as_uri())
+    page.get_by_label("Scoring").select_option("1992")
+    add_players(page, "Red", "Blue")
+    enter_points_game(page, {"Red": 4, "Blue": 1}, winner="Red")
+    page.locator("#game-form").get_by_label("Blue: pawns Home").fill("3")  # game 2, half entered
+    kept = page.evaluate("pardonScorekeeper.match()")
+    form = edit_game(page, 1)
+    assert form.get_by_label("Blue: pawns Home").input_value() == "1"
+    form.get_by_label("Blue: pawns Home").fill("2")
+    form.get_by_role("button", name="Cancel").click()
+    assert page.evaluate("pardonScorekeeper.match()") == kept
+    expect(page.locator("#record-title")).to_have_text("Record game 2")
+    assert page.locator("#game-form").get_by_label("Blue: pawns Home").input_value() == "3"
+    assert page.evaluate("document.activeElement.getAttribute('aria-label')") == "Edit game 1"
+
+
+def test_a_change_survives_a_reload_before_and_after_it_is_saved(page: Any) -> None:
+    page.goto(PAGE_FILE.as_uri())
+    page.get_by_label("Scoring").select_option("1992")
+    add_players(page, "Red", "Blue")
+    enter_points_game(page, {"Red": 4, "Blue": 1}, winner="Red")
+    page.locator("#game-form").get_by_label("Blue: pawns Home").fill("3")  # game 2, half entered
+    form = edit_game(page, 1)
+    form.get_by_label("Blue: pawns Home").fill("2")
+    page.reload()  # the game is open again, with what was typed in it
+    form = page.locator("#game-form")
+    expect(page.locator("#record-title")).to_have_text("Edit game 1")
+    assert form.get_by_label("Blue: pawns Home").input_value() == "2"
+    form.get_by_role("button", name="Save changes").click()
+    page.reload()
+    points = core_points("1992", 4, {"red": 4, "blue": 2}, "red", 1, [])
+    assert sheet(page)[-1] == ["Points", str(points["red"]), str(points["blue"])]
+    expect(page.locator("#record-title")).to_have_text("Record game 2")
+    assert page.locator("#game-form").get_by_label("Blue: pawns Home").input_value() == "3"
+    assert page.get_by_role("button", name="Undo editing game 1").is_visible()
+
+
+def test_a_partnership_game_opens_with_the_split_that_gives_its_points(page: Any) -> None:
+    page.goto(PAGE_FILE.as_uri())
+    page.get_by_label("Scoring").select_option("1939")
+    for team in ("Red and Yellow", "Blue and Green"):
+        page.get_by_label("New player or partnership").fill(team)
+        page.locator("#new-colour").select_option(label=team)
+        page.get_by_role("button", name="Add player").click()
+    enter_partners_game(page, {"red": 4, "yellow": 4, "blue": 2, "green": 1}, winner="Red and Yellow")
+    kept = page.evaluate("pardonScorekeeper.match()")
+    form = edit_game(page, 1)
+    # only the total 3 is kept; 3 and 0 would lose the bonus of 8, so the page shows 2 and 1
+    assert form.get_by_label("Blue and Green: Blue pawns Home").input_value() == "2"
+    assert form.get_by_label("Blue and Green: Green pawns Home").input_value() == "1"
+    form.get_by_role("button", name="Save changes").click()
+    assert page.evaluate("pardonScorekeeper.match()") == kept
+    assert page.get_by_role("button", name="Undo game 1").is_visible()  # saved unchanged: nothing to undo
+
+
+def test_a_game_is_removed_and_undo_brings_it_back(page: Any) -> None:
+    page.goto(f"{PAGE_FILE.as_uri()}")
+    add_players(page, "Ann", "Bob")
+    page.get_by_label("Play to").select_option("games")
+    page.get_by_label("Games", exact=True).fill("3")
+    page.get_by_label("Games", exact=True).press("Enter")
+    for name in ("Ann", "Bob", "Bob"):
+        record_win(page, name)
+    assert page.locator("#standing").inner_text() == "Bob wins the match with 2 wins!"
+    page.get_by_role("button", name="Remove game 1").click()
+    expect(page.locator("#message")).to_have_text("Game 1 removed; the games after it move up. Undo brings it back.")
+    assert sheet(page)[1:] == [["1", "", "Won"], ["2", "", "Won"], ["Wins", "0", "2"]]
+    # the match is no longer over: the form takes game 3 again
+    assert page.locator("#standing").inner_text() == "Bob leads with 2 wins. A match of 3 games, 2 played."
+    expect(page.locator("#game-form").get_by_role("button", name="Record game 3")).to_be_visible()
+    page.get_by_role("button", name="Undo removing game 1").click()
+    assert sheet(page)[1:] == [["1", "Won", ""], ["2", "", "Won"], ["3", "", "Won"], ["Wins", "1", "2"]]
+    assert page.locator("#standing").inner_text() == "Bob wins the match with 2 wins!"
+
+    # with every game removed the players are free again, and the export is still a match that imports
+    for _ in range(3):
+        page.get_by_role("button", name="Remove game 1").click()
+    assert page.get_by_role("button", name="Remove Ann").is_enabled()
+    with page.expect_download() as download:
+        page.get_by_role("button", name="Export match").click()
+    exported = Path(download.value.path())
+    assert json.loads(exported.read_text())["games"] == []
+    page.locator("#import-file").set_input_files(str(exported))
+    expect(page.locator("#message")).to_contain_text("2 players, 0 games")
+
+
+def test_the_edit_button_is_reached_and_used_with_the_keyboard(page: Any) -> None:
+    page.goto(PAGE_FILE.as_uri())
+    add_players(page, "Ann", "Bob")
+    record_win(page, "Ann")
+    record_win(page, "Ann")
+    focused = "document.activeElement.getAttribute('aria-label')"
+    page.get_by_role("button", name="Edit game 1").focus()
+    page.keyboard.press("Tab")
+    assert page.evaluate(focused) == "Remove game 1"
+    page.keyboard.press("Tab")
+    assert page.evaluate(focused) == "Edit game 2"
+    page.keyboard.press("Enter")
+    expect(page.locator("#record-title")).to_have_text("Edit game 2")
+    assert page.evaluate("document.getElementById('game-form').contains(document.activeElement)")
+    assert not serious_problems(page)  # the sheet with its buttons, and the form open for changes
+    page.keyboard.press("ArrowDown")  # from Ann to Bob
+    page.keyboard.press("Tab")
+    page.keyboard.press("Space")  # doubled
+    page.keyboard.press("Tab")
+    page.keyboard.press("Enter")  # Save changes
+    expect(page.locator("#message")).to_have_text("Game 2 saved: Bob won a doubled game.")
+    assert sheet(page)[-1] == ["Wins", "1", "2"]
+    assert page.evaluate(focused) == "Edit game 2"  # back where the change began
