@@ -2,8 +2,10 @@
 
 Hands stay hidden until their player takes the device; partners are told whose turn and which
 team; a card no pawn can use says why and what to do; a hint is asked once however often the
-button is pressed; the keyboard's focus stays on the page after a move; what happened is said
-aloud, your turn and your card too; and the end of a doubled partners game says who dropped out.
+button is pressed; the keyboard's focus stays on the page after a move; Tab reaches a pawn that
+cannot move too, and Enter on it says why; what happened is said aloud, your turn and your card
+too; the end of a doubled partners game says who dropped out; and a browser that refuses
+storage (private mode, cookies off) still creates a game and plays it.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from tests.web.browser.test_game_page import (
     create_game,
     furthest,
     open_game,
+    pawn_actions,
     play_by_clicks,
     play_until_hint_offered,
     press_until_played,
@@ -139,7 +142,7 @@ def test_a_partner_who_dropped_out_of_a_double_is_not_said_to_win(quick_server: 
     doubled: list[bool] = []
     final = play_hot_seat(quick_server, game, lambda now: yellow_drops_out_of_blues_double(now, doubled))
     assert final["winner"] in ("red", "yellow") and final["position"]["doubling"]["out"] == ["yellow"]
-    assert final["position"]["scores"]["yellow"] == 0  # RULES.md §6: who drops out scores nothing
+    assert final["position"]["scores"]["yellow"] == 0  # docs/rules.md, "Points": who drops out scores nothing
     open_game(page, game["host_link"])
     page.locator("#game-over").wait_for(state="visible")
     assert page.locator("#winner").inner_text().strip() == "Red wins! (Yellow dropped out.)"
@@ -230,3 +233,91 @@ def test_partners_on_one_screen_see_the_team_and_who_plays_for_it_once_home(quic
 
 def furthest_of(now: dict[str, Any]) -> Move:
     return furthest(now["moves"])
+
+
+FOCUSED_PAWN = "() => document.activeElement.classList.contains('pawn') ? document.activeElement.dataset.key : null"
+
+
+def test_the_keyboard_reaches_a_pawn_that_cannot_move_and_hears_why_not(live_server: Any, page: Any) -> None:
+    game = vs_computers(live_server, seed=4, players=2)
+    open_game(page, game["seats"][0]["link"])
+    for _ in range(100):  # a card that cannot bring a pawn out, with one waiting in Start and another to move
+        now = wait_my_turn(page)
+        reasons = now["why_not"].get(now["card"] or "", {})
+        movable = {action["pawn"] for move in now["moves"] for action in pawn_actions(move)}
+        if "red:start" in reasons and movable:
+            break
+        play_by_clicks(page, furthest(now["moves"]))
+    else:
+        raise AssertionError("no card that leaves a pawn in Start while another moves")
+    page.wait_for_function(READY)
+    # the decision begins where it always has: on a pawn that can move, or the one move's button
+    assert page.evaluate(FOCUSED_PAWN) in movable or page.evaluate(
+        "() => document.activeElement.closest('#choices') !== null"
+    )
+    reached: list[str] = []
+    for _ in range(40):  # keyboard only: Tab round the page to the pawn in Start
+        key = page.evaluate(FOCUSED_PAWN)
+        if key == "red:start":
+            break
+        if key:
+            reached.append(key)
+        page.keyboard.press("Tab")
+    else:
+        raise AssertionError(f"Tab never reached the pawn in Start (reached {reached})")
+    pawn = page.locator('.pawn[data-key="red:start"][tabindex="0"]')
+    assert pawn.get_attribute("aria-disabled") == "true"
+    assert "movable" not in (pawn.get_attribute("class") or "")
+    card = "Sorry!" if now["card"] == "sorry" else now["card"]
+    expect(pawn).to_have_accessible_name(f"Red pawn in Start: cannot move with the {card}")
+    expect(page.get_by_role("button", name="Red pawn in Start: cannot move", disabled=True)).to_have_count(1)
+    page.keyboard.press("Enter")
+    message = page.locator("#message")  # role=alert: a screen reader says it at once
+    expect(message).to_have_text(f"Why not? {reasons['red:start']}.")
+    page.keyboard.press(" ")  # Space asks the same, and moves nothing either
+    expect(message).to_have_text(f"Why not? {reasons['red:start']}.")
+    page.wait_for_timeout(400)
+    after = page.evaluate(
+        "() => { const g = window.pardonGame; return {event: g.state.event, pending: g.pending,"
+        " pawn: g.selection && g.selection.pawn, marks: document.querySelectorAll('.mark').length}; }"
+    )
+    assert after == {"event": now["event"], "pending": False, "pawn": None, "marks": 0}
+    assert page.evaluate(FOCUSED_PAWN) == "red:start"  # the focus stays where the player asked
+    # the pawns that can move are still a Tab away, and Enter on one goes on as before
+    press_until_played(page, now["event"])
+    page.wait_for_function(f"() => window.pardonGame.state.event > {now['event']}")
+
+
+REFUSING_STORAGE = """
+for (const name of ["getItem", "setItem", "removeItem"]) {
+  Storage.prototype[name] = () => { throw new DOMException("storage is off", "SecurityError"); };
+}
+"""
+
+
+def test_a_browser_that_refuses_storage_still_creates_a_game_and_plays_it(live_server: Any, page: Any) -> None:
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.add_init_script(REFUSING_STORAGE)
+    page.emulate_media(reduced_motion="reduce")
+    page.goto(live_server.url + "/")
+    page.wait_for_selector("body[data-ready=true]")
+    assert page.evaluate("() => { try { localStorage.getItem('x'); return false; } catch { return true; } }")
+    page.get_by_role("button", name="Create the online game").click()  # kept for a reload, if it could be
+    page.locator("#game-lobby").wait_for()
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    page.get_by_role("button", name="Play against the computer").click()
+    page.wait_for_url("**/play/**")
+    page.wait_for_function(READY, timeout=15_000)
+    assert page.evaluate("() => window.pardonGame.seats") == ["red"]  # the token from the link, kept nowhere
+    now = wait_my_turn(page)
+    box = page.locator("#auto-pass")
+    ticked = box.is_checked()
+    box.click()  # not kept for the next visit, but for this page it stands
+    expect(box).to_be_checked(checked=not ticked)
+    now = wait_my_turn(page)
+    play_by_clicks(page, furthest(now["moves"]))
+    page.wait_for_function(f"() => window.pardonGame.state.event > {now['event']}")
+    expect(box).to_be_checked(checked=not ticked)
+    assert errors == []

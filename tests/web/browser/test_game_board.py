@@ -167,6 +167,22 @@ def test_turning_passing_automatically_off_while_it_waits_leaves_the_pass_to_the
     assert page.locator("#log").inner_text().count("passed automatically") == log.count("passed automatically")
 
 
+def test_while_a_card_no_pawn_can_use_is_passed_the_keyboard_reaches_the_pawns_and_why_not(
+    live_server: Any, page: Any
+) -> None:
+    game = vs_computers(live_server, seed=4)  # Red's first card cannot be used
+    open_game(page, game["seats"][0]["link"])
+    page.evaluate("() => { window.pardonGame.autoPass = 'on'; }")
+    page.wait_for_function("() => document.getElementById('prompt').textContent.includes('passing automatically')")
+    reachable = page.evaluate(
+        "() => [...document.querySelectorAll('.pawn[tabindex=\"0\"]')].map(pawn =>"
+        " [pawn.dataset.key, pawn.getAttribute('aria-disabled'), pawn.getAttribute('aria-label')])"
+    )
+    assert reachable, "the pawns are a Tab away while the pass waits: each says why it cannot move"
+    assert all(key.startswith("red:") and disabled == "true" for key, disabled, _ in reachable), reachable
+    assert all("cannot move with the" in (label or "") for _, _, label in reachable), reachable
+
+
 def test_the_ice_is_explained_and_put_on_a_pawn_on_the_board(live_server: Any, page: Any) -> None:
     game = vs_computers(live_server, seed=4, players=2, rules="modern")  # Red's third turn: a 1, two pawns to ice
     open_game(page, game["seats"][0]["link"])

@@ -25,7 +25,8 @@
  *   showTurn(board, colour)                             // whose turn: that colour's Start glows
  *   markPawns(board, keys, cls)  markPlaces(board, places) clearMarks(board)
  *        places: [{key, label, cls}] — rings drawn on those places, focusable, each calling onPlace.
- *   setFocusable(board, keys)                           // which pawns Tab reaches
+ *   setFocusable(board, keys, labels, unplayable)       // which pawns Tab reaches: `keys` to choose,
+ *        `unplayable` those that cannot move now (aria-disabled: Enter asks onPawn why not)
  *   placeKey(colour, location)   pawnPlace(pawnKey)     // key helpers
  *   board.svg, board.reducedMotion (set true to skip animations)
  */
@@ -138,12 +139,15 @@ export function createBoard(container, geometry, handlers = {}) {
   return board;
 }
 
+/** What a player may choose: the rings, and the pawns Tab reaches but for those that cannot move. */
+const CHOICES = '.mark, .pawn[tabindex]:not([aria-disabled="true"])';
+
 /** The pawn or ring a player may choose nearest a tap that hit none of them, if one is near. */
 function nearestChoice(board, event) {
-  if (event.target.closest?.(".mark, .pawn[tabindex]") || !event.clientX) return null;
+  if (event.target.closest?.(CHOICES) || !event.clientX) return null;
   let best = null;
   let bestDistance = SNAP_PX;
-  for (const node of board.svg.querySelectorAll(".mark, .pawn[tabindex]")) {
+  for (const node of board.svg.querySelectorAll(CHOICES)) {
     const box = node.getBoundingClientRect();
     const distance = Math.hypot(box.x + box.width / 2 - event.clientX, box.y + box.height / 2 - event.clientY);
     if (distance <= bestDistance) [best, bestDistance] = [node, distance];
@@ -493,21 +497,29 @@ export function markPawns(board, keys, cls) {
   }
 }
 
-/** Makes the pawns of `keys` reachable by Tab (one tab stop per pawn key). */
-export function setFocusable(board, keys, labels = {}) {
+/** Makes the pawns of `keys` reachable by Tab (one tab stop per pawn key), each labelled
+ * `labels[key]` if given; the pawns of `unplayable` too, marked aria-disabled: they cannot move
+ * now, but a keyboard or screen-reader player may still ask why, as a click does.  Every other
+ * pawn leaves the Tab order, and its label goes back to where it stands. */
+export function setFocusable(board, keys, labels = {}, unplayable = []) {
   const wanted = new Set(keys);
+  const disabled = new Set(unplayable);
   const seen = new Set();
   for (const pawns of Object.values(board.pawns)) {
     for (const pawn of pawns) {
       const key = pawn.node.dataset.key;
-      if (wanted.has(key) && !seen.has(key)) {
+      const focusable = (wanted.has(key) || disabled.has(key)) && !seen.has(key);
+      pawn.node.setAttribute("aria-label", (focusable && labels[key]) || describePlace(pawn.colour, pawn.location));
+      if (focusable) {
         seen.add(key);
         pawn.node.setAttribute("tabindex", "0");
         pawn.node.setAttribute("role", "button");
-        if (labels[key]) pawn.node.setAttribute("aria-label", labels[key]);
+        if (wanted.has(key)) pawn.node.removeAttribute("aria-disabled");
+        else pawn.node.setAttribute("aria-disabled", "true");
       } else {
         pawn.node.removeAttribute("tabindex");
         pawn.node.removeAttribute("role");
+        pawn.node.removeAttribute("aria-disabled");
       }
     }
   }

@@ -20,7 +20,7 @@ import {
   showTurn,
 } from "/static/board.js";
 import { chanceGraph, mistakeList } from "/static/coach.js";
-import { api, decodePart, levelName, seatLabel } from "/static/site.js";
+import { api, decodePart, levelName, seatLabel, store, stored } from "/static/site.js";
 
 const PAWN_KINDS = new Set(["step", "switch", "sorry", "bonus-home"]);
 const TOKEN_KINDS = new Set(["fire", "ice"]);
@@ -60,6 +60,7 @@ const app = {
   ready: false, // the latest state is drawn and no animation runs
   autoPassed: null, // the event at which this page passed by itself (the log says so)
   autoPassTimer: null, // the pass by itself about to be sent
+  autoPass: null, // "on" or "off" as chosen on this page: the choice stands even if storage refuses to keep it
   keepFocus: false, // a move was made from a control that goes away: the focus must stay on the page
   announced: null, // the event whose decision the live region has said is this page's
   lastSpoken: null, // the event of what the live region says now
@@ -79,19 +80,11 @@ function readToken() {
   const key = `pardon.token.${gameId}`;
   if (match) {
     const token = decodePart(match[1]);
-    try {
-      sessionStorage.setItem(key, token);
-      localStorage.setItem(key, token);
-    } catch {
-      /* storage may be off: the fragment still works */
-    }
+    store(key, token, { session: true }); // with storage off, the fragment still works
+    store(key, token);
     return token;
   }
-  try {
-    return sessionStorage.getItem(key) ?? localStorage.getItem(key);
-  } catch {
-    return null;
-  }
+  return stored(key, { session: true }) ?? stored(key);
 }
 
 function connect() {
@@ -594,7 +587,7 @@ function renderChoices() {
   } else {
     $("prompt").textContent = promptFor(moves, routes, buttons);
   }
-  if (passByItself(moves)) return;
+  if (passByItself(moves)) return markSelection(); // the pawns say why none can move, not what the last card allowed
   if (!selection.chosen.length) {
     for (const move of buttons) choices.appendChild(moveButton(move, buttonLabel(move), move.pass ? "" : "primary"));
   } else {
@@ -672,31 +665,24 @@ function focusFirstPawn() {
 /** Whether this page passes by itself when no pawn can move: the player's choice, else on when
  * a computer plays in the game (the game would wait for nothing but a click). */
 function autoPassOn() {
-  let stored = null;
-  try {
-    stored = localStorage.getItem(AUTO_PASS_KEY);
-  } catch {
-    /* storage off: the default */
-  }
-  if (stored === "on" || stored === "off") return stored === "on";
+  const chosen = app.autoPass ?? stored(AUTO_PASS_KEY); // the choice made on this page stands, stored or not
+  if (chosen === "on" || chosen === "off") return chosen === "on";
   return Boolean(app.state?.seats.some((seat) => seat.kind === "bot"));
 }
 
 /** The decisions this page passed by itself, kept for the game in this tab: a reload's log says so too. */
 function autoPassedDecisions() {
   try {
-    return JSON.parse(sessionStorage.getItem(`pardon.autoPassed.${gameId}`) ?? "[]");
+    const decisions = JSON.parse(stored(`pardon.autoPassed.${gameId}`, { session: true }) ?? "[]");
+    return Array.isArray(decisions) ? decisions : [];
   } catch {
-    return [];
+    return []; // not what this page wrote
   }
 }
 
+/** With storage off, the log says it now, and forgets it on a reload. */
 function rememberAutoPass(decision) {
-  try {
-    sessionStorage.setItem(`pardon.autoPassed.${gameId}`, JSON.stringify([...autoPassedDecisions(), decision]));
-  } catch {
-    /* the log says it now, and forgets it on a reload */
-  }
+  store(`pardon.autoPassed.${gameId}`, JSON.stringify([...autoPassedDecisions(), decision]), { session: true });
 }
 
 /** A decision's line in the log; one this page passed by itself says so. */
@@ -705,11 +691,8 @@ function logText(text, decision) {
 }
 
 function setAutoPass(on) {
-  try {
-    localStorage.setItem(AUTO_PASS_KEY, on ? "on" : "off");
-  } catch {
-    /* kept for this page only */
-  }
+  app.autoPass = on ? "on" : "off";
+  store(AUTO_PASS_KEY, app.autoPass); // with storage off, kept for this page only
   if (!app.state) return;
   if (!on && app.autoPassed === app.state.event && app.pending) {
     app.autoPassed = null; // a pass about to happen by itself waits for the player after all
@@ -815,7 +798,14 @@ function markSelection() {
   clearMarks(app.board);
   const { chosen } = app.selection;
   const movable = movablePawns();
-  const labels = Object.fromEntries(movable.map((key) => [key, `${describeKey(key)}: can move`]));
+  const unplayable = unplayablePawns(movable);
+  const cannot = chosen.length
+    ? "cannot take the rest of the move"
+    : `cannot move with the ${cardLabel(app.card ?? app.state.card)}`;
+  const labels = Object.fromEntries([
+    ...unplayable.map((key) => [key, `${describeKey(key)}: ${cannot}`]),
+    ...movable.map((key) => [key, `${describeKey(key)}: can move`]),
+  ]);
   markPawns(app.board, movable, "movable");
   markPawns(app.board, chosen.map(([pawn]) => pawn), "selected");
   if (app.selection.pawn) {
@@ -824,11 +814,27 @@ function markSelection() {
     const marks = markPlaces(app.board, places);
     const targets = places.filter((place) => place.targetPawn).map((place) => place.targetPawn);
     markPawns(app.board, targets, "target");
-    setFocusable(app.board, [...movable, ...targets], labels);
+    for (const key of targets) delete labels[key]; // a pawn to switch with, say: named by where it stands
+    setFocusable(app.board, [...movable, ...targets], labels, unplayable);
     marks[0]?.focus({ preventScroll: true });
   } else {
-    setFocusable(app.board, movable, labels);
+    setFocusable(app.board, movable, labels, unplayable);
   }
+}
+
+/** The player's pawns that cannot move with the card in play: Tab reaches them too (marked
+ * aria-disabled), so that a player without a mouse may ask why not, as a click does.  None
+ * before a card is drawn or chosen. */
+function unplayablePawns(movable) {
+  const state = app.state;
+  if (state.stage !== "card" || !(app.card ?? state.card)) return [];
+  const colours = new Set([state.decider, ...pawnsOfMoves()]); // a partner's too, where a move may move theirs
+  const keys = new Set();
+  for (const colour of colours) {
+    for (const where of state.position.pawns[colour] ?? []) keys.add(`${colour}:${where}`);
+  }
+  for (const key of movable) keys.delete(key);
+  return [...keys];
 }
 
 function describeKey(key) {
@@ -1352,11 +1358,7 @@ async function rematch() {
 }
 
 function goTo(id) {
-  try {
-    sessionStorage.setItem(`pardon.token.${id}`, app.token);
-  } catch {
-    /* the fragment carries it */
-  }
+  store(`pardon.token.${id}`, app.token, { session: true }); // with storage off, the fragment carries it
   location.assign(`/play/${id}#token=${encodeURIComponent(app.token)}`);
 }
 

@@ -3,7 +3,20 @@
  * a hot-seat game on this screen, or an online game with invite links and live seat status.
  * Rule-free: the presets, their player counts and the levels come from the server.
  */
-import { COLOURS, api, capitalise, chip, copyField, el, levelName, localPath, say } from "/static/site.js";
+import {
+  COLOURS,
+  api,
+  capitalise,
+  chip,
+  copyField,
+  el,
+  forget,
+  levelName,
+  localPath,
+  say,
+  store,
+  stored,
+} from "/static/site.js";
 
 /** The usual colours for each number of players; a chosen colour the usual ones lack replaces one. */
 const USUAL = { 1: ["red"], 2: ["red", "yellow"], 3: ["red", "blue", "yellow"], 4: ["red", "blue", "yellow", "green"] };
@@ -375,11 +388,8 @@ async function startOnline(event) {
     const game = await api("/api/games", {
       json: { rules: rulesText(seats.length), seats, public: isPublic, hints: $("online-hints").checked },
     });
-    try {
-      localStorage.setItem(ONLINE_KEY, JSON.stringify({ game, colour: seats[0].colour, isPublic }));
-    } catch {
-      /* storage off: the links are shown until the page is left */
-    }
+    // storage off: the links are shown until the page is left
+    store(ONLINE_KEY, JSON.stringify({ game, colour: seats[0].colour, isPublic }));
     showGameLobby(game, seats[0].colour, isPublic);
   } catch (failure) {
     say(error, `The game could not be created: ${failure.message}`);
@@ -461,20 +471,16 @@ function closeGameLobby() {
 }
 
 function forgetOnlineGame() {
-  try {
-    localStorage.removeItem(ONLINE_KEY);
-  } catch {
-    /* nothing kept */
-  }
+  forget(ONLINE_KEY);
 }
 
 /** The online game created here before a reload, or the tab closed, shown again while it waits for players. */
 async function restoreGameLobby() {
   let saved = null;
   try {
-    saved = JSON.parse(localStorage.getItem(ONLINE_KEY) ?? "null");
+    saved = JSON.parse(stored(ONLINE_KEY) ?? "null");
   } catch {
-    return;
+    return; // not what this page wrote
   }
   if (!saved?.game?.id) return;
   try {

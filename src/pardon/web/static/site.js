@@ -1,6 +1,7 @@
 /**
  * site.js — what the pages around the game share: calling the REST API with readable errors,
- * building elements, colour chips (a letter as well as a colour), copying links.
+ * building elements, colour chips (a letter as well as a colour), copying links, and the
+ * browser's storage without its exceptions.
  */
 
 export const COLOURS = ["red", "blue", "yellow", "green"];
@@ -23,6 +24,46 @@ export function decodePart(text) {
     return decodeURIComponent(text);
   } catch {
     return text;
+  }
+}
+
+/* --- the browser's storage ---------------------------------------------------------------
+ * localStorage and sessionStorage may refuse at any time: in private browsing, with cookies
+ * turned off (where merely reading `window.localStorage` throws), or with the quota full.  What
+ * the pages keep there is a convenience (a seat's token, a setting, a game to show again), so
+ * these three never throw: what cannot be read is null, what cannot be kept is not kept (they
+ * answer false), and the page goes on without it.  `session: true` for sessionStorage. */
+
+function storageArea(session) {
+  return session ? window.sessionStorage : window.localStorage;
+}
+
+/** The text kept under `key`, or null: none kept, or the storage refuses. */
+export function stored(key, { session = false } = {}) {
+  try {
+    return storageArea(session).getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+/** Keep `value` (text) under `key`; whether it was kept. */
+export function store(key, value, { session = false } = {}) {
+  try {
+    storageArea(session).setItem(key, value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Forget what is kept under `key`; whether the storage let it. */
+export function forget(key, { session = false } = {}) {
+  try {
+    storageArea(session).removeItem(key);
+    return true;
+  } catch {
+    return false;
   }
 }
 
