@@ -54,7 +54,7 @@ def check_variant_invariants(rules: Rules, game: Game, before: Position, move: M
 
 def check_own_pawns_only_swept(mover: int, move: Move) -> None:
     """A player's own move sends the player's own pawns back to Start only by a slide
-    (RULES.md §3.3 and, moving a partner's pawn, §5): each of them stood on a slide that
+    (docs/rules.md: "Slides" and, moving a partner's pawn, "Partners"): each of them stood on a slide that
     one of the move's pawns rode."""
     swept: set[int] = set()
     for action in move.actions:

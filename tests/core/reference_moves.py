@@ -1,4 +1,5 @@
-"""A slow, deliberately simple move generator written straight from RULES.md §1–3.
+"""A slow, deliberately simple move generator written straight from docs/rules.md ("The board",
+"Cards", "The classic game").
 
 It exists only to check :mod:`pardon.core.moves`, so it shares nothing with it but the
 :class:`~pardon.core.state.Position` it reads and writes: it uses the board's own square
@@ -8,15 +9,15 @@ of the board, tries every split 7 one part after the other in both orders, and o
 the end turns each board back into a position and drops duplicate results.
 
 Nothing here is fast or clever on purpose: each rule is written once, the way
-RULES.md states it, so that a disagreement with the engine is easy to judge.
+docs/rules.md states it, so that a disagreement with the engine is easy to judge.
 
-The partners game (RULES.md §5) is here too: the card moves any pawn of the team, a
+The partners game (docs/rules.md: "Partners") is here too: the card moves any pawn of the team, a
 Sorry! or an 11 acts on the opposing team (a Sorry! on the partner only when no
 opposing pawn can be hit), a 7 is split over two or any number of team pawns, and the
 player's move never lands a pawn on a pawn of the player's own colour (a slide may
 still sweep it).
 
-Fire and Ice (RULES.md §8, with docs/rules.md's rulings) are here too.  The board knows
+Fire and Ice (docs/rules.md: "The 2013 edition", with its rulings) are here too.  The board knows
 which pawn each token sits on, as ``(colour, pawn index)``, so a token simply stays with
 its pawn whatever the pawn does.  A 1 first puts the Ice on an opponent's pawn on the
 track (or back in the centre when there is none); a 2 may first put the Fire on one of
@@ -91,7 +92,7 @@ class Slide:
         return (self.triangle + self.length) % TRACK
 
 
-# Short slide b+1 -> b+4, long slide b+9 -> b+13, each of its side's colour (RULES.md §1).
+# Short slide b+1 -> b+4, long slide b+9 -> b+13, each of its side's colour (docs/rules.md: "The board").
 SLIDES = [Slide(c, side_base(c) + 1, 3) for c in range(4)] + [Slide(c, side_base(c) + 9, 4) for c in range(4)]
 
 
@@ -114,7 +115,7 @@ def rides(rules: Rules, colour: int, slide: Slide) -> bool:
     return slide.colour != colour
 
 
-# --- counting squares (RULES.md §1 "Derived facts", §3.6) -------------------------------
+# --- counting squares (docs/rules.md: "The board", "Safety Zone and Home") -------------------------------
 
 
 def forward(colour: int, place: Place, count: int) -> Place | None:
@@ -205,12 +206,12 @@ def ride_if_on_triangle(rules: Rules, board: Board, colour: int, index: int) -> 
 
 
 def end_move(rules: Rules, board: Board, colour: int, index: int, landing: Place, player: int = -1) -> bool:
-    """Put pawn ``index`` on ``landing`` (RULES.md §3.3); False if the move is illegal.
+    """Put pawn ``index`` on ``landing`` (docs/rules.md: "Slides"); False if the move is illegal.
 
     Ending on an own pawn is illegal, and so, in the partners game, is ending on a pawn
-    of the ``player``'s colour (RULES.md §5); ending on any other pawn bumps it; then a
+    of the ``player``'s colour (docs/rules.md: "Partners"); ending on any other pawn bumps it; then a
     pawn on a triangle it rides slides and sweeps.  The iced pawn cannot move, and its
-    square is blocked to everyone (RULES.md §8).
+    square is blocked to everyone (docs/rules.md: "The 2013 edition").
     """
     if frozen(board, colour, index) or landing == iced_square(board):
         return False
@@ -233,7 +234,7 @@ def end_move(rules: Rules, board: Board, colour: int, index: int, landing: Place
 
 
 def to_place(colour: int, distance: int) -> Place:
-    """The engine's distance to Home as a place (see RULES.md §1, Derived facts)."""
+    """The engine's distance to Home as a place (see docs/rules.md: "The board")."""
     if distance == 0:
         return AT_HOME
     if distance <= SAFETY:
@@ -288,7 +289,7 @@ def copy(board: Board, **tokens: PawnId | None) -> Board:
 
 
 def team_of(rules: Rules, colour: int) -> tuple[int, ...]:
-    """The colours whose pawns a player moves: its own, and its partner's (RULES.md §5)."""
+    """The colours whose pawns a player moves: its own, and its partner's (docs/rules.md: "Partners")."""
     return (colour, (colour + 2) % 4) if rules.partners else (colour,)
 
 
@@ -336,7 +337,7 @@ def moves_by_count(rules: Rules, board: Board, colour: int, count: int, ahead: b
 
 
 def leave_start(rules: Rules, board: Board, colour: int, card: int, player: int = -1) -> list[Board]:
-    """Bring a pawn out of Start (RULES.md §3.2; 2013: any forward number card, §8)."""
+    """Bring a pawn out of Start (docs/rules.md: "Leaving Start"; 2013: any forward number card, "The 2013 edition")."""
     if rules.leave_start == "circle" and card not in (1, 2):
         return []
     if rules.leave_start != "circle" and card not in (1, 2, 3, 5, 7, 8, 10, 11, 12):
@@ -377,7 +378,7 @@ def sorry(rules: Rules, board: Board, colour: int, targets: list[tuple[int, int]
 
 
 def switches(rules: Rules, board: Board, colour: int, team: tuple[int, ...]) -> list[Board]:
-    """11: exchange an own track pawn with an opponent's (RULES.md §3.5); neither may be
+    """11: exchange an own track pawn with an opponent's (docs/rules.md: "The 11 switch"); neither may be
     the iced pawn, nor may a slide after the exchange end on it."""
     boards = []
     for index, place in enumerate(board[colour]):
@@ -398,7 +399,7 @@ def switches(rules: Rules, board: Board, colour: int, team: tuple[int, ...]) -> 
 
 
 def splits(rules: Rules, board: Board, colour: int) -> list[Board]:
-    """Every split 7 (RULES.md §3.4), each part made in turn, for both orders."""
+    """Every split 7 (docs/rules.md: "The split 7"), each part made in turn, for both orders."""
     boards = []
     pawns = [index for index, place in enumerate(board[colour]) if place[0] in ("track", "safe")]
     for first in pawns:
@@ -486,7 +487,7 @@ def card_boards(rules: Rules, board: Board, player: int, card: int) -> tuple[lis
     return boards, passing
 
 
-# --- Fire and Ice (RULES.md §8) ----------------------------------------------------------
+# --- Fire and Ice (docs/rules.md: "The 2013 edition") ----------------------------------------------------------
 
 
 def token_placements(rules: Rules, board: Board, player: int, card: int) -> list[tuple[Board, bool]]:

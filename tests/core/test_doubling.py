@@ -1,4 +1,4 @@
-"""Doubling in Point Scoring Sorry (RULES.md §6): a decision before the draw, answered
+"""Doubling in Point Scoring Sorry (docs/rules.md: "Points"): a decision before the draw, answered
 by every other player."""
 
 from __future__ import annotations

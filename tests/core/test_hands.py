@@ -1,4 +1,4 @@
-"""Hands of five (RULES.md §7) and the 1992 adult preset."""
+"""Hands of five (docs/rules.md) and the 1992 adult preset."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@ against the loop it replaces.
 
 * At every position of seeded random games (and of random crowded positions), for
   every card, the set of results of ``legal_moves`` (pass or not) must be the one the
-  reference generator of ``reference_moves.py`` finds straight from RULES.md, with no
+  reference generator of ``reference_moves.py`` finds straight from docs/rules.md, with no
   result twice, and each move must bump the pawns the reference bumps on the way to
   that result.  With Fire and Ice the results carry the tokens, and the Fire pawn's
   move before the draw (``fire_moves``) is checked the same way.

@@ -1,4 +1,4 @@
-"""The partners game, RULES.md §5: scenarios with exact results, and whole games."""
+"""The partners game (docs/rules.md: "Partners"): scenarios with exact results, and whole games."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""One scenario per rule of RULES.md §1–3, each with the exact set of results.
+"""One scenario per rule of docs/rules.md ("The board", "Cards", "The classic game"), each with
+the exact set of results.
 
 Positions are written in pardon's notation (docs/notation.md): ``R:4,start,start,start``
 lists Red's pawns by track square, ``S1``–``S5``, ``start`` or ``home``.

@@ -1,4 +1,4 @@
-"""Points (1939 and 1992) and matches, RULES.md §6."""
+"""Points (1939 and 1992) and matches (docs/rules.md: "Points")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Fire and Ice (RULES.md §8), each rule with its exact set of outcomes."""
+"""Fire and Ice (docs/rules.md: "The 2013 edition"), each rule with its exact set of outcomes."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Scenarios for the editions and variants of RULES.md §2–9 that pardon plays."""
+"""Scenarios for the editions and variants of docs/rules.md that pardon plays."""
 
 from __future__ import annotations
 

@@ -95,7 +95,7 @@ def test_the_rules_say_what_the_rulebook_says() -> None:
 
 
 def test_the_rule_sheet_says_how_doubling_works() -> None:
-    """RULES.md §6: who may double and when, dropping out, the doubler's 5, and × 2 a double."""
+    """docs/rules.md, "Points": who may double and when, dropping out, the doubler's 5, and × 2 a double."""
     for name in ("rules.pdf", "rules-a4.pdf"):
         text = page_text(name)
         for phrase in (

@@ -121,7 +121,7 @@ STREAM_LEADER: Final = 2
 STREAM_CHOICE: Final = 3
 
 #: The forward number cards (a 10 and an 11 forward, a 7 whole): in the 2013 rules any of
-#: them brings a pawn out of Start (RULES.md §8).
+#: them brings a pawn out of Start (docs/rules.md: "The 2013 edition").
 FORWARD_NUMBER_CARDS: Final = (1, 2, 3, 5, 7, 8, 10, 11, 12)
 
 
@@ -279,7 +279,7 @@ DISTANCES: Final = START + 1
 
 
 def _split_tables(ride_end: npt.NDArray[np.int8], ride_length: npt.NDArray[np.int8]) -> npt.NDArray[np.uint16]:
-    """The split 7's rules (RULES.md §3.4) for every pair of distances, as bit masks over
+    """The split 7's rules (docs/rules.md: "The split 7") for every pair of distances, as bit masks over
     the first part k (bit k - 1), so that a game's splits are a lookup and a few bit
     operations (:func:`_split_masks`): ``split_pair[a * 67 + b]``, for a first pawn at
     ``a`` and a second at ``b``, low byte: the first parts after which the second part is
@@ -625,7 +625,7 @@ _K_SHIFTS: Final = np.arange(SPLIT_COUNTS, dtype=np.uint8)
 
 def _split_masks(table: Tables, own: Array) -> Array:
     """``(12, *batch)`` uint8: for each pair of slots (i, j) in action order, bit k - 1 set
-    where "slot i forward k, then slot j forward 7 - k" is legal (RULES.md §3.4).
+    where "slot i forward k, then slot j forward 7 - k" is legal (docs/rules.md: "The split 7").
 
     Slot i's first parts (not past Home), less those landing on another own pawn; those of
     the pair itself (``split_pair``, :func:`_split_tables`); and the own pawns standing
@@ -1478,7 +1478,7 @@ def _land(
 ) -> tuple[Array, Array, Array]:
     """The mover's pawn (``moving``: one-hot over its slots) lands on ``landing`` (a
     distance): whoever stands there goes back to Start, then the pawn rides a slide it
-    lands on, sweeping every other pawn on the slide back to Start (RULES.md §3.3).
+    lands on, sweeping every other pawn on the slide back to Start (docs/rules.md: "Slides").
 
     Returns the pawns, how many pawns were sent to Start, and whether the pawn slid.
     Seat by seat: NumPy's temporaries stay a quarter of the size (and in the cache).
@@ -1521,7 +1521,7 @@ def _switch(
 ) -> tuple[Array, Array, Array]:
     """An 11 switch: the two pawns exchange squares; the mover's pawn rides a slide it now
     stands on, then the opponent's rides one it stands on, if the rules say so and it was
-    not swept (RULES.md §3.5).  Returns the pawns, how many were sent to Start, slides."""
+    not swept (docs/rules.md: "The 11 switch").  Returns the pawns, how many were sent to Start, slides."""
     xp = namespace(pawns)
     batch = acting.ndim
     flat = (-1, *acting.shape)

@@ -1,8 +1,9 @@
 """Computer players.  Every player has one method, ``choose(observation, moves, rng)``.
 
 Levels, weakest first: ``random``, ``greedy``, ``tactician``, ``expectimax``, ``mcts``
-(docs/bots.md says how each plays).  :func:`make_bot` takes a level's name, optionally
-with its budget: ``"mcts(iterations=200)"``, ``"expectimax(depth=2)"``.
+(as strong as ``expectimax``, slower) and ``expert`` (docs/bots.md says how each plays).
+:func:`make_bot` takes a level's name, optionally with its budget: ``"mcts(iterations=200)"``,
+``"expectimax(depth=2)"``.
 """
 
 from __future__ import annotations

@@ -159,7 +159,7 @@ def _back(distance: int, count: int) -> int:
 
 
 def _leave_start(rules: Rules) -> dict[int, int]:
-    """Where each card brings a pawn out of Start (RULES.md §3.2 and §8)."""
+    """Where each card brings a pawn out of Start (docs/rules.md: "Leaving Start", "The 2013 edition")."""
     if rules.leave_start == "circle":
         return {1: START_EXIT, 2: START_EXIT}
     if rules.leave_start == "forward-circle":

@@ -1,4 +1,4 @@
-"""Puzzles (RULES.md §9): a position and a card, find the best move.
+"""Puzzles (the solo puzzles of pardon): a position and a card, find the best move.
 
 A puzzle is a position and the card its player drew; in a game with hands of five
 (``adult``) it is the position with the player's own hand (the other hands hidden), and

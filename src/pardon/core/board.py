@@ -1,4 +1,4 @@
-"""The geometry of the board (RULES.md §1) as tables.
+"""The geometry of the board (docs/rules.md: "The board") as tables.
 
 Every pawn location is stored *relative to its colour* as one small integer, its
 **distance to Home** (``HOME`` = 0):
@@ -14,7 +14,7 @@ track square          6 … 65 (6 = on its own Safety Zone entrance,
 With this encoding a forward move of ``n`` is ``h - n`` (illegal below 0), because a
 pawn never moves forward past its own entrance except into its Safety Zone, and a
 backward move is ``h + n`` wrapped round the 60 track squares.  No lap counter is
-needed.  Track squares themselves are numbered 0–59 clockwise, as in RULES.md.
+needed.  Track squares themselves are numbered 0–59 clockwise, as in docs/rules.md.
 """
 
 from __future__ import annotations
@@ -146,7 +146,7 @@ def safety_distance(index: int) -> int:
 
 
 def partner(colour: int) -> int:
-    """The colour sitting opposite: Red+Yellow and Blue+Green are partners (RULES.md §5)."""
+    """The colour sitting opposite: Red+Yellow and Blue+Green are partners (docs/rules.md: "Partners")."""
     return (colour + 2) % len(COLOURS)
 
 

@@ -1,4 +1,4 @@
-"""Cards, deck compositions and the pack (RULES.md §2).
+"""Cards, deck compositions and the pack (docs/rules.md: "Cards").
 
 A card is a small integer: its number, or ``SORRY`` (13, so that plain ``>`` ranks
 cards for the leader draw of §3.8).  The pack is an immutable value; every shuffle

@@ -1,4 +1,4 @@
-"""Moves in a player's words: "Red plays a 4: 20 back to 16, bumping Blue to Start"."""
+"""Moves in a player's words: "Blue plays a 4: 20 to 16 (sends Red back to Start)"."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Hands of five (RULES.md §7): choose a card from your hand, or discard from a dead hand.
+"""Hands of five (docs/rules.md): choose a card from your hand, or discard from a dead hand.
 
 With ``Rules.hand`` set, a player holds cards instead of drawing one a turn.  Every
 move names the card it plays; the card leaves the hand with the move (the
@@ -49,7 +49,7 @@ def hand_moves(rules: Rules, position: Position) -> list[Move]:
     A card whose use is compulsory (it has a use, and no pass) obliges the player to
     play a card: then only the plays are listed.  Otherwise the hand may be treated as
     dead: an 11 that can only switch may be declined (its switch is never compulsory,
-    RULES.md §3.5), so beside its switches each card may be discarded (``CARD pass``).
+    docs/rules.md: "The 11 switch"), so beside its switches each card may be discarded (``CARD pass``).
     """
     if position.winner is not None:
         return []

@@ -1,4 +1,4 @@
-"""The classic move kernel: one colour's legal outcomes of a card (RULES.md §3).
+"""The classic move kernel: one colour's legal outcomes of a card (docs/rules.md: "The classic game").
 
 Every variant reads the rules here: :mod:`pardon.core.partners` moves a team's pawns
 with these same options, and :mod:`pardon.core.tokens` adds Fire and Ice to what
@@ -209,7 +209,7 @@ class Context(NamedTuple):
     next_turn: int
     next_turn_after_2: int
     #: ``leave_start[card]``: where that card brings a pawn out of Start (its distance
-    #: from Home), or -1 where it cannot (RULES.md §3.2 and, for 2013, §8).
+    #: from Home), or -1 where it cannot (docs/rules.md: "Leaving Start" and, for 2013, "The 2013 edition").
     leave_start: tuple[int, ...]
     #: Whether a Sorry! may instead move a pawn forward 4 (2013).
     sorry_forward_4: bool
@@ -358,7 +358,7 @@ def land(ctx: Context, pawns: Pawns, origin: int, landing: int) -> tuple[int, Bu
     """Where a pawn moved from ``origin`` to ``landing`` ends, and whom it bumps.
 
     ``None`` when the move is illegal (it would end on an own pawn).  The order is
-    RULES.md §3.3: bump the occupant of the landing square, then slide and sweep.
+    docs/rules.md ("Slides"): bump the occupant of the landing square, then slide and sweep.
     """
     row = pawns[ctx.colour]
     if landing < FIRST_TRACK:
@@ -497,7 +497,7 @@ def options(ctx: Context, pawns: Pawns, card: int) -> list[Option]:
 def card_steps(ctx: Context, row: tuple[int, ...], card: int) -> list[Option]:
     """A card's moves of one pawn by count, read from the player's own row alone, as
     ``(ONE_STEP, origin, landing, 0)`` options in ``options`` order: each pawn forward
-    by the card, out of Start (RULES.md §3.2), then each pawn backward (4, or 1 with a
+    by the card, out of Start (docs/rules.md: "Leaving Start"), then each pawn backward (4, or 1 with a
     10).  The one step lister: :func:`options` and the playout kernel both read it."""
     if card == SORRY:  # a Sorry! moves a pawn by count only as the 2013 forward 4
         return _forward(row, 4, []) if ctx.sorry_forward_4 else []
@@ -597,7 +597,7 @@ def _sorry_options(ctx: Context, pawns: Pawns) -> list[Option]:
 
 
 def _add_switches(ctx: Context, pawns: Pawns, found: list[Option]) -> None:
-    """Every 11 switch of an own track pawn with an opponent's (RULES.md §3.5)."""
+    """Every 11 switch of an own track pawn with an opponent's (docs/rules.md: "The 11 switch")."""
     colour = ctx.colour
     own = [pawn for pawn in pawns[colour] if FIRST_TRACK <= pawn < START]
     targets = [(other, at) for other in ctx.targets for at in pawns[other] if FIRST_TRACK <= at < START]
@@ -618,7 +618,7 @@ def _add_switches(ctx: Context, pawns: Pawns, found: list[Option]) -> None:
 
 
 def _add_splits(ctx: Context, pawns: Pawns, found: list[Option]) -> None:
-    """Every split 7 (RULES.md §3.4): two distinct pawns, parts made in order.
+    """Every split 7 (docs/rules.md: "The split 7"): two distinct pawns, parts made in order.
 
     Parts that touch no common place cannot affect each other: they are judged alone
     and combined directly, once.  Parts that do are made one after the other.

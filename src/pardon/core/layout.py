@@ -2,7 +2,7 @@
 
 The terminal board, the printed rule sheet's diagram and the browser's board (``GET
 /api/board``) all take their positions from here and only scale them, so the three pictures
-cannot disagree.  The grid is the real board's: the 60 track squares of RULES.md §1 run
+cannot disagree.  The grid is the real board's: the 60 track squares of docs/rules.md ("The board") run
 clockwise round its edge, 15 a side, each side's first square in a corner.  Laid out here with
 Red's side along the top::
 

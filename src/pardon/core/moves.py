@@ -1,4 +1,5 @@
-"""Legal moves: every distinct outcome of a card, in every variant (RULES.md §3, §5, §8).
+"""Legal moves: every distinct outcome of a card, in every variant (docs/rules.md: "The classic
+game", "Partners", "The 2013 edition").
 
 ``legal_moves(rules, position, card)`` is a pure function: it lists every distinct
 outcome of the card exactly once, in a stable order (pawns nearest Home first), each

@@ -1,6 +1,6 @@
 """Text forms of locations, moves, positions and game records; their parsers.
 
-Locations: ``start``, ``home``, a track square ``0``–``59`` (RULES.md §1 numbering) or
+Locations: ``start``, ``home``, a track square ``0``–``59`` (numbered as in docs/rules.md: "The board") or
 ``S1``–``S5`` (a colour's own Safety Zone).  A pawn whose colour is not the player's
 and who is not on the track is written with its colour letter: ``Y:start``.
 
@@ -140,7 +140,8 @@ def _pawn_text(player: int, colour: int, distance: int) -> str:
     return text
 
 
-#: The words of decisions made without a card (RULES.md §6 and §8).
+#: The words of decisions made without a card (docs/rules.md: "Points" for doubling, "The 2013
+#: edition" for Fire and Ice).
 _WORDS_WITHOUT_CARD: Final = {DOUBLE: "double", ACCEPT: "accept", DROP: "drop"}
 #: The token actions, written ``WORD:LOCATION`` (``ice:centre`` when the Ice goes back).
 _TOKEN_WORDS: Final = {ICE: "ice", FIRE: "fire", BONUS_HOME: "bonus"}
@@ -427,7 +428,7 @@ def _explain(rules: Rules, position: Position, card: int, specs: list[_Spec], mo
 
 
 def _lands_partner_on_player(position: Position, spec: _Spec) -> bool:
-    """Whether a written action moves the partner's pawn onto a pawn of the player's (RULES.md §5)."""
+    """Whether a written action moves the partner's pawn onto a pawn of the player's (docs/rules.md: "Partners")."""
     player = position.turn
     mate = partner(player)
     if spec.colour not in (None, mate) or spec.switch or spec.destination is None:

@@ -1,7 +1,7 @@
 """What one seat may know: the board, the card it drew or its own hand, and the discard pile.
 
 The order of the pack is never part of an observation; its composition is, because
-every player can count the discards (RULES.md §7 and ARCHITECTURE habit 8).
+every player can count the discards (docs/rules.md: "Hands of five"; one observation per seat, docs/architecture.md).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The partners game (RULES.md §5): Red+Yellow against Blue+Green.
+"""The partners game (docs/rules.md: "Partners"): Red+Yellow against Blue+Green.
 
 On your turn the card may move any pawn of your team: either Start, a split 7 across
 the team's pawns, an 11 switch of a team pawn with an opposing one.  Each pawn keeps

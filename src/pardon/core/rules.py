@@ -25,11 +25,11 @@ SCORING_CHOICES: Final = ("none", "1939", "1992")
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """Every rules option of the game; the defaults are the classic game (RULES.md §3)."""
+    """Every rules option of the game; the defaults are the classic game (docs/rules.md: "The classic game")."""
 
-    #: Cards in the pack: 44 (1939), 45 (five 1s) or 55 (five of each), RULES.md §2.
+    #: Cards in the pack: 44 (1939), 45 (five 1s) or 55 (five of each), docs/rules.md: "Cards".
     deck: int = 45
-    #: Pawns per colour: 4, or 3 for the faster game (RULES.md §4).
+    #: Pawns per colour: 4, or 3 for the faster game (docs/rules.md: "Presets and options").
     pawns: int = 4
     #: Pawns that begin on their start exit circle instead of in Start: 0, or 1 (H05);
     #: only one pawn fits on the circle.
@@ -43,25 +43,25 @@ class Rules:
     #: Who plays first: the highest card ``draw``n (§3.8), a ``named`` player (the
     #: youngest, in 2013), or the ``last-winner`` of a match (the first game by draw).
     leader: str = "draw"
-    #: Which cards bring a pawn out of Start (RULES.md §8): ``circle`` (1, 2, Sorry!),
+    #: Which cards bring a pawn out of Start (docs/rules.md: "The 2013 edition"): ``circle`` (1, 2, Sorry!),
     #: ``forward-count`` (any forward number card, the circle counting as the first
     #: square) or ``forward-circle`` (any forward number card, onto the circle only).
     leave_start: str = "circle"
     #: Whether a Sorry! may instead move one of your pawns forward 4 (2013).
     sorry_forward_4: bool = False
-    #: Partners (RULES.md §5): Red+Yellow against Blue+Green, 4 players.
+    #: Partners (docs/rules.md: "Partners"): Red+Yellow against Blue+Green, 4 players.
     partners: bool = False
     #: A partners split 7: between ``two`` pawns (1939, WP) or ``any`` number of team pawns (P92).
     partner_split: str = "two"
     #: Points: ``none``, ``1939`` (Point Scoring Sorry) or ``1992`` (play for points), §6.
     scoring: str = "none"
-    #: One player alone, counting the cards drawn until every pawn is Home (RULES.md §9).
+    #: One player alone, counting the cards drawn until every pawn is Home (docs/rules.md: "The solo challenge").
     solo: bool = False
-    #: Cards in each hand: 0 (draw a card a turn) or 5 (hands of five, 1992; RULES.md §7).
+    #: Cards in each hand: 0 (draw a card a turn) or 5 (hands of five, 1992; docs/rules.md: "Hands of five").
     hand: int = 0
-    #: The Fire and Ice tokens of the 2013 edition (RULES.md §8).
+    #: The Fire and Ice tokens of the 2013 edition (docs/rules.md: "The 2013 edition").
     tokens: bool = False
-    #: Doubling in Point Scoring Sorry (RULES.md §6): a double before the draw.
+    #: Doubling in Point Scoring Sorry (docs/rules.md: "Points"): a double before the draw.
     doubling: bool = False
 
     def __post_init__(self) -> None:

@@ -1,4 +1,4 @@
-"""Points and matches (RULES.md §6).
+"""Points and matches (docs/rules.md: "Points").
 
 * **1939 Point Scoring** (``scoring="1939"``): every player scores 1 per own pawn Home;
   the winner also scores 1 per opponent pawn Home and one bonus, the largest that
@@ -10,7 +10,7 @@
   scores 5 per opponent pawn not Home and the largest bonus that fits: 100 if no
   opponent pawn is Home, 50 if none has more than 1, 25 if none has more than 2.
 * **Partners**: the winning team wins; both partners score as the winner, and only the other
-  team's pawns count as the opponents' (RULES.md is silent on points with partners).
+  team's pawns count as the opponents' (the published rules are silent on points with partners).
 * **Matches**: a series of games; the winner of each leads the next; wins are counted
   (a doubled game counts 2) and points are totalled toward an agreed target.
 """
@@ -116,7 +116,7 @@ class GameResult:
 
     @property
     def wins(self) -> int:
-        """A doubled game counts 2 wins (RULES.md §6, seed 000)."""
+        """A doubled game counts 2 wins (docs/rules.md: "Points")."""
         return 2 if self.multiplier > 1 else 1
 
 

@@ -29,12 +29,13 @@ from pardon.core.cards import CARDS, DECKS
 from pardon.core.errors import InvalidError
 from pardon.core.rules import Rules
 
-#: Colours in play for each number of players when the players do not choose (RULES.md §1).
+#: Colours in play for each number of players when the players do not choose (docs/rules.md: "The board").
 DEFAULT_SEATS: dict[int, tuple[int, ...]] = {1: (0,), 2: (0, 2), 3: (0, 1, 2), 4: (0, 1, 2, 3)}
 
 
 class Extras(NamedTuple):
-    """The state some rules add to the board: hands, tokens, doubling (RULES.md §6–8).
+    """The state some rules add to the board: hands, tokens, doubling (docs/rules.md: "Points",
+    "Hands of five", "The 2013 edition").
 
     ``hands[colour]`` is that colour's hand, sorted (empty for a hand not known: the
     other seats' hands in an observation).  ``fire`` and ``ice`` name the pawn a token
@@ -121,7 +122,7 @@ def seats_for(players: int) -> tuple[int, ...]:
 
 def passing_over_dropped(position: Position) -> Position:
     """``position`` with the turn passed on, clockwise, over players who dropped out of a
-    double (RULES.md §6): they take no more turns."""
+    double (docs/rules.md: "Points"): they take no more turns."""
     out = position.out
     turn = position.turn
     if position.winner is not None or turn not in out:

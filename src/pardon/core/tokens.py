@@ -1,4 +1,4 @@
-"""Fire and Ice, the tokens of the 2013 edition (RULES.md §8), built on the board moves.
+"""Fire and Ice, the tokens of the 2013 edition (docs/rules.md: "The 2013 edition"), built on the board moves.
 
 A token sits on one pawn, named ``(colour, distance)`` in :class:`~pardon.core.state.Extras`,
 or in the centre (``None``); it follows its pawn as the pawn moves.

@@ -88,7 +88,7 @@ class GameState(NamedTuple):
 
 
 class LeaderDraw(NamedTuple):
-    """The cards drawn to choose the Leader (RULES.md §3.8), round by round."""
+    """The cards drawn to choose the Leader (docs/rules.md: "Who goes first"), round by round."""
 
     rounds: tuple[tuple[tuple[int, int], ...], ...]  # ((colour, card), ...) per round
     leader: int

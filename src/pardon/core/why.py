@@ -2,7 +2,7 @@
 
 :func:`why_not` answers for a move as the player wrote it (``"5 20-25"``, ``"1 start"``,
 ``"sorry 33"``); :func:`parse_move <pardon.core.notation.parse_move>` puts the answer in
-its IllegalError.  The checks follow RULES.md §3 in the order a player would think of
+its IllegalError.  The checks follow docs/rules.md ("The classic game") in the order a player would think of
 them: is there such a pawn, can this card move it at all, how far, and where it ends.
 """
 

@@ -33,7 +33,7 @@ def how_doubling_scores() -> str:
 
 
 def how_to_double() -> str:
-    """Doubling (RULES.md §6) for the rule sheet: who may double, dropping out, and the stake."""
+    """Doubling (docs/rules.md: "Points") for the rule sheet: who may double, dropping out, and the stake."""
     return (
         "<b>Doubling:</b> before you draw, you may double. Each other player accepts, or drops out and scores 0; "
         f"if all drop out, the game ends and you score {DROP_OUT_POINTS}. Each accepted double is × 2."
