@@ -1103,7 +1103,7 @@ function showHint(message) {
 
 // --- game over ---------------------------------------------------------------------------
 
-/** The colours that dropped out of a doubled game: they score nothing (RULES.md §6). */
+/** The colours that dropped out of a doubled game: they score nothing (docs/rules.md: "Points"). */
 function droppedOut() {
   return app.state?.position.doubling?.out ?? [];
 }
