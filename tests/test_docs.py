@@ -54,3 +54,41 @@ def test_every_shell_example_prints_what_the_docs_say(path: Path, tmp_path: Path
             check=False,
         )
         assert run.stdout + run.stderr == expected, f"{path.name}: $ {command}"
+
+
+PYTHON_BLOCK = re.compile(r"^( *)```python\n(.*?)^\1```", re.DOTALL | re.MULTILINE)
+
+
+def python_examples() -> list[tuple[str, str]]:
+    """``(where, code)`` for each ```python block of the README and docs/ that is a script
+    (the ``>>>`` examples are doctests, run by pytest's --doctest-glob)."""
+    found = []
+    for path in [DOCS.parent / "README.md", *sorted(DOCS.glob("*.md"))]:
+        text = path.read_text()
+        for match in PYTHON_BLOCK.finditer(text):
+            indent, body = match.group(1), match.group(2)
+            code = "\n".join(line[len(indent) :] for line in body.splitlines())
+            if ">>>" not in code:
+                found.append((f"{path.name}:{text[: match.start()].count(chr(10)) + 1}", code))
+    return found
+
+
+PYTHON_EXAMPLES = python_examples()
+
+
+@pytest.mark.parametrize(("where", "code"), PYTHON_EXAMPLES, ids=[where for where, _ in PYTHON_EXAMPLES])
+def test_every_python_example_runs_as_written(where: str, code: str, tmp_path: Path) -> None:
+    # each block on its own, as a reader copies it: README's GameState example used
+    # parse_rules without importing it (a NameError)
+    environment = dict(os.environ)
+    environment["PYTHONPATH"] = os.pathsep.join(filter(None, [str(SOURCE), environment.get("PYTHONPATH", "")]))
+    run = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=tmp_path,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert run.returncode == 0, f"{where}:\n{run.stderr}"

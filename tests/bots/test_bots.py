@@ -8,7 +8,7 @@ import pytest
 
 from pardon.bots import make_bot
 from pardon.bots.greedy import score
-from pardon.core import Game, legal_moves, parse_position, parse_rules
+from pardon.core import Game, IllegalError, legal_moves, parse_position, parse_rules
 from pardon.core.notation import format_move
 from pardon.core.observation import observe
 from pardon.core.state import seats_for
@@ -60,3 +60,13 @@ def test_an_observation_counts_the_cards_left_but_never_shows_their_order() -> N
     assert sum(left.values()) == 44
     assert left[card] == (5 if card == 1 else 4) - 1
     assert "draw_pile" not in seen._fields and not any(isinstance(value, type(game.pack)) for value in seen)
+
+
+@pytest.mark.parametrize("level", ["random", "greedy", "tactician", "expectimax", "mcts(iterations=10)", "expert"])
+def test_choosing_from_no_moves_says_why(level: str) -> None:
+    # a player asked to choose while a card is still to be drawn (legal_moves() is empty then)
+    # raised IndexError (random) or "max() arg is an empty sequence" (the others)
+    game = Game.new(parse_rules("classic"), (0, 2), 7)
+    assert game.awaiting_draw and game.legal_moves() == []
+    with pytest.raises(IllegalError, match="no move to choose from"):
+        make_bot(level).choose(game.observe(game.decider), game.legal_moves(), random.Random(1))

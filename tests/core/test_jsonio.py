@@ -127,3 +127,16 @@ def test_pardon_moves_refuses_bad_json_in_one_line(stdin: str) -> None:
     assert result.returncode == 2 and result.stdout == ""
     assert len(result.stderr.strip().splitlines()) == 1 and result.stderr.startswith("pardon moves: ")
     assert "Traceback" not in result.stderr
+
+
+def test_a_number_too_long_to_read_is_invalid_json() -> None:
+    # Python refuses to read an integer of more than 4,300 digits: a plain ValueError came out
+    with pytest.raises(InvalidError, match="not valid JSON for this interface"):
+        parse_json('{"seats": [' + "1" * 5000 + "]}")
+
+
+@pytest.mark.parametrize("text", [None, b"{}", 5])
+def test_json_that_is_not_text_is_an_invalid_error(text: object) -> None:
+    # was a TypeError: the JSON object must be str, bytes or bytearray
+    with pytest.raises(InvalidError, match="JSON is read from text"):
+        parse_json(text)  # type: ignore[arg-type]

@@ -193,3 +193,83 @@ def test_find_move_answers_none_where_parse_move_refuses(text: str) -> None:
     with pytest.raises((InvalidError, IllegalError, AmbiguousError)):
         parse_move(CLASSIC, position, 7, text)
     assert find_move(CLASSIC, position, 7, text) is None
+
+
+@pytest.mark.parametrize("stake", ["²", "³"])
+def test_a_stake_in_superscript_digits_is_an_invalid_error(stake: str) -> None:
+    # str.isdigit() takes "²" for a digit, int() does not: a plain ValueError came out
+    with pytest.raises(InvalidError, match="stake is a whole number"):
+        parse_position(f"R:start Y:start turn:R stake:{stake}")
+
+
+@pytest.mark.parametrize("square", ["١٧", "１７"])
+def test_a_square_in_other_scripts_digits_is_not_read(square: str) -> None:
+    # "\d" matched any Unicode digit: "１７" (full width) was read as square 17
+    with pytest.raises(InvalidError, match="cannot read location"):
+        parse_position(f"R:{square},start,start,start Y:start,start,start,start turn:R")
+
+
+@pytest.mark.parametrize("word", ["hand:R:", "hand:R"])
+def test_an_empty_hand_is_refused(word: str) -> None:
+    # it was read as hands of nothing: a position unequal to the same one written without it,
+    # and format_position wrote it back without the hand
+    with pytest.raises(InvalidError, match="expected hand:COLOUR:CARDS"):
+        parse_position(f"R:start Y:start turn:R {word}")
+
+
+@pytest.mark.parametrize(
+    ("text", "twice"),
+    [
+        ("R:start Y:start turn:R turn:Y", "turn twice"),
+        ("R:home Y:start winner:R winner:Y", "winner twice"),
+        ("R:17 Y:start turn:R fire:R17 fire:R17", "fire twice"),
+        ("R:start Y:start turn:R stake:2 stake:4", "stake twice"),
+        ("R:start Y:start turn:R hand:R:1,2,3,4,5 hand:red:7,8,10,11,12", "red's hand twice"),
+    ],
+)
+def test_a_part_given_twice_is_refused(text: str, twice: str) -> None:
+    # the last one quietly won: "turn:R turn:Y" was Yellow's turn
+    with pytest.raises(InvalidError, match=twice):
+        parse_position(text)
+
+
+@pytest.mark.parametrize("move", [None, "7 pass", (7, (), None)])
+def test_format_move_of_something_that_is_not_a_move_is_an_invalid_error(move: object) -> None:
+    # was an AttributeError ('NoneType' object has no attribute 'card')
+    position = parse_position("R:20,S2,start,start Y:25,start,start,start turn:R")
+    with pytest.raises(InvalidError, match="format_move takes a Move"):
+        format_move(position, move)  # type: ignore[arg-type]
+
+
+def test_format_move_in_something_that_is_not_a_position_is_an_invalid_error() -> None:
+    position = parse_position("R:20,S2,start,start Y:25,start,start,start turn:R")
+    move = parse_move(parse_rules("classic"), position, 5, "5 20-25")
+    with pytest.raises(InvalidError, match="format_move takes the Position"):
+        format_move(None, move)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("position", [None, "R:start Y:start turn:R"])
+def test_format_position_of_something_that_is_not_a_position_is_an_invalid_error(position: object) -> None:
+    # was an AttributeError ('NoneType' object has no attribute 'seats')
+    with pytest.raises(InvalidError, match="format_position takes a Position"):
+        format_position(position)  # type: ignore[arg-type]
+
+
+RECORD_TAGS = '[Rules "classic"]\n[Seats "red yellow"]\n'
+
+
+@pytest.mark.parametrize("seed", ["1_000", " 7", "+7", "٣", "７", "7.0"])
+def test_a_record_seed_not_written_in_plain_digits_is_refused(seed: str) -> None:
+    # int() took "1_000", " 7", "+7" and other scripts' digits: a record read as another text
+    with pytest.raises(InvalidError, match="seed must be a whole number"):
+        parse_record(f'{RECORD_TAGS}[Seed "{seed}"]\n')
+
+
+def test_a_negative_record_seed_is_read() -> None:
+    assert parse_record(f'{RECORD_TAGS}[Seed "-5"]\n').seed == -5
+
+
+def test_a_tag_given_twice_is_refused() -> None:
+    # the second [Seed ...] quietly won: another game
+    with pytest.raises(InvalidError, match=r"line 4: the record has two \[Seed ...\] tags"):
+        parse_record(f'{RECORD_TAGS}[Seed "1"]\n[Seed "2"]\n')

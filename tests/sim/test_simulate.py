@@ -10,11 +10,12 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from pardon.core.errors import InvalidError
 from pardon.sim.report import median_interval, summarise, write_report
-from pardon.sim.simulate import RESULTS, Simulation, read_rows, run_simulation
+from pardon.sim.simulate import RESULTS, Simulation, check_simulation, read_rows, run_simulation
 
 SIM = Simulation("classic", 2, ("random",), 40, seed=5)
 
@@ -278,3 +279,29 @@ def test_a_simulation_of_the_wrong_shape_is_an_invalid_error(
 ) -> None:
     with pytest.raises(InvalidError, match=message):
         run_simulation(simulation, tmp_path)
+
+
+def test_numpy_integers_are_whole_numbers_in_a_simulation() -> None:
+    # np.int64(2) players was refused as "not a whole number" (the core takes NumPy integers),
+    # and a list of bots kept as a list made the frozen settings unhashable
+    checked = check_simulation(Simulation("classic", np.int64(2), ["random"], np.int32(4), np.uint8(5)))  # type: ignore[arg-type]
+    assert checked == Simulation("classic", 2, ("random",), 4, 5)
+    assert all(type(value) is int for value in (checked.players, checked.games, checked.seed))
+    assert hash(checked) == hash(Simulation("classic", 2, ("random",), 4, 5))
+
+
+@pytest.mark.parametrize("what", ["players", "games", "seed"])
+@pytest.mark.parametrize("value", [2.0, "2", True, None])
+def test_a_simulation_number_that_is_not_a_whole_number_is_refused(what: str, value: object) -> None:
+    settings = {"rules": "classic", "players": 2, "bots": ("random",), "games": 2, "seed": 1, what: value}
+    with pytest.raises(InvalidError, match=f"a simulation's {what} must be a whole number"):
+        check_simulation(Simulation(**settings))  # type: ignore[arg-type]
+
+
+def test_a_folder_named_as_text_is_taken(tmp_path: Path) -> None:
+    # run_simulation(simulation, "runs/one") was an AttributeError: 'str' object has no attribute 'mkdir'
+    small = Simulation("classic", 2, ("random",), 3, seed=5)
+    assert run_simulation(small, str(tmp_path / "text")) == 3
+    run_simulation(small, tmp_path / "path")
+    assert results(tmp_path / "text") == results(tmp_path / "path")
+    assert [row["game"] for row in read_rows(str(tmp_path / "text"))] == [0, 1, 2]

@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from pardon.core.errors import InvalidError
+from pardon.core.errors import IllegalError, InvalidError
 from pardon.core.moves import Move
 from pardon.core.observation import Observation
 
@@ -36,7 +36,20 @@ class RandomBot:
     name = "random"
 
     def choose(self, observation: Observation, moves: list[Move], rng: random.Random) -> Move:
-        return moves[rng.randrange(len(moves))] if len(moves) > 1 else moves[0]
+        return moves[rng.randrange(len(moves))] if len(moves) > 1 else only_move(moves)
+
+
+def only_move(moves: list[Move]) -> Move:
+    """The one move of ``moves`` (what every player plays without thinking), else an error
+    that says what went wrong: an empty list is what ``legal_moves()`` gives while a card
+    is to be drawn, or once the game is over."""
+    if not isinstance(moves, list | tuple):
+        raise InvalidError(f"a computer player chooses from a list of moves (legal_moves()), not {moves!r:.80}")
+    if not moves:
+        raise IllegalError(
+            "there is no move to choose from: legal_moves() is empty until a card is drawn, and once the game is over"
+        )
+    return moves[0]
 
 
 BOTS = ("random", "greedy", "tactician", "expectimax", "mcts", "expert")

@@ -37,6 +37,7 @@ import random
 from collections import Counter
 from typing import Any
 
+from pardon.bots import only_move
 from pardon.bots.evaluation import SEARCHED, Evaluator, Weights, card_chances
 from pardon.bots.model import advance, draw_chances, draw_given, matches, sample_game, take_back, undraw_given
 from pardon.core.errors import InvalidError
@@ -96,8 +97,8 @@ class ExpectimaxBot:
         self._evaluators: dict[object, Evaluator] = {}
 
     def choose(self, observation: Observation, moves: list[Move], rng: random.Random) -> Move:
-        if len(moves) == 1:
-            return moves[0]
+        if len(moves) <= 1:
+            return only_move(moves)
         values = self.move_values(observation, moves, rng, self.roots)
         seat = observation.seat
         best = max(vector[seat] for vector in values)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 
+from pardon.bots import only_move
 from pardon.core.board import FIRST_TRACK, START
 from pardon.core.moves import Move
 from pardon.core.observation import Observation
@@ -40,8 +41,8 @@ class GreedyBot:
     name = "greedy"
 
     def choose(self, observation: Observation, moves: list[Move], rng: random.Random) -> Move:
-        if len(moves) == 1:
-            return moves[0]
+        if len(moves) <= 1:
+            return only_move(moves)
         colour = observation.seat
         values = [value(move.result, colour) for move in moves]
         best = max(values)

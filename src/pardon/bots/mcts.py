@@ -43,6 +43,7 @@ import random
 import time
 from collections import Counter
 
+from pardon.bots import only_move
 from pardon.bots.evaluation import SEARCHED, Evaluator, Weights, card_chances
 from pardon.bots.expectimax import MAX_DEPTH, ExpectimaxBot
 from pardon.bots.model import draw_chances, draw_given, matches, next_key, outcome, outcome_for, sample_game
@@ -142,8 +143,8 @@ class MctsBot:
         self._evaluators: dict[object, Evaluator] = {}
 
     def choose(self, observation: Observation, moves: list[Move], rng: random.Random) -> Move:
-        if len(moves) == 1:
-            return moves[0]
+        if len(moves) <= 1:
+            return only_move(moves)
         root = self.search(observation, moves, rng)
         best = max(root.active, key=lambda index: (root.mean(index), root.visits[index]))
         return moves[best]

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 
+from pardon.bots import only_move
 from pardon.bots.evaluation import TUNED, Evaluator, Weights, card_chances
 from pardon.core.moves import Move
 from pardon.core.observation import Observation
@@ -44,7 +45,7 @@ class TacticianBot:
         return found
 
     def choose(self, observation: Observation, moves: list[Move], rng: random.Random) -> Move:
-        if len(moves) == 1:
-            return moves[0]
+        if len(moves) <= 1:
+            return only_move(moves)
         choices = best_moves(self.evaluator(observation), observation, moves)
         return choices[rng.randrange(len(choices))] if len(choices) > 1 else choices[0]

@@ -9,10 +9,14 @@ turn needs nothing but the previous value.
 
 from __future__ import annotations
 
+import operator
 import random
+import reprlib
 from collections import Counter
 from functools import cache
 from typing import Final, NamedTuple
+
+from pardon.core.errors import IllegalError, InvalidError
 
 SORRY: Final = 13
 #: The "card" of a decision made without one: a Fire move before the draw, a double.
@@ -20,6 +24,8 @@ NO_CARD: Final = 0
 CARDS: Final = (1, 2, 3, 4, 5, 7, 8, 10, 11, 12, SORRY)
 CARD_NAMES: Final[dict[int, str]] = {card: str(card) for card in CARDS} | {SORRY: "sorry"}
 CARD_BY_NAME: Final[dict[str, int]] = {name: card for card, name in CARD_NAMES.items()}
+_NAMES: Final = ", ".join(CARD_NAMES.values())
+_NUMBERS: Final = ", ".join(str(card) for card in CARDS if card != SORRY) + f" and {SORRY} (Sorry!)"
 
 #: Deck compositions by size: 44 (1939, four of each), 45 (a fifth 1), 55 (five of each).
 DECKS: Final[dict[int, dict[int, int]]] = {
@@ -45,8 +51,25 @@ CARD_TEXT: Final[dict[int, str]] = {
 
 
 def card_name(card: int) -> str:
-    """The card as players write it: ``"1"`` … ``"12"``, ``"sorry"``."""
-    return CARD_NAMES[card]
+    """The card as players write it: ``"1"`` … ``"12"``, ``"sorry"``; InvalidError if ``card``
+    is no card."""
+    try:
+        return CARD_NAMES[card]
+    except (KeyError, TypeError):  # a number that is no card, or something unhashable
+        raise InvalidError(f"{reprlib.repr(card)} is not a card: the cards are {_NUMBERS}") from None
+
+
+def card_number(card: object) -> int:
+    """``card`` as a card's number (a plain int: a NumPy integer is one too), else
+    InvalidError: asking for a 6, for "7" or for 7.0 is a wrong argument, not a card."""
+    if not isinstance(card, bool):  # True == 1, but it is no card
+        try:
+            number = operator.index(card)  # type: ignore[arg-type]
+        except TypeError:
+            number = NO_CARD
+        if number in CARDS:
+            return number
+    raise InvalidError(f"{reprlib.repr(card)} is not a card: the cards are {_NUMBERS}")
 
 
 def a_card(card: int) -> str:
@@ -55,11 +78,12 @@ def a_card(card: int) -> str:
 
 
 def parse_card(text: str) -> int:
-    """Read a card name (``"7"``, ``"sorry"``, ``"Sorry!"``); raise ValueError if unknown."""
+    """Read a card name (``"7"``, ``"sorry"``, ``"Sorry!"``); raise InvalidError if unknown."""
+    if not isinstance(text, str):
+        raise InvalidError(f"a card is written as text such as '7' or 'sorry', not {reprlib.repr(text)}")
     key = text.strip().lower().rstrip("!")
     if key not in CARD_BY_NAME:
-        names = ", ".join(CARD_NAMES.values())
-        raise ValueError(f"unknown card {text!r}: expected one of {names}")
+        raise InvalidError(f"unknown card {text!r}: expected one of {_NAMES}")
     return CARD_BY_NAME[key]
 
 
@@ -67,7 +91,7 @@ def parse_card(text: str) -> int:
 def deck(size: int) -> tuple[int, ...]:
     """The cards of a deck of ``size`` (44, 45 or 55), in rank order."""
     if size not in DECKS:
-        raise ValueError(f"no deck of {size} cards: choose 44, 45 or 55")
+        raise InvalidError(f"no deck of {size!r} cards: choose 44, 45 or 55")
     return tuple(card for card, count in DECKS[size].items() for _ in range(count))
 
 
@@ -122,8 +146,8 @@ class Pack(NamedTuple):
         discards = self.discards
         shuffles = self.shuffles
         if not pile:
-            if not discards:
-                raise ValueError("no cards left to draw")
+            if not discards:  # only a pack made by hand can run out (a real game's cards go round)
+                raise IllegalError("no cards left to draw: the pack and the discard pile are empty")
             pile = shuffled(discards, seed, shuffles)
             discards = ()
             shuffles += 1
@@ -158,6 +182,8 @@ class Pack(NamedTuple):
         empty, the next card comes from the reshuffled discards.
         """
         source = self.draw_pile or self.discards
+        if not source:
+            raise IllegalError("no cards left to draw: the pack and the discard pile are empty")
         counts = Counter(source)
         total = len(source)
         return [(card, counts[card] / total) for card in CARDS if counts[card]]

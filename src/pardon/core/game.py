@@ -19,9 +19,9 @@ from typing import NamedTuple
 
 from pardon.core.board import COLOUR_NAMES
 from pardon.core.cards import NO_CARD, Pack
-from pardon.core.errors import IllegalError, InvalidError
+from pardon.core.errors import IllegalError, InvalidError, whole_number
 from pardon.core.moves import Move
-from pardon.core.notation import Record, check_text, format_move, parse_move
+from pardon.core.notation import Record, check_record, check_text, format_move, parse_move
 from pardon.core.observation import Observation
 from pardon.core.rules import Rules, parse_rules, to_text
 from pardon.core.scoring import GameResult, points_of
@@ -88,7 +88,18 @@ class Game:
 
     @classmethod
     def at(cls, rules: Rules, position: Position, pack: Pack, seed: int) -> Game:
-        """A game that starts from ``position`` with ``pack`` (a puzzle, a search's model, a test)."""
+        """A game that starts from ``position`` with ``pack`` (a puzzle, a search's model, a test).
+
+        The arguments' types are checked (text for the position, or a float seed, is an
+        InvalidError); whether the position could arise is not: see
+        :func:`pardon.core.state.check_position`."""
+        if not isinstance(rules, Rules):
+            raise InvalidError(f"rules must be a Rules value (parse_rules('classic')), not {reprlib.repr(rules)}")
+        if not isinstance(position, Position):
+            raise InvalidError(f"position must be a Position (parse_position(text)), not {reprlib.repr(position)}")
+        if not isinstance(pack, Pack):
+            raise InvalidError(f"pack must be a Pack (Pack.new(45, seed)), not {reprlib.repr(pack)}")
+        seed = whole_number(seed, "the seed")
         return cls(rules, begin_turn(rules, GameState(position, pack, seed)))
 
     # --- the state, read ------------------------------------------------------------------
@@ -208,10 +219,7 @@ class Game:
         return legal_moves(self.rules, self.state)
 
     def observe(self, colour: int) -> Observation:
-        """What ``colour`` may know now: never the order of the pack, nor other hands."""
-        if colour not in self.state.position.seats:
-            named = COLOUR_NAMES[colour] if isinstance(colour, int) and 0 <= colour < 4 else reprlib.repr(colour)
-            raise IllegalError(f"{named} is not playing: only a seat in play can be observed")
+        """What ``colour``, a seat in play, may know now: never the order of the pack, nor other hands."""
         return observe_state(self.rules, self.state, colour)
 
     def parse(self, text: str) -> Move:
@@ -294,6 +302,7 @@ def replay(record: Record) -> Game:
 
     The error names the line's number (counting decisions from 1) and what is wrong.
     """
+    check_record(record)
     game = None
     for _, game, move in replay_steps(record):
         game.play_trusted(move)
@@ -310,7 +319,7 @@ def replay_steps(record: Record) -> Iterator[tuple[int, Game, Move]]:
     card drawn): the decision's number (from 1), the game and the move.  The caller plays the
     move (``game.play_trusted(move)``) before asking for the next: a coach can look at every
     position of a game on the way.  Raises on the first bad decision, as :func:`replay` does."""
-    rules = parse_rules(record.rules)
+    rules = parse_rules(check_record(record).rules)
     game = Game.new(rules, record.seats, record.seed, first=record.first)
     for number, (colour, text) in enumerate(record.moves, start=1):
         if game.is_over:

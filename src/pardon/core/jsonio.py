@@ -18,7 +18,7 @@ from typing import Any
 
 from pardon.core.board import COLOUR_NAMES, COLOURS
 from pardon.core.cards import card_name
-from pardon.core.errors import AmbiguousError, InvalidError
+from pardon.core.errors import AmbiguousError, InvalidError, PardonError
 from pardon.core.hands import card_moves, hand_moves
 from pardon.core.moves import Move
 from pardon.core.notation import format_move, location_from_json, location_to_json, parse_card_word, parse_colour
@@ -46,12 +46,18 @@ def parse_json(text: str) -> Any:
     ...
     pardon.core.errors.AmbiguousError: the key 'turn' is given twice in one object
     """
+    if not isinstance(text, str):
+        raise InvalidError(f"JSON is read from text, not {_shown(text)}")
     try:
         return json.loads(text, object_pairs_hook=_object_once)
     except json.JSONDecodeError as error:
         raise InvalidError(f"not valid JSON ({error.msg} at line {error.lineno} column {error.colno})") from None
     except RecursionError:
         raise InvalidError("the JSON is nested too deeply to read") from None
+    except PardonError:  # a key given twice
+        raise
+    except ValueError as error:  # a number of more than 4,300 digits
+        raise InvalidError(f"not valid JSON for this interface: {error}") from None
 
 
 def _object_once(pairs: list[tuple[str, Any]]) -> dict[str, Any]:

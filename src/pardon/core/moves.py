@@ -16,6 +16,11 @@ rest of the project uses (``Move``, ``Action``, the action kinds) are re-exporte
 
 from __future__ import annotations
 
+import reprlib
+from typing import Final
+
+from pardon.core.cards import CARDS, card_number
+from pardon.core.errors import InvalidError
 from pardon.core.kernel import (
     ACCEPT,
     BONUS_HOME,
@@ -66,16 +71,33 @@ __all__ = [
 ]
 
 
+_CARD_SET: Final = frozenset(CARDS)
+
+
 def legal_moves(rules: Rules, position: Position, card: int) -> list[Move]:
     """Every legal way to use ``card``, one per distinct outcome, passes included.
 
     A pass (forfeit) is the only move when the card cannot be used; with an 11 it is
     also offered when no pawn can go forward 11, since a switch is never compulsory.
-    Returns an empty list when the game is over.
+    Returns an empty list when the game is over.  A ``card`` that is no card (a 6, "7",
+    7.0), or arguments of the wrong type, are an InvalidError.
     """
-    if position.winner is not None:
-        return []
-    moves = token_moves(rules, position, card) if rules.tokens else board_moves(rules, position, card)
+    if type(card) is not int or card not in _CARD_SET:  # a NumPy integer becomes a plain int
+        card = card_number(card)
+    try:
+        if position.winner is not None:
+            return []
+        moves = token_moves(rules, position, card) if rules.tokens else board_moves(rules, position, card)
+    except AttributeError:
+        if not isinstance(rules, Rules):
+            raise InvalidError(
+                f"rules must be a Rules value (parse_rules('classic')), not {reprlib.repr(rules)}"
+            ) from None
+        if not isinstance(position, Position):
+            raise InvalidError(
+                f"position must be a Position (parse_position(text)), not {reprlib.repr(position)}"
+            ) from None
+        raise
     if position.extras is not None and position.extras.out:  # the turn passes over who dropped out
         moves = [move._replace(result=passing_over_dropped(move.result)) for move in moves]
     return moves

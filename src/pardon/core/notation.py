@@ -51,8 +51,8 @@ from pardon.core.board import (
     partner,
     safety_distance,
 )
-from pardon.core.cards import CARD_NAMES, NO_CARD, SORRY, a_card, card_name, parse_card
-from pardon.core.errors import AmbiguousError, IllegalError, InvalidError, PardonError
+from pardon.core.cards import CARD_NAMES, NO_CARD, SORRY, a_card, card_name, card_number, parse_card
+from pardon.core.errors import AmbiguousError, IllegalError, InvalidError, PardonError, whole_number
 from pardon.core.hands import card_moves
 from pardon.core.locations import format_location
 from pardon.core.moves import (
@@ -91,7 +91,7 @@ def colour_name(colour: int) -> str:
 # -------------------------------------------------------------- locations
 
 
-_LOCATION = re.compile(r"^(?:(start)|(home)|[sS]([1-5])|(\d{1,2}))$", re.IGNORECASE)
+_LOCATION = re.compile(r"^(?:(start)|(home)|[sS]([1-5])|([0-9]{1,2}))$", re.IGNORECASE)  # ASCII digits only
 
 
 def parse_location(colour: int, text: str) -> int:
@@ -161,6 +161,19 @@ def _action_text(player: int, action: Action) -> str:
 
 def format_move(position: Position, move: Move) -> str:
     """The canonical text of a move made in ``position``."""
+    try:
+        return _move_text(position, move)
+    except (AttributeError, TypeError):
+        if not isinstance(move, Move):
+            raise InvalidError(f"format_move takes a Move from legal_moves(), not {reprlib.repr(move)}") from None
+        if not isinstance(position, Position):
+            raise InvalidError(
+                f"format_move takes the Position the move is made in, not {reprlib.repr(position)}"
+            ) from None
+        raise
+
+
+def _move_text(position: Position, move: Move) -> str:
     if move.card == NO_CARD:
         if not move.actions:
             return GO_ON
@@ -263,6 +276,12 @@ def check_text(text: object, what: str) -> str:
 
 
 def _read_move(rules: Rules, position: Position, card: int | None, text: str, explain: bool) -> Move:
+    if not isinstance(rules, Rules):
+        raise InvalidError(f"rules must be a Rules value (parse_rules('classic')), not {reprlib.repr(rules)}")
+    if not isinstance(position, Position):
+        raise InvalidError(f"position must be a Position (parse_position(text)), not {reprlib.repr(position)}")
+    if card is not None:
+        card = card_number(card)  # "7" or a 6 is a wrong argument, not a card the text does not name
     words = check_text(text, "a move").split()
     if not words:
         raise InvalidError("empty move: expected a card and what to do with it, e.g. '5 20-25'")
@@ -470,6 +489,8 @@ def format_position(position: Position) -> str:
     """``R:home,S3,17,start Y:... turn:R`` (or ``winner:R``), then what the rules add:
     ``hand:R:1,5,7,11,sorry`` per known hand, ``fire:R17`` / ``ice:Y33`` for a token's
     pawn (colour letter and location), ``stake:2`` and ``out:B`` after doubles."""
+    if not isinstance(position, Position):
+        raise InvalidError(f"format_position takes a Position, not {reprlib.repr(position)}")
     parts = [
         f"{COLOUR_LETTERS[colour]}:" + ",".join(format_location(colour, pawn) for pawn in position.pawns[colour])
         for colour in position.seats
@@ -491,6 +512,9 @@ def format_position(position: Position) -> str:
     return " ".join(parts)
 
 
+_POSITION_WORDS: Final = frozenset({"turn", "winner", "fire", "ice", "stake", "out"})
+
+
 def parse_position(text: str) -> Position:
     """The inverse of :func:`format_position`; pawns may be listed in any order."""
     pawns: dict[int, tuple[int, ...]] = {}
@@ -498,11 +522,16 @@ def parse_position(text: str) -> Position:
     tokens: dict[str, tuple[int, int]] = {}
     stake, out = 1, tuple[int, ...]()
     turn = winner = None
+    given: set[str] = set()
     for word in check_text(text, "a position").split():
         key, colon, value = word.partition(":")
         if not colon or not value:
             raise InvalidError(f"cannot read {word!r}: expected COLOUR:PAWNS, turn:COLOUR or winner:COLOUR")
         lowered = key.lower()
+        if lowered in _POSITION_WORDS:
+            if lowered in given:  # "turn:R turn:Y" would quietly be Yellow's turn
+                raise InvalidError(f"cannot read {word!r}: the position gives {lowered} twice")
+            given.add(lowered)
         if lowered in ("turn", "winner"):
             colour = parse_colour(value)
             if lowered == "turn":
@@ -511,7 +540,13 @@ def parse_position(text: str) -> Position:
                 winner = colour
         elif lowered == "hand":
             who, _, cards = value.partition(":")
-            hands[parse_colour(who)] = tuple(sorted(parse_card_word(card) for card in cards.split(",") if card))
+            hand = tuple(sorted(parse_card_word(card) for card in cards.split(",") if card))
+            if not hand:  # an empty hand would make a position unequal to the same one without it
+                raise InvalidError(f"cannot read {word!r}: expected hand:COLOUR:CARDS, e.g. hand:R:1,5,7,11,sorry")
+            colour = parse_colour(who)
+            if colour in hands:
+                raise InvalidError(f"cannot read {word!r}: the position gives {COLOUR_NAMES[colour]}'s hand twice")
+            hands[colour] = hand
         elif lowered in ("fire", "ice"):
             colour = parse_colour(value[0])
             tokens[lowered] = (colour, parse_location(colour, value[1:]))
@@ -539,7 +574,7 @@ def parse_position(text: str) -> Position:
 
 
 def _whole_number(text: str, what: str) -> int:
-    if not text.isdigit():
+    if not (text.isascii() and text.isdigit()):  # "²" is a digit to isdigit() but not to int()
         raise InvalidError(f"the {what} is a whole number, not {text!r}")
     return int(text)
 
@@ -563,7 +598,42 @@ class Record(NamedTuple):
     first: int | None = None
 
 
+def check_record(record: object) -> Record:
+    """``record`` if it is a :class:`Record` whose parts have the right types (whether its
+    seats and decisions make a game is for :func:`~pardon.core.game.replay` to say), else
+    InvalidError."""
+    if not isinstance(record, Record):
+        raise InvalidError(f"a record is a Record (parse_record(text), record_of(game)), not {reprlib.repr(record)}")
+    if not isinstance(record.rules, str):
+        raise InvalidError(f"a record's rules are text such as 'classic', not {reprlib.repr(record.rules)}")
+    if isinstance(record.seats, (str, bytes)) or not isinstance(record.seats, (tuple, list)):
+        raise InvalidError(f"a record's seats are a tuple of colour numbers, not {reprlib.repr(record.seats)}")
+    for seat in record.seats:
+        _colour_number(seat, "a record's seat")
+    whole_number(record.seed, "a record's seed")
+    if not isinstance(record.moves, (tuple, list)):
+        raise InvalidError(f"a record's moves are (colour, text) pairs, not {reprlib.repr(record.moves)}")
+    for number, decision in enumerate(record.moves, start=1):
+        if not isinstance(decision, (tuple, list)) or len(decision) != 2 or not isinstance(decision[1], str):
+            raise InvalidError(
+                f"decision {number} of the record is not a (colour, text) pair: {reprlib.repr(decision)}"
+            )
+        _colour_number(decision[0], f"the colour of decision {number}")
+    for what, colour in (("result", record.result), ("first player", record.first)):
+        if colour is not None:
+            _colour_number(colour, f"a record's {what}")
+    return record
+
+
+def _colour_number(value: object, what: str) -> int:
+    colour = whole_number(value, what, "a colour number (0 red, 1 blue, 2 yellow, 3 green)")
+    if colour not in COLOURS:
+        raise InvalidError(f"{what} must be a colour number (0 red, 1 blue, 2 yellow, 3 green), not {colour}")
+    return colour
+
+
 def format_record(record: Record) -> str:
+    check_record(record)
     result = COLOUR_NAMES[record.result] if record.result is not None else "*"
     lines = [
         f'[Rules "{record.rules}"]',
@@ -579,6 +649,7 @@ def format_record(record: Record) -> str:
 
 
 _TAG = re.compile(r'^\[(\w+)\s+"([^"]*)"\]$')
+_SEED = re.compile(r"^-?[0-9]+$")
 
 
 def parse_record(text: str) -> Record:
@@ -593,6 +664,8 @@ def parse_record(text: str) -> Record:
         if tag:
             if moves:
                 raise InvalidError(f"line {number}: tags come before the moves")
+            if tag.group(1).lower() in tags:  # a second [Seed ...] quietly named another game
+                raise InvalidError(f"line {number}: the record has two [{tag.group(1).capitalize()} ...] tags")
             tags[tag.group(1).lower()] = tag.group(2)
             continue
         colour_text, _, move_text = line.partition(" ")
@@ -606,10 +679,9 @@ def parse_record(text: str) -> Record:
     for required in ("rules", "seats", "seed"):
         if required not in tags:
             raise InvalidError(f"the record has no [{required.capitalize()} ...] tag")
-    try:
-        seed = int(tags["seed"])
-    except ValueError:
-        raise InvalidError(f"the seed must be a whole number, not {tags['seed']!r}") from None
+    if not _SEED.match(tags["seed"]):  # int() would take "1_000", " 7" and other scripts' digits
+        raise InvalidError(f"the seed must be a whole number, not {tags['seed']!r}")
+    seed = int(tags["seed"])
     seats = tuple(sorted(parse_colour(word) for word in tags["seats"].split()))
     result_text = tags.get("result", "*")
     result = None if result_text == "*" else parse_colour(result_text)

@@ -25,12 +25,11 @@ True
 
 from __future__ import annotations
 
-import operator
 import reprlib
 from typing import Final, NamedTuple
 
 from pardon.core.board import COLOUR_NAMES
-from pardon.core.cards import CARDS, NO_CARD, SORRY, Pack, a_card
+from pardon.core.cards import NO_CARD, Pack, a_card, card_number
 from pardon.core.errors import IllegalError, InvalidError, whole_number
 from pardon.core.hands import hand_moves, with_hand
 from pardon.core.moves import ACCEPT, DOUBLE, DROP, Action, Move
@@ -156,31 +155,43 @@ def begin_turn(rules: Rules, state: GameState) -> GameState:
 def decider(state: GameState) -> int:
     """The colour whose decision :func:`legal_moves` lists: the player to move, or the player
     to answer a double."""
-    return state.answering[0] if state.stage == ANSWERING and state.answering else state.position.turn
+    try:
+        return state.answering[0] if state.stage == ANSWERING and state.answering else state.position.turn
+    except AttributeError:
+        _refuse_wrong_arguments(None, state, check_rules=False)
+        raise
 
 
 def awaiting_draw(rules: Rules, state: GameState) -> bool:
     """Whether the next step is chance (:func:`draw_next`, :func:`draw`) rather than a decision."""
-    return state.stage == CARD and state.card is None and not rules.hand and state.position.winner is None
+    try:
+        return state.stage == CARD and state.card is None and not rules.hand and state.position.winner is None
+    except AttributeError:
+        _refuse_wrong_arguments(rules, state)
+        raise
 
 
 def legal_moves(rules: Rules, state: GameState) -> list[Move]:
     """The choices of :func:`decider` (empty while a card is to be drawn, and once the game is
     over).  In a hand game each move's result shows the mover's own hand only, as the
     player's observation does; :func:`apply` puts the other hands back."""
-    position = state.position
-    if position.winner is not None:
-        return []
-    if state.stage == BEFORE_DRAW:
-        return _before_draw_moves(rules, state)
-    if state.stage == ANSWERING:
-        colour = state.answering[0]
-        return [Move(NO_CARD, (Action(kind, colour, -1, -1, -1),), position) for kind in (ACCEPT, DROP)]
-    if rules.hand:
-        return hand_moves(rules, view(state, position.turn))
-    if state.card is None:
-        return []
-    return card_moves(rules, position, state.card)
+    try:
+        position = state.position
+        if position.winner is not None:
+            return []
+        if state.stage == BEFORE_DRAW:
+            return _before_draw_moves(rules, state)
+        if state.stage == ANSWERING:
+            colour = state.answering[0]
+            return [Move(NO_CARD, (Action(kind, colour, -1, -1, -1),), position) for kind in (ACCEPT, DROP)]
+        if rules.hand:
+            return hand_moves(rules, view(state, position.turn))
+        if state.card is None:
+            return []
+        return card_moves(rules, position, state.card)
+    except (AttributeError, TypeError):
+        _refuse_wrong_arguments(rules, state)
+        raise
 
 
 def view(state: GameState, colour: int) -> Position:
@@ -193,8 +204,29 @@ def view(state: GameState, colour: int) -> Position:
 
 
 def observe_state(rules: Rules, state: GameState, colour: int) -> Observation:
-    """What ``colour`` may know: never the order of the pack, nor other hands."""
+    """What ``colour``, a seat in play, may know: never the order of the pack, nor other hands."""
+    _refuse_wrong_arguments(rules, state)
+    if type(colour) is not int:  # a NumPy integer is a colour too; a float, a bool or text is not
+        colour = whole_number(colour, "the colour", "a colour number (0 red, 1 blue, 2 yellow, 3 green)")
+    if colour not in state.position.seats:
+        named = COLOUR_NAMES[colour] if 0 <= colour < len(COLOUR_NAMES) else str(colour)
+        raise IllegalError(f"{named} is not playing: only a seat in play can be observed")
     return observe(rules, view(state, colour), colour, state.card, state.pack.discards)
+
+
+def _refuse_wrong_arguments(rules: object, state: object, *moves: object, check_rules: bool = True) -> None:
+    """InvalidError naming an argument of the wrong type, if there is one.  The step
+    functions call it only once something has failed (an AttributeError from inside), so
+    that a search's calls pay nothing for it."""
+    if check_rules and not isinstance(rules, Rules):
+        raise InvalidError(f"rules must be a Rules value (parse_rules('classic')), not {reprlib.repr(rules)}")
+    if not isinstance(state, GameState):
+        raise InvalidError(
+            f"state must be a GameState (from start(), draw_next() or apply()), not {reprlib.repr(state)}"
+        )
+    for move in moves:  # apply's move
+        if not isinstance(move, Move):
+            raise InvalidError(f"apply takes a Move from legal_moves(rules, state), not {reprlib.repr(move)}")
 
 
 # --- chance ----------------------------------------------------------------------------
@@ -202,7 +234,11 @@ def observe_state(rules: Rules, state: GameState, colour: int) -> Observation:
 
 def chance_outcomes(rules: Rules, state: GameState) -> list[tuple[int, float]]:
     """Each card the next draw can turn up, with its chance (from the pack's composition;
-    once the pack is empty, from the discards that will be shuffled into it)."""
+    once the pack is empty, from the discards that will be shuffled into it).
+
+    Each chance is ``count / total``, the float nearest the exact fraction, so their sum may
+    miss 1.0 by a unit in the last place; the exact fractions are the counts of
+    ``state.pack.draw_pile`` (of ``state.pack.discards`` once it is empty) over their number."""
     _check_draw(rules, state)
     return state.pack.chances()
 
@@ -219,7 +255,7 @@ def draw(rules: Rules, state: GameState, card: int) -> GameState:
     """``card`` turned up next (one of :func:`chance_outcomes`): a search's chance outcome.
     Only the order of the face-down cards changes, which nobody can see."""
     _check_draw(rules, state)
-    card = _a_card(card)
+    card = card_number(card)
     pack = state.pack
     pile, discards, shuffles = pack.draw_pile, pack.discards, pack.shuffles
     if not pile:  # the discards become the new pack
@@ -231,21 +267,8 @@ def draw(rules: Rules, state: GameState, card: int) -> GameState:
     return draw_next(rules, state._replace(pack=rearranged))[1]
 
 
-def _a_card(card: object) -> int:
-    """``card`` as a card's number, else InvalidError: asking for a 6, or for "7", is a
-    wrong argument, not a card the pack happens to have run out of."""
-    if not isinstance(card, bool):  # True == 1, but it is no card
-        try:
-            number = operator.index(card)  # type: ignore[arg-type]
-        except TypeError:
-            number = NO_CARD
-        if number in CARDS:
-            return number
-    names = ", ".join(str(each) for each in CARDS if each != SORRY)
-    raise InvalidError(f"{reprlib.repr(card)} is not a card: the cards are {names} and {SORRY} (Sorry!)")
-
-
 def _check_draw(rules: Rules, state: GameState) -> None:
+    _refuse_wrong_arguments(rules, state)
     if state.position.winner is not None:
         raise IllegalError(f"the game is over: {COLOUR_NAMES[state.position.winner]} has won")
     if rules.hand:
@@ -260,12 +283,17 @@ def _check_draw(rules: Rules, state: GameState) -> None:
 
 
 def apply(rules: Rules, state: GameState, move: Move) -> GameState:
-    """The state after ``move``, one of :func:`legal_moves` (trusted, not checked again)."""
-    if state.stage == BEFORE_DRAW:
-        return _decided_before_draw(rules, state, move)
-    if state.stage == ANSWERING:
-        return _answered(rules, state, move)
-    return _played(rules, state, as_made(state, move))
+    """The state after ``move``, one of :func:`legal_moves` (trusted, not checked again: a
+    move from another state gives a wrong state; :meth:`~pardon.core.game.Game.play` checks)."""
+    try:
+        if state.stage == BEFORE_DRAW:
+            return _decided_before_draw(rules, state, move)
+        if state.stage == ANSWERING:
+            return _answered(rules, state, move)
+        return _played(rules, state, as_made(state, move))
+    except (AttributeError, TypeError):
+        _refuse_wrong_arguments(rules, state, move)
+        raise
 
 
 def _before_draw_moves(rules: Rules, state: GameState) -> list[Move]:

@@ -34,7 +34,7 @@ from typing import Any, Final, TextIO
 from pardon.bots import Bot, RandomBot, describe_bot, make_bot, split_bot_specs
 from pardon.core.board import COLOUR_NAMES, START
 from pardon.core.cards import CARD_NAMES, NO_CARD
-from pardon.core.errors import InvalidError
+from pardon.core.errors import InvalidError, whole_number
 from pardon.core.game import Game
 from pardon.core.moves import BUMP_FROM_START, Move, legal_moves
 from pardon.core.rules import Rules, parse_rules, to_text
@@ -91,12 +91,12 @@ def check_simulation(simulation: Simulation) -> Simulation:
     """Raise InvalidError unless the run can be played; return it with its rules text
     in canonical form."""
     rules = parse_rules(simulation.rules)
-    for what in ("players", "games", "seed"):
-        value = getattr(simulation, what)
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise InvalidError(f"a simulation's {what} is a whole number, not {value!r}")
-    if not simulation.bots or isinstance(simulation.bots, str):
+    players, games, seed = (
+        whole_number(getattr(simulation, what), f"a simulation's {what}") for what in ("players", "games", "seed")
+    )  # a NumPy integer is a whole number too: kept as an int, so that the settings are JSON
+    if not simulation.bots or isinstance(simulation.bots, str) or not isinstance(simulation.bots, tuple | list):
         raise InvalidError(f"a simulation names at least one computer player, as a tuple, not {simulation.bots!r}")
+    simulation = Simulation(simulation.rules, players, tuple(simulation.bots), games, seed)
     if simulation.players not in rules.players:
         allowed = ", ".join(str(count) for count in rules.players)
         raise InvalidError(f"{to_text(rules)} is played by {allowed} players, not {simulation.players}")
@@ -291,7 +291,7 @@ def settings_of(simulation: Simulation) -> dict[str, Any]:
 
 def run_simulation(
     simulation: Simulation,
-    directory: Path,
+    directory: Path | str,
     *,
     jobs: int = 1,
     scheduler: str | None = None,
@@ -306,6 +306,7 @@ def run_simulation(
     once passed; the games played so far are kept, and a later call resumes.
     """
     simulation = check_simulation(simulation)
+    directory = Path(directory)  # a folder's name as text, as a script writes it
     directory.mkdir(parents=True, exist_ok=True)
     done = resume_point(directory, simulation)
     (directory / SETTINGS).write_text(json.dumps(settings_of(simulation), indent=2) + "\n", encoding="utf-8")
@@ -349,15 +350,16 @@ def _play(tasks: list[tuple[Simulation, int, int]], jobs: int, scheduler: str | 
             yield from pool.imap(_play_batch, tasks[low : low + window])
 
 
-def read_rows(directory: Path) -> Iterator[dict[str, Any]]:
+def read_rows(directory: Path | str) -> Iterator[dict[str, Any]]:
     """The rows of a run, in game order (a partial last line is skipped)."""
-    path = directory / RESULTS
+    path = Path(directory) / RESULTS
     if not path.exists():
         raise InvalidError(f"{directory} holds no simulation results ({RESULTS} is missing)")
     yield from read_jsonlines(path)
 
 
-def read_settings(directory: Path) -> Simulation:
+def read_settings(directory: Path | str) -> Simulation:
+    directory = Path(directory)
     if not directory.is_dir():
         raise InvalidError(f"{directory} is not a simulation run: there is no such folder")
     try:

@@ -33,12 +33,13 @@ import statistics
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from numbers import Integral
 from pathlib import Path
 from typing import Any, Final, NamedTuple, TextIO
 
 from pardon.bots import Bot, describe_bot, make_bot, split_bot_specs
 from pardon.core.board import partner
-from pardon.core.errors import InvalidError
+from pardon.core.errors import InvalidError, whole_number
 from pardon.core.game import Game
 from pardon.core.rules import parse_rules, to_text
 from pardon.core.state import seats_for
@@ -314,7 +315,7 @@ def run_tournament(
     progress: TextIO | None = None,
     on_result: Callable[[GameResult], None] | None = None,
     ladder: bool = False,
-    directory: Path | None = None,
+    directory: Path | str | None = None,
 ) -> TournamentReport:
     """Play a duplicate tournament between ``bots`` (player specs) and summarise it; with
     ``ladder``, only each player against the next in the list.  With a ``directory``, every
@@ -323,6 +324,15 @@ def run_tournament(
         raise InvalidError(
             f"bots is a list of computer players, such as {split_bot_specs(bots)!r}, not the text {bots!r}"
         )
+    if not isinstance(bots, Iterable):
+        raise InvalidError(f"bots is a list of computer players, such as ['greedy', 'random'], not {bots!r}")
+    bots = list(bots)  # a generator too, read once
+    if not all(isinstance(spec, str) for spec in bots):
+        raise InvalidError(
+            f"bots is a list of computer players named as text, such as ['greedy', 'random'], not {bots!r}"
+        )
+    players = whole_number(players, "a tournament's players")
+    seed = whole_number(seed, "a tournament's seed")  # "1" and 1.5 would name other deals than 1
     if len(bots) < 2:
         raise InvalidError("a tournament needs at least two computer players")
     if len(set(bots)) != len(bots):
@@ -334,11 +344,15 @@ def run_tournament(
         raise InvalidError(
             f"rules {rules} are played by {counts} player{'s' if allowed != (1,) else ''}, not {players!r}"
         )
-    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+    if players < 2:
+        raise InvalidError(f"a tournament pits players against each other: {rules} is played alone")
+    if isinstance(games, bool) or not isinstance(games, Integral) or games < 1:  # a NumPy integer is one
         raise InvalidError(f"a tournament plays at least one game per pairing, not games={games!r}")
+    games = int(games)
     levels = {spec: describe_bot(spec) for spec in bots}  # a bad spec is refused before any game is played
     specs = schedule(bots, players, games, rules, seed, ladder)
     settings = {"rules": rules, "players": players, "bots": list(bots), "seed": seed, LEVELS: levels}
+    directory = None if directory is None else Path(directory)  # a folder's name as text too
     kept = {} if directory is None else load_results(directory, settings, specs)
     earlier = len(kept)
     bar = Progress(len(specs), progress)
