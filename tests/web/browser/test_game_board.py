@@ -14,7 +14,6 @@ from typing import Any
 import pytest
 
 pytest.importorskip("playwright")
-
 from tests.web.browser.accessibility import serious_problems
 from tests.web.browser.play_support import contrast
 from tests.web.browser.test_game_page import (
@@ -37,6 +36,8 @@ from tests.web.browser.test_game_page import (
 from pardon.core.cards import CARD_TEXT
 from pardon.core.rules import PRESETS, parse_rules
 from pardon.web.views import card_text
+
+expect = pytest.importorskip("playwright.sync_api").expect
 
 
 def centre_of(page: Any, selector: str) -> tuple[float, float]:
@@ -181,6 +182,46 @@ def test_while_a_card_no_pawn_can_use_is_passed_the_keyboard_reaches_the_pawns_a
     assert reachable, "the pawns are a Tab away while the pass waits: each says why it cannot move"
     assert all(key.startswith("red:") and disabled == "true" for key, disabled, _ in reachable), reachable
     assert all("cannot move with the" in (label or "") for _, _, label in reachable), reachable
+
+
+def test_enter_on_a_pawn_while_a_card_no_pawn_can_use_is_passed_says_why_not(live_server: Any, page: Any) -> None:
+    game = vs_computers(live_server, seed=4)  # Red's first card, an 8, cannot be used
+    open_game(page, game["seats"][0]["link"])
+    page.evaluate("() => { window.pardonGame.autoPass = 'on'; }")
+    page.wait_for_function("() => document.getElementById('prompt').textContent.includes('passing automatically')")
+    now = state(page)
+    page.locator('.pawn[data-key="red:start"][tabindex="0"]').focus()
+    page.keyboard.press("Enter")  # within the moment the pass waits: it once said nothing at all
+    why = now["why_not"][now["card"]]["red:start"]
+    expect(page.locator("#message")).to_have_text(f"Why not? {why}.")
+
+
+STALE_TAB_STOPS = """() => {  // each frame: a pawn still a Tab stop while a state that is not Red's is drawn
+  window.staleTabStops = [];
+  const look = () => {
+    const g = window.pardonGame;
+    if (g && g.state && !g.ready && g.state.decider !== "red") {
+      for (const pawn of document.querySelectorAll(".pawn[tabindex]")) {
+        window.staleTabStops.push([g.state.event, pawn.dataset.key, pawn.getAttribute("aria-label")]);
+      }
+    }
+    requestAnimationFrame(look);
+  };
+  look();
+}"""
+
+
+def test_no_pawn_stays_a_tab_stop_while_the_move_made_is_drawn(live_server: Any, page: Any) -> None:
+    game = vs_computers(live_server, seed=7, players=2)
+    open_game(page, game["seats"][0]["link"], reduced_motion=False)  # the move is animated
+    page.evaluate(STALE_TAB_STOPS)
+    for _ in range(4):
+        now = wait_my_turn(page)
+        play_by_clicks(page, furthest(now["moves"]))
+        page.wait_for_function(f"() => window.pardonGame.state.event > {now['event']}")
+    wait_my_turn(page)
+    # they once stayed, "can move" (or why not) of a turn that was over, until the animation ended
+    assert page.evaluate("() => window.staleTabStops") == []
 
 
 def test_the_ice_is_explained_and_put_on_a_pawn_on_the_board(live_server: Any, page: Any) -> None:

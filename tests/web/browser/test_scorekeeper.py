@@ -586,3 +586,78 @@ def test_the_edit_button_is_reached_and_used_with_the_keyboard(page: Any) -> Non
     expect(page.locator("#message")).to_have_text("Game 2 saved: Bob won a doubled game.")
     assert sheet(page)[-1] == ["Wins", "1", "2"]
     assert page.evaluate(focused) == "Edit game 2"  # back where the change began
+
+
+def test_a_rename_reaches_the_names_the_game_form_reads_out(page: Any) -> None:
+    page.goto(PAGE_FILE.as_uri())
+    add_players(page, "Ann", "Bob")
+    page.get_by_label("Player 1").fill("Nana")
+    page.get_by_label("Player 1").press("Enter")
+    assert page.locator("#game-form").get_by_label("Nana", exact=True).count() == 1  # the winner's radio
+    page.get_by_label("Scoring").select_option("1992")
+    page.get_by_label("Player 2").fill("Bobby")
+    page.get_by_label("Player 2").press("Enter")  # the points form is not built again: its labels follow
+    form = page.locator("#game-form")
+    form.get_by_label("Bobby: pawns Home").fill("4")
+    form.get_by_label("Bobby won").check()
+    expect(form.locator("#preview")).to_have_text("Nana 0, Bobby 140")
+
+
+def test_an_imported_game_with_no_points_for_its_winner_is_refused(page: Any, tmp_path: Path) -> None:
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(PAGE_FILE.as_uri())
+    players = [{"id": "p1", "name": "Ann", "colours": []}, {"id": "p2", "name": "Bob", "colours": []}]
+    game = {"winner": "p1", "stake": 1, "home": {"p2": 1}, "dropped": [], "allDropped": False, "server": None}
+    for points in ({"p2": 5}, {}):  # once accepted, and Edit then threw
+        crafted = tmp_path / "crafted.json"
+        match = {"format": "pardon-scorekeeper", "version": 1, "scoring": "1992", "pawns": 4, "nextId": 3}
+        match |= {"goal": {"kind": "none", "value": None}, "players": players, "games": [game | {"points": points}]}
+        crafted.write_text(json.dumps(match))
+        page.locator("#import-file").set_input_files(str(crafted))
+        expect(page.locator("#message")).to_have_text(
+            "Could not import crafted.json: game 1 has no points for its winner and at least one other player. "
+            "Nothing was changed."
+        )
+    assert page.evaluate("pardonScorekeeper.match().games") == []
+    assert not errors
+
+
+def test_a_long_match_is_still_kept_when_its_undo_steps_fill_the_storage(page: Any, tmp_path: Path) -> None:
+    page.goto(PAGE_FILE.as_uri())
+    players = [{"id": f"p{n}", "name": name, "colours": []} for n, name in enumerate(("Ann", "Bob", "Cy", "Di"), 1)]
+    home = {"p1": 4, "p2": 1, "p3": 2, "p4": 3}
+    game = {"winner": "p1", "stake": 1, "home": home, "dropped": [], "allDropped": False, "server": None}
+    game["points"] = {"p1": 10, "p2": 1, "p3": 2, "p4": 3}
+    match = {"format": "pardon-scorekeeper", "version": 1, "scoring": "1939", "pawns": 4, "nextId": 5}
+    match |= {"goal": {"kind": "none", "value": None}, "players": players, "games": [game] * 1000}
+    big = tmp_path / "big.json"
+    big.write_text(json.dumps(match))
+    page.locator("#import-file").set_input_files(str(big))
+    expect(page.locator("#message")).to_contain_text("4 players, 1000 games")
+    for n in range(40):  # each change keeps a copy of the match for Undo: some 7 MB in all, past the quota
+        page.get_by_label("Player 1").fill(f"Ann {n}")
+        page.get_by_label("Player 1").press("Enter")
+        expect(page.locator("#message")).to_have_text("")  # never "not keeping the score"
+    page.reload()
+    assert page.get_by_label("Player 1").input_value() == "Ann 39"  # the last change was kept
+    assert len(page.evaluate("pardonScorekeeper.match().games")) == 1000
+    expect(page.locator("#undo")).to_have_text("Undo renaming Ann 38")  # the newer Undo steps stay
+
+
+def test_another_tab_changing_the_game_open_here_says_so(page: Any) -> None:
+    page.goto(PAGE_FILE.as_uri())
+    page.get_by_label("Scoring").select_option("1992")
+    add_players(page, "Red", "Blue")
+    enter_points_game(page, {"Red": 4, "Blue": 1}, winner="Red")
+    other = page.context.new_page()
+    other.goto(PAGE_FILE.as_uri())
+    form = edit_game(page, 1)
+    form.get_by_label("Blue: pawns Home").fill("3")  # typed here, not saved
+    edit_game(other, 1).get_by_label("Blue: pawns Home").fill("2")
+    other.get_by_role("button", name="Save changes").click()
+    expect(page.locator("#record-title")).to_have_text("Record game 2")  # the game changed under it
+    expect(page.locator("#message")).to_have_text(
+        "The match was changed in another tab or window, so the changes to game 1 made here were not saved."
+    )
+    assert page.evaluate("pardonScorekeeper.match().games[0].home") == {"p1": 4, "p2": 2}

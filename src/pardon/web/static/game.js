@@ -209,6 +209,9 @@ async function show(state, decision) {
     app.refusal = null;
   }
   await ensureBoard(state);
+  // until the new state is drawn, no pawn is a Tab stop: one left from the decision before would
+  // say "can move" (or why not) of a turn that is over
+  setFocusable(app.board, []);
   if (decision && before && state.last && state.event === before.event + 1) {
     clearMarks(app.board);
     app.selection = null;
@@ -831,7 +834,9 @@ function unplayablePawns(movable) {
   const colours = new Set([state.decider, ...pawnsOfMoves()]); // a partner's too, where a move may move theirs
   const keys = new Set();
   for (const colour of colours) {
-    for (const where of state.position.pawns[colour] ?? []) keys.add(`${colour}:${where}`);
+    for (const where of state.position.pawns[colour] ?? []) {
+      if (where !== "home") keys.add(`${colour}:${where}`); // a pawn Home never moves: no Tab stop to ask why
+    }
   }
   for (const key of movable) keys.delete(key);
   return [...keys];
@@ -841,7 +846,7 @@ function describeKey(key) {
   const [colour, where] = key.split(":");
   if (where === "start") return `${name(colour)} pawn in Start`;
   if (where === "home") return `${name(colour)} pawn at Home`;
-  return /^\d+$/.test(where) ? `${name(colour)} pawn on ${where}` : `${name(colour)} pawn on ${where}`;
+  return `${name(colour)} pawn on ${where}`;
 }
 
 /** The places a pawn may go now: one per landing, labelled with what happens there. */
@@ -874,7 +879,10 @@ function destinations(pawn) {
 const signed = (steps) => (steps < 0 ? `−${-steps}` : `${steps}`);
 
 function clickPawn(key) {
-  if (app.pending || !app.state) return;
+  if (!app.state) return;
+  // a card no pawn can use, passed by itself in a moment: nothing can be chosen, but a player may still ask why
+  if (app.pending && app.autoPassed === app.state.event && myDecision()) return whyNot(key);
+  if (app.pending) return;
   const selection = app.selection;
   if (!myDecision()) {
     const state = app.state;
