@@ -30,6 +30,13 @@ def examples(path: Path) -> list[tuple[str, str]]:
     return pairs
 
 
+def with_source() -> dict[str, str]:
+    """This process's environment, importing pardon from this checkout."""
+    environment = dict(os.environ)
+    environment["PYTHONPATH"] = os.pathsep.join(filter(None, [str(SOURCE), environment.get("PYTHONPATH", "")]))
+    return environment
+
+
 DOCUMENTED = [path for path in sorted(DOCS.glob("*.md")) if examples(path)]
 
 
@@ -40,9 +47,8 @@ def test_every_shell_example_prints_what_the_docs_say(path: Path, tmp_path: Path
     command_file = tools / "pardon"
     command_file.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m pardon "$@"\n')
     command_file.chmod(0o755)
-    environment = dict(os.environ)
+    environment = with_source()
     environment["PATH"] = f"{tools}{os.pathsep}{environment.get('PATH', '')}"
-    environment["PYTHONPATH"] = os.pathsep.join(filter(None, [str(SOURCE), environment.get("PYTHONPATH", "")]))
     for command, expected in examples(path):
         run = subprocess.run(
             ["bash", "-c", command],
@@ -80,12 +86,10 @@ PYTHON_EXAMPLES = python_examples()
 def test_every_python_example_runs_as_written(where: str, code: str, tmp_path: Path) -> None:
     # each block on its own, as a reader copies it: README's GameState example used
     # parse_rules without importing it (a NameError)
-    environment = dict(os.environ)
-    environment["PYTHONPATH"] = os.pathsep.join(filter(None, [str(SOURCE), environment.get("PYTHONPATH", "")]))
     run = subprocess.run(
         [sys.executable, "-c", code],
         cwd=tmp_path,
-        env=environment,
+        env=with_source(),
         capture_output=True,
         text=True,
         timeout=120,
