@@ -288,7 +288,11 @@ class Game:
 def record_of(game: Game) -> Record:
     """The record of ``game`` so far: rules, seats, seed, who was named to play first (if
     anyone was) and every decision (going on to the card without a decision before the
-    draw is left out: it is implied)."""
+    draw is left out: it is implied).
+
+    A record replays from the seed's opening, so it stands for a game begun with
+    :meth:`Game.new`; one begun at a position of its own (:meth:`Game.at`) has no record
+    that replays it: its decisions can still be read from this one."""
     moves = tuple(
         (turn.colour, format_move(turn.before.position, turn.move))
         for turn in game._history
