@@ -661,3 +661,104 @@ def test_another_tab_changing_the_game_open_here_says_so(page: Any) -> None:
         "The match was changed in another tab or window, so the changes to game 1 made here were not saved."
     )
     assert page.evaluate("pardonScorekeeper.match().games[0].home") == {"p1": 4, "p2": 2}
+
+
+# ---- Nothing typed is lost without a word ------------------------------------------------------------
+
+
+def test_edit_on_another_game_keeps_the_changes_typed_into_the_open_one(page: Any) -> None:
+    page.goto(PAGE_FILE.as_uri())
+    page.get_by_label("Scoring").select_option("1992")
+    add_players(page, "Red", "Blue")
+    enter_points_game(page, {"Red": 4, "Blue": 1}, winner="Red")
+    enter_points_game(page, {"Red": 2, "Blue": 4}, winner="Blue")
+    form = edit_game(page, 1)
+    form.get_by_label("Blue: pawns Home").fill("3")  # typed, not saved
+    page.get_by_role("button", name="Edit game 2").click()
+    expect(page.locator("#message")).to_have_text(
+        "Game 1 is open with changes not saved: save them or cancel them before editing game 2."
+    )
+    expect(page.locator("#record-title")).to_have_text("Edit game 1")  # still open, with what was typed
+    assert form.get_by_label("Blue: pawns Home").input_value() == "3"
+    page.get_by_role("button", name="Edit game 1").click()  # its own Edit does not start it afresh
+    assert form.get_by_label("Blue: pawns Home").input_value() == "3"
+    form.get_by_role("button", name="Save changes").click()
+    assert page.evaluate("pardonScorekeeper.match().games[0].home") == {"p1": 4, "p2": 3}
+    # a game opened and left as it was gives way to another at once: there is nothing to lose
+    edit_game(page, 1)
+    form = edit_game(page, 2)
+    assert form.get_by_label("Blue: pawns Home").input_value() == "4"
+
+
+def test_adding_a_player_keeps_what_was_typed_in_the_game_form(page: Any) -> None:
+    page.goto(PAGE_FILE.as_uri())
+    page.get_by_label("Scoring").select_option("1939")
+    add_players(page, "Red", "Blue")
+    form = page.locator("#game-form")
+    form.get_by_label("Red: pawns Home").fill("4")
+    form.get_by_label("Blue: pawns Home").fill("2")
+    form.get_by_label("Doubles accepted").select_option("2")
+    add_players(page, "Yellow")  # the next game's form, half entered, gains a row
+    assert form.get_by_label("Red: pawns Home").input_value() == "4"
+    assert form.get_by_label("Blue: pawns Home").input_value() == "2"
+    assert form.get_by_label("Red won").is_checked()
+    assert form.get_by_label("Doubles accepted").input_value() == "2"
+    assert form.get_by_label("Yellow: pawns Home").input_value() == "0"
+    page.reload()  # and it is still kept for that game
+    assert page.locator("#game-form").get_by_label("Blue: pawns Home").input_value() == "2"
+
+
+def test_adding_a_player_keeps_a_game_open_for_changes_and_its_changes(page: Any) -> None:
+    page.goto(PAGE_FILE.as_uri())
+    add_players(page, "Ann", "Bob")
+    record_win(page, "Ann")
+    page.locator("#game-form").get_by_label("Bob", exact=True).check()  # game 2, half entered
+    form = edit_game(page, 1)
+    form.get_by_label("Bob", exact=True).check()
+    form.get_by_label("Doubled game (counts 2 wins)").check()
+    add_players(page, "Cy")
+    expect(page.locator("#record-title")).to_have_text("Edit game 1")
+    assert form.get_by_label("Bob", exact=True).is_checked()
+    assert form.get_by_label("Doubled game (counts 2 wins)").is_checked()
+    form.get_by_role("button", name="Cancel").click()  # the next game's form, as it was left
+    assert page.locator("#game-form").get_by_label("Bob", exact=True).is_checked()
+    assert page.evaluate("pardonScorekeeper.match().games[0].winner") == "p1"
+
+
+def test_the_form_heading_says_when_the_match_is_over(page: Any) -> None:
+    page.goto(PAGE_FILE.as_uri())
+    add_players(page, "Ann", "Bob")
+    page.get_by_label("Play to").select_option("games")
+    page.get_by_label("Games", exact=True).fill("1")
+    page.get_by_label("Games", exact=True).press("Enter")
+    record_win(page, "Ann")
+    expect(page.locator("#record-title")).to_have_text("The match is over")
+    expect(page.locator("#game-form")).to_contain_text("The match is over.")
+    page.get_by_role("button", name="Undo game 1").click()
+    expect(page.locator("#record-title")).to_have_text("Record game 1")
+
+
+def test_a_player_who_played_a_points_game_keeps_their_colours(page: Any) -> None:
+    page.goto(PAGE_FILE.as_uri())
+    page.get_by_label("Scoring").select_option("1992")
+    add_players(page, "Red", "Blue")
+    assert page.locator("#colour-p1").is_enabled()  # free until the player has played
+    enter_points_game(page, {"Red": 4, "Blue": 1}, winner="Red")
+    add_players(page, "Yellow")  # not in game 1: still free
+    for player in ("p1", "p2"):
+        colours = page.locator(f"#colour-{player}")
+        expect(colours).to_be_disabled()
+        expect(colours).to_have_attribute(
+            "title", "The colours of a player who has played a points game stay as they were"
+        )
+    expect(page.locator("#colour-p3")).to_be_enabled()
+    # game 1 still saves unchanged, its pawns Home as entered
+    form = edit_game(page, 1)
+    form.get_by_role("button", name="Save changes").click()
+    expect(page.locator("#message")).to_have_text("Game 1 saved: Red won.")
+    # in a match counting wins the colours only show who is who: they stay free
+    page.get_by_role("button", name="New match…").click()
+    page.get_by_role("button", name="Start a new match").click()
+    page.get_by_label("Scoring").select_option("wins")
+    record_win(page, "Red")
+    expect(page.locator("#colour-p1")).to_be_enabled()
