@@ -34,6 +34,8 @@ const name = (colour) => NAMES[colour] ?? colour;
 const cardLabel = (card) => CARD_LABELS[card] ?? card;
 const touch = () => window.matchMedia?.("(pointer: coarse)").matches ?? false;
 const choose = () => (touch() ? "Tap" : "Click");
+/** How a player starts a half-made move again: a phone has no Escape key, but a Cancel button. */
+const startAgain = () => (touch() ? "Cancel" : "Escape");
 
 const gameId = decodePart(location.pathname.split("/").filter(Boolean).pop() ?? "");
 const app = {
@@ -520,6 +522,9 @@ function buttonLabel(move) {
   return move.text;
 }
 
+/** What the player is asked once a pawn is chosen: its places are marked on the board. */
+const pawnChosenPrompt = () => `Now ${choose().toLowerCase()} a marked place to move it there, or another pawn.`;
+
 /** What the player is asked, in words, before any pawn is chosen. */
 function promptFor(moves, routes, buttons) {
   const state = app.state;
@@ -586,7 +591,9 @@ function renderChoices() {
   app.selection = selection;
   const buttons = moves.filter((move) => !pawnActions(move).length);
   if (selection.chosen.length) {
-    $("prompt").textContent = "Now choose where it goes (Escape to start again).";
+    $("prompt").textContent = `Now choose where it goes (${startAgain()} to start again).`;
+  } else if (selection.pawn) {
+    $("prompt").textContent = pawnChosenPrompt();
   } else {
     $("prompt").textContent = promptFor(moves, routes, buttons);
   }
@@ -900,6 +907,7 @@ function clickPawn(key) {
   if (selection && movablePawns().includes(key)) {
     selection.pawn = key;
     say("");
+    if (!selection.chosen.length) $("prompt").textContent = pawnChosenPrompt();
     markSelection();
     return;
   }
@@ -933,7 +941,10 @@ function clickPlace(place) {
   }
   const selection = app.selection;
   if (selection.pawn && destinations(selection.pawn).some((dest) => dest.key === place)) return chooseDestination(place);
-  if (selection.pawn) return say("That is not a square this pawn can reach. Choose a marked square, or Escape.");
+  if (selection.pawn) {
+    const otherwise = touch() && !selection.chosen.length ? "another pawn" : startAgain(); // Cancel shows once a part is made
+    return say(`That is not a square this pawn can reach. Choose a marked square, or ${otherwise}.`);
+  }
   const pawnHere = movablePawns().find((key) => pawnPlace(key) === place);
   if (pawnHere) return clickPawn(pawnHere);
   say("Choose one of your marked pawns first.");
@@ -971,6 +982,7 @@ function chooseDestination(place) {
     ? "The Fire pawn is Home: choose another of your pawns to go straight Home with it."
     : "Split 7: now move another pawn the rest of the way.";
   say("");
+  $("choices").replaceChildren(cancelButton()); // as a later render has it: a phone has no Escape key to start again
   markSelection();
   const first = movablePawns();
   if (first.length === 1) {

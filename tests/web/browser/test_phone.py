@@ -1,0 +1,197 @@
+"""The site on a phone, held upright (390x844) and sideways (844x390), driven by taps: what a
+family passing one phone round the table needs: targets a finger can hit, the board and the card
+in view together when the phone is turned, the button that starts a game on the first screen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("playwright")
+
+from tests.web.browser.conftest import Server
+from tests.web.browser.play_support import play_to_the_end
+from tests.web.browser.test_game_page import (
+    READY,
+    Move,
+    create_game,
+    furthest,
+    open_game,
+    pawn_actions,
+    place_key,
+    play_by_clicks,
+    vs_computers,
+    wait_my_turn,
+)
+
+UPRIGHT = {"width": 390, "height": 844}
+SIDEWAYS = {"width": 844, "height": 390}
+FINGER = 40  # CSS pixels: the least height of a thing to tap
+
+
+@pytest.fixture
+def phone(browser: Any) -> Iterator[Any]:
+    """A page in a phone's context (touch, mobile, three device pixels a CSS pixel), held upright."""
+    context = browser.new_context(viewport=UPRIGHT, has_touch=True, is_mobile=True, device_scale_factor=3)
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        yield page
+    finally:
+        context.close()
+    assert errors == []
+
+
+def no_sideways_scroll(page: Any) -> bool:
+    fits: bool = page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
+    return fits
+
+
+def test_the_game_turned_sideways_shows_the_whole_board_beside_the_turn(
+    live_server: Server, phone: Any, artefacts: Path
+) -> None:
+    game = vs_computers(live_server, seed=7, players=2)
+    open_game(phone, game["seats"][0]["link"])
+    wait_my_turn(phone)
+    phone.set_viewport_size(SIDEWAYS)  # turned mid-game
+    phone.wait_for_function(READY)
+    phone.screenshot(path=str(artefacts / "phone-sideways-game.png"))
+    board = phone.locator("#board").bounding_box()
+    turn = phone.locator("#turn").bounding_box()
+    assert board["y"] + board["height"] <= SIDEWAYS["height"], "the whole board is on the screen"
+    assert board["width"] >= 300, "and no smaller than it was upright"
+    assert turn["x"] >= board["x"] + board["width"], "the turn and the card stand beside the board"
+    assert turn["y"] + turn["height"] <= SIDEWAYS["height"]
+    assert no_sideways_scroll(phone)
+    phone.evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight)")  # down to the log
+    phone.wait_for_timeout(100)
+    board = phone.locator("#board").bounding_box()
+    assert board["y"] >= 0 and board["y"] + board["height"] <= SIDEWAYS["height"], "the board stays in view"
+    phone.set_viewport_size(UPRIGHT)  # and back
+    board = phone.locator("#board").bounding_box()
+    assert board["width"] >= 370 and no_sideways_scroll(phone)
+
+
+def test_the_game_pages_folding_sections_open_under_a_finger(live_server: Server, phone: Any) -> None:
+    game = vs_computers(live_server, seed=7, players=2)
+    open_game(phone, game["seats"][0]["link"])
+    wait_my_turn(phone)
+    summaries = phone.locator("summary")
+    assert summaries.count() >= 2
+    for index in range(summaries.count()):
+        summary = summaries.nth(index)
+        if summary.is_visible():
+            assert summary.bounding_box()["height"] >= FINGER, summary.inner_text()
+    moves = phone.locator("#moves-details summary")
+    moves.tap()
+    assert phone.locator("#moves-details").evaluate("details => details.open")
+
+
+def test_the_home_page_sideways_has_its_play_button_on_the_first_screen(live_server: Server, phone: Any) -> None:
+    phone.set_viewport_size(SIDEWAYS)
+    phone.goto(live_server.url + "/")
+    phone.wait_for_selector("body[data-ready=true]")
+    play = phone.get_by_role("button", name="Play against the computer")
+    box = play.bounding_box()
+    assert box["y"] + box["height"] <= SIDEWAYS["height"], "no scrolling before the first tap"
+    assert no_sideways_scroll(phone)
+    options = phone.locator(".rule-options summary")
+    assert options.bounding_box()["height"] >= FINGER
+    play.tap()  # two taps from the home screen to a game: the link, then this
+    phone.wait_for_url("**/play/**")
+    phone.wait_for_function(READY)
+
+
+def test_the_end_of_game_dialog_sideways_scrolls_to_its_last_button_and_closes(
+    quick_server: Server, phone: Any, artefacts: Path
+) -> None:
+    rules = "partners(scoring=1939,doubling=true)"  # a table of points: the tallest dialog
+    game = create_game(quick_server, {"rules": rules, "seed": 2, "seats": [{"kind": "hotseat"}] * 4})
+    play_to_the_end(quick_server, game, game["host_token"])
+    phone.set_viewport_size(SIDEWAYS)
+    open_game(phone, game["host_link"])
+    phone.locator("#game-over").wait_for(state="visible")
+    phone.screenshot(path=str(artefacts / "phone-sideways-game-over.png"))
+    winner = phone.locator("#winner").bounding_box()
+    assert winner["y"] >= 0, "the dialog's top is not pushed off the screen"
+    for name in ("See the board", "How the game went"):
+        button = phone.get_by_role("button", name=name)
+        button.scroll_into_view_if_needed()
+        box = button.bounding_box()
+        assert box["y"] >= 0 and box["y"] + box["height"] <= SIDEWAYS["height"], f"{name} can be brought into view"
+    phone.get_by_role("button", name="See the board").tap()
+    phone.locator("#game-over").wait_for(state="hidden")
+
+
+def a_split_seven(now: dict[str, Any]) -> Move | None:
+    """A 7 split between two pawns, each part onto a track square, if the card offers one."""
+    for move in now["moves"]:
+        parts = pawn_actions(move)
+        if len(parts) == 2 and all(isinstance(part["landing"], int) for part in parts):
+            return move
+    return None
+
+
+def tap(page: Any, selector: str) -> None:
+    """A finger on the middle of what ``selector`` finds (a pawn's or a ring's own shape)."""
+    box = page.locator(selector).first.bounding_box()
+    page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+
+
+def test_a_split_seven_by_taps_speaks_of_taps_and_cancel_never_of_escape(live_server: Server, phone: Any) -> None:
+    game = vs_computers(live_server, seed=3, players=2)
+    open_game(phone, game["seats"][0]["link"])
+    for _ in range(200):  # play by clicks (a tap, on a phone) until a 7 may be split
+        now = wait_my_turn(phone)
+        if a_split_seven(now) is not None:
+            break
+        play_by_clicks(phone, furthest(now["moves"]))
+    else:
+        raise AssertionError("no 7 to split")
+    first, _ = pawn_actions(a_split_seven(now))  # type: ignore[arg-type]
+    tap(phone, f'.pawn[data-key="{first["pawn"]}"] .pawn-hit')
+    prompt = phone.locator("#prompt").inner_text()
+    assert prompt.startswith("Now tap a marked place"), prompt
+    x, y = phone.evaluate(
+        """() => {  // the middle of a track square a finger's width from every pawn and ring
+            const near = [...document.querySelectorAll('.mark, .pawn')].map((node) => node.getBoundingClientRect());
+            for (const square of document.querySelectorAll('.square')) {
+                const box = square.getBoundingClientRect();
+                const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];
+                if (near.every((b) => Math.hypot(b.x + b.width / 2 - x, b.y + b.height / 2 - y) > 40)) return [x, y];
+            }
+            return [null, null];
+        }"""
+    )
+    assert x is not None
+    phone.touchscreen.tap(x, y)
+    message = phone.locator("#message").inner_text()
+    assert "Escape" not in message and "another pawn" in message, message
+    tap(phone, f'.mark[data-place="{place_key(first)}"]')
+    phone.wait_for_function("() => window.pardonGame.selection.chosen.length === 1")
+    prompt = phone.locator("#prompt").inner_text()
+    assert "Escape" not in prompt, prompt
+    assert phone.locator("#choices button").all_inner_texts() == ["Cancel"], "a way back without a keyboard"
+    phone.get_by_role("button", name="Cancel").tap()
+    phone.wait_for_function(
+        "() => window.pardonGame.selection === null || window.pardonGame.selection.chosen.length === 0"
+    )
+    assert phone.locator("#prompt").inner_text().startswith("Tap a pawn")
+
+
+def test_the_rules_contents_sideways_reach_their_last_entry_mid_page(live_server: Server, phone: Any) -> None:
+    phone.set_viewport_size(SIDEWAYS)
+    phone.goto(live_server.url + "/rules")
+    phone.wait_for_selector("body[data-ready=true]")
+    phone.evaluate("() => window.scrollTo(0, 1500)")  # reading, halfway down
+    last = phone.locator(".rules-nav nav a").last
+    last.scroll_into_view_if_needed()
+    box = last.bounding_box()
+    assert box["y"] >= 0 and box["y"] + box["height"] <= SIDEWAYS["height"], "the last entry of the contents"
+    assert no_sideways_scroll(phone)
