@@ -2,9 +2,22 @@
 
 from __future__ import annotations
 
+import os
+import random
+import re
+from collections.abc import Iterator
+
 import pytest
 
-from pardon.core import IllegalError, parse_card, parse_move, parse_position, parse_rules
+from pardon.core import Game, IllegalError, Position, Rules, parse_card, parse_move, parse_position, parse_rules
+from pardon.core.board import BLUE, RED, START, partner
+from pardon.core.cards import CARDS, card_name
+from pardon.core.game import CARD
+from pardon.core.moves import BONUS_HOME, BUMP_FROM_START, STEP, SWITCH, legal_moves
+from pardon.core.notation import format_position, parse_location
+from pardon.core.state import seats_for
+from pardon.core.why import why_pawn_cannot_move
+from pardon.web.views import moves_json, pawn_key, view_json
 
 CLASSIC = parse_rules("classic")
 POSITION = "R:20,S2,4,start Y:25,S1,start,start turn:R"
@@ -88,3 +101,230 @@ def test_2013_refusals_name_the_2013_rule(red: str, card: str, text: str, reason
     with pytest.raises(IllegalError) as refused:
         parse_move(parse_rules("modern-no-tokens"), position, parse_card(card), text)
     assert reason in str(refused.value)
+
+
+# --- the reason agrees with the legal moves ---------------------------------------------------
+#
+# ``why_pawn_cannot_move`` is None exactly when some legal move of the card moves the pawn
+# (steps it, switches it, brings it out with a Sorry!, or sends it Home after the Fire pawn):
+# what the app says about a pawn is then never contradicted by the moves it offers.  Checked
+# over every position of seeded random games of every preset and some option combinations,
+# for every card and every pawn of the player to move (and of their partner).
+
+#: A legal move's actions that move a pawn (placing a token on a pawn does not move it).
+PAWN_ACTIONS = frozenset((STEP, SWITCH, BUMP_FROM_START, BONUS_HOME))
+#: (rules, players, games in the quick loop): every preset, and the options that change what a
+#: card may do.  Partners with options plays one game quickly: its positions take longest.
+WHY_RUNS = [
+    ("classic", 4, 2),
+    ("classic", 2, 2),
+    ("classic-1939", 3, 2),
+    ("partners", 4, 2),
+    ("partners(partner_split=any)", 4, 2),
+    ("adult", 4, 2),
+    ("modern", 4, 2),
+    ("modern", 2, 2),
+    ("modern-no-tokens", 3, 2),
+    ("solo", 1, 2),
+    ("classic(pawns=3)", 3, 2),
+    ("classic(leave_start=forward-count)", 4, 2),
+    ("classic(leave_start=forward-circle,sorry_forward_4=true)", 3, 2),
+    ("classic(slide_riders=own,switched_opponent_slides=false)", 4, 2),
+    ("modern(slide_riders=others,switched_opponent_slides=false)", 3, 2),
+    ("partners(leave_start=forward-count,sorry_forward_4=true)", 4, 1),
+    ("adult(tokens=true,pawns=3)", 3, 2),
+]
+#: Games per run in the slow loop (the quick loop checks some 8,000 positions in all).
+SLOW_WHY_GAMES = int(os.environ.get("PARDON_WHY_GAMES", "12"))
+#: What a Python value looks like when it leaks into a sentence.
+REPR = re.compile(r"[\[\]{}<>]|\(\d|\bNone\b|\bTrue\b|\bFalse\b|Action|Move|Position|\\|_")
+
+
+def card_positions(rules: Rules, players: int, seed: int) -> Iterator[Game]:
+    """The game at each decision with a card of a seeded random game (a random move each time)."""
+    game = Game.new(rules, seats_for(players), seed)
+    rng = random.Random(seed)
+    while not game.is_over:
+        if game.awaiting_draw:
+            game.draw()
+        if game.stage == CARD:
+            yield game
+        moves = game.legal_moves()
+        game.play_trusted(moves[rng.randrange(len(moves))])
+
+
+def team_of(rules: Rules, position: Position) -> tuple[int, ...]:
+    return (position.turn, partner(position.turn)) if rules.partners else (position.turn,)
+
+
+def check_reason(reason: str) -> None:
+    """A reason is one clause in a player's words (the client adds the full stop)."""
+    assert reason.strip() == reason and reason, f"empty or padded reason {reason!r}"
+    assert not reason.endswith("."), reason
+    assert not REPR.search(reason), f"a Python value in {reason!r}"
+
+
+def check_position_reasons(rules: Rules, position: Position) -> int:
+    """Every card, every pawn of the team to move: a reason exactly when no legal move moves it."""
+    checked = 0
+    for card in CARDS:
+        moved = {
+            (action.colour, action.origin)
+            for move in legal_moves(rules, position, card)
+            for action in move.actions
+            if action.kind in PAWN_ACTIONS
+        }
+        for colour in team_of(rules, position):
+            for origin in sorted(set(position.pawns[colour])):
+                reason = why_pawn_cannot_move(rules, position, card, origin, colour)
+                where = f"{format_position(position)} {rules.name} card {card} pawn {colour}/{origin}"
+                assert (reason is None) == ((colour, origin) in moved), f"{where}: said {reason!r}"
+                if reason is not None:
+                    check_reason(reason)
+                checked += 1
+    return checked
+
+
+WHY_CASES = [pytest.param(text, players, games, id=f"{text}-{players}p") for text, players, games in WHY_RUNS] + [
+    pytest.param(text, players, SLOW_WHY_GAMES, id=f"{text}-{players}p-slow", marks=pytest.mark.slow)
+    for text, players, _ in WHY_RUNS
+]
+
+
+@pytest.mark.parametrize(("text", "players", "games"), WHY_CASES)
+def test_a_pawn_has_a_reason_exactly_when_no_legal_move_moves_it(text: str, players: int, games: int) -> None:
+    rules = parse_rules(text)
+    checked = 0
+    for seed in range(games):
+        for game in card_positions(rules, players, seed):
+            checked += check_position_reasons(rules, game.position)
+    assert checked > 100
+
+
+@pytest.mark.parametrize(("text", "players"), [("classic", 3), ("partners", 4), ("adult", 4), ("modern", 4)])
+def test_the_server_gives_a_reason_exactly_for_the_pawns_its_moves_leave_still(text: str, players: int) -> None:
+    """The browser's ``why_not`` (per card, per pawn key) agrees with the moves it is sent."""
+    rules = parse_rules(text)
+    states = 0
+    for seed in range(2):
+        for game in card_positions(rules, players, seed):
+            viewer = game.decider
+            state = view_json(game, viewer, moves_json(game, game.legal_moves()))
+            why_not = state["why_not"]
+            cards = [game.card] if game.card is not None else sorted(set(game.position.hands[viewer]))
+            assert set(why_not) == {card_name(card) for card in cards}
+            for card in cards:
+                name = card_name(card)
+                movable = {
+                    action["pawn"]
+                    for move in state["moves"]
+                    if move["card"] == name
+                    for action in move["actions"]
+                    if action["kind"] in ("step", "switch", "sorry", "bonus-home")
+                }
+                position = game.position
+                keys = {
+                    pawn_key(colour, distance)
+                    for colour in team_of(rules, position)
+                    for distance in position.pawns[colour]
+                }
+                assert set(why_not[name]) == keys - movable, (format_position(position), name)
+                for reason in why_not[name].values():
+                    check_reason(reason)
+            states += 1
+    assert states > 50
+
+
+# --- what the property test found --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("rules", "position", "card", "pawn", "reason"),
+    [
+        # A pawn nearer Home than 7 can take part of a split 7 (it was "needs the exact count").
+        ("classic", "R:S1,20,start,start Y:30,start,start,start turn:R", "7", "S1", None),
+        # A 1 first moves the Ice on, so it thaws the player's own iced pawn (it was "frozen").
+        ("modern", "R:12,4,start B:45,23,start Y:5,57,40 G:59,50,start turn:B fire:G59 ice:B45", "1", "45", None),
+        # The Fire pawn's 2 takes it Home, and this pawn follows it straight Home (it was "exact count").
+        ("modern", "R:home,19,6 B:57,28,start Y:20,4,46 G:S5,S4,58 turn:G fire:R19 ice:Y46", "2", "S5", None),
+        # Yellow's (the partner's) pawn on its start exit can go back 4; Red's on square 4 cannot
+        # (the reason read the partner's move as Red's, and said nothing).
+        (
+            "partners",
+            "R:home,0,4,start B:start,start,start,start Y:S4,34,start,start G:43,start,start,start turn:R",
+            "4",
+            "4",
+            "square 4 cannot use a 4: it would land on your own pawn",
+        ),
+        # Putting the Fire on a pawn does not move it (the reason said nothing).
+        (
+            "modern",
+            "R:11,start,start B:5,start,start Y:45,43,start G:56,start,start turn:Y fire:R11",
+            "2",
+            "43",
+            "square 43 cannot use a 2: it would land on your own pawn",
+        ),
+        # The Ice blocks the square a 2013 card brings a pawn out onto (the reason said nothing).
+        (
+            "modern",
+            "R:11,5,start B:13,46,19 Y:25,41,34 G:15,58,start turn:R ice:G15",
+            "12",
+            "start",
+            "A 12 brings this pawn out onto square 15, and it would land on square 15, blocked by the Ice",
+        ),
+        # A 1 must first put the Ice on the only opponent's pawn, just where the pawn comes out.
+        (
+            "modern",
+            "R:34,start,start Y:start,start,start turn:Y",
+            "1",
+            "start",
+            "blocked by the Ice, which the 1 first puts on the only opponent's pawn",
+        ),
+        # Back 4, the pawn slides back to where it began: the same outcome as the 13's, listed once
+        # (it was "would land on your own pawn").
+        (
+            "classic",
+            "R:S2,start,start,start Y:home,S3,13,58 turn:Y",
+            "4",
+            "58",
+            "ends just as moving the pawn on square 13 does, and one outcome is one move",
+        ),
+        # An 11 within 11 of Home can only switch, and there is no one to switch with (it was
+        # "would land on your own pawn").
+        (
+            "classic",
+            "R:S3,start,start,start B:start,start,start,start Y:home,29,19,start G:home,S4,start,start turn:Y",
+            "11",
+            "29",
+            "a pawn needs the exact count to reach Home, and it has no opponent's pawn it may switch with",
+        ),
+        # Not its own pawn but the Ice at the slide's end blocks it.
+        (
+            "modern",
+            "R:S4,24,17 B:S3,8,19 Y:15,44,42 G:47,25,50 turn:B fire:G25 ice:B19",
+            "4",
+            "S3",
+            "S3 cannot use a 4: it would land on square 16 and slide on to square 19, blocked by the Ice",
+        ),
+    ],
+)
+def test_found_by_the_property(rules: str, position: str, card: str, pawn: str, reason: str | None) -> None:
+    found = parse_position(position)
+    said = why_pawn_cannot_move(parse_rules(rules), found, parse_card(card), parse_location(found.turn, pawn))
+    if reason is None:
+        assert said is None
+    else:
+        assert said is not None and reason in said
+
+
+def test_a_partners_pawn_is_explained_as_the_partners() -> None:
+    rules = parse_rules("partners")
+    position = parse_position(
+        "R:home,start,start,start B:S5,27,start,start Y:home,start,start,start G:home,21,19,49 turn:G"
+    )
+    said = why_pawn_cannot_move(rules, position, 1, START, BLUE)
+    assert said == (
+        "A 1 brings this pawn out onto square 19, and it would land on your own pawn, "
+        "and your partner's pawn may not land on yours"
+    )
+    assert why_pawn_cannot_move(rules, position, 1, START, RED) == "you can move only your own pawns and your partner's"

@@ -287,19 +287,23 @@ def cards_drawn(game: Game) -> int:
 
 
 def why_not_json(game: Game, viewer: int) -> dict[str, dict[str, str]]:
-    """For each card the deciding player may play, why each of their pawns that cannot use it cannot."""
+    """For each card the deciding player may play, why each of their pawns (and, with partners,
+    their partner's) that cannot use it cannot: a pawn has a reason exactly when no legal move
+    of the card moves it."""
     position = game.position
     if game.stage != CARD or game.is_over or game.decider != viewer:
         return {}
     view = game.observe(viewer).position
     cards = [game.card] if game.card is not None else sorted(set(view.hands[viewer])) if view.hands else []
+    team = (position.turn, partner(position.turn)) if game.rules.partners else (position.turn,)
     reasons: dict[str, dict[str, str]] = {}
     for card in cards:
         found = {}
-        for distance in sorted(set(position.pawns[position.turn])):
-            why = why_pawn_cannot_move(game.rules, view, card, distance)
-            if why is not None:
-                found[pawn_key(position.turn, distance)] = why
+        for colour in team:
+            for distance in sorted(set(position.pawns[colour])):
+                why = why_pawn_cannot_move(game.rules, view, card, distance, colour)
+                if why is not None:
+                    found[pawn_key(colour, distance)] = why
         reasons[card_name(card)] = found
     return reasons
 
