@@ -23,9 +23,9 @@ from pardon.core.errors import IllegalError, InvalidError, whole_number
 from pardon.core.moves import Move
 from pardon.core.notation import Record, check_record, check_text, format_move, parse_move
 from pardon.core.observation import Observation
-from pardon.core.rules import Rules, parse_rules, to_text
+from pardon.core.rules import Rules, check_rules, parse_rules, to_text
 from pardon.core.scoring import GameResult, points_of
-from pardon.core.state import Position
+from pardon.core.state import Position, check_position_value
 from pardon.core.turn import (
     ANSWERING,
     BEFORE_DRAW,
@@ -93,10 +93,8 @@ class Game:
         The arguments' types are checked (text for the position, or a float seed, is an
         InvalidError); whether the position could arise is not: see
         :func:`pardon.core.state.check_position`."""
-        if not isinstance(rules, Rules):
-            raise InvalidError(f"rules must be a Rules value (parse_rules('classic')), not {reprlib.repr(rules)}")
-        if not isinstance(position, Position):
-            raise InvalidError(f"position must be a Position (parse_position(text)), not {reprlib.repr(position)}")
+        check_rules(rules)
+        check_position_value(position)
         if not isinstance(pack, Pack):
             raise InvalidError(f"pack must be a Pack (Pack.new(45, seed)), not {reprlib.repr(pack)}")
         seed = whole_number(seed, "the seed")

@@ -16,11 +16,9 @@ rest of the project uses (``Move``, ``Action``, the action kinds) are re-exporte
 
 from __future__ import annotations
 
-import reprlib
 from typing import Final
 
 from pardon.core.cards import CARDS, card_number
-from pardon.core.errors import InvalidError
 from pardon.core.kernel import (
     ACCEPT,
     BONUS_HOME,
@@ -42,8 +40,8 @@ from pardon.core.kernel import (
     tables,
 )
 from pardon.core.partners import board_moves
-from pardon.core.rules import Rules
-from pardon.core.state import Position, passing_over_dropped
+from pardon.core.rules import Rules, check_rules
+from pardon.core.state import Position, check_position_value, passing_over_dropped
 from pardon.core.tokens import token_moves
 
 __all__ = [
@@ -89,14 +87,8 @@ def legal_moves(rules: Rules, position: Position, card: int) -> list[Move]:
             return []
         moves = token_moves(rules, position, card) if rules.tokens else board_moves(rules, position, card)
     except AttributeError:
-        if not isinstance(rules, Rules):
-            raise InvalidError(
-                f"rules must be a Rules value (parse_rules('classic')), not {reprlib.repr(rules)}"
-            ) from None
-        if not isinstance(position, Position):
-            raise InvalidError(
-                f"position must be a Position (parse_position(text)), not {reprlib.repr(position)}"
-            ) from None
+        check_rules(rules)
+        check_position_value(position)
         raise
     if position.extras is not None and position.extras.out:  # the turn passes over who dropped out
         moves = [move._replace(result=passing_over_dropped(move.result)) for move in moves]

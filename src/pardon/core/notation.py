@@ -68,8 +68,8 @@ from pardon.core.moves import (
     Move,
     steps_result,
 )
-from pardon.core.rules import Rules
-from pardon.core.state import Extras, Position
+from pardon.core.rules import Rules, check_rules
+from pardon.core.state import Extras, Position, check_position_value
 from pardon.core.why import why_not_pass, why_pawn_cannot_move
 
 # ---------------------------------------------------------------- colours
@@ -276,10 +276,8 @@ def check_text(text: object, what: str) -> str:
 
 
 def _read_move(rules: Rules, position: Position, card: int | None, text: str, explain: bool) -> Move:
-    if not isinstance(rules, Rules):
-        raise InvalidError(f"rules must be a Rules value (parse_rules('classic')), not {reprlib.repr(rules)}")
-    if not isinstance(position, Position):
-        raise InvalidError(f"position must be a Position (parse_position(text)), not {reprlib.repr(position)}")
+    check_rules(rules)
+    check_position_value(position)
     if card is not None:
         card = card_number(card)  # "7" or a 6 is a wrong argument, not a card the text does not name
     words = check_text(text, "a move").split()

@@ -279,6 +279,14 @@ _OPTION_WORDS: Final[dict[str, dict[Any, str]]] = {
 }
 
 
+def check_rules(value: object) -> Rules:
+    """``value`` if it is a :class:`Rules`, else InvalidError: the public entry points take
+    ``parse_rules(text)``, not the text itself."""
+    if not isinstance(value, Rules):
+        raise InvalidError(f"rules must be a Rules value (parse_rules('classic')), not {reprlib.repr(value)}")
+    return value
+
+
 def in_words(rules: Rules) -> str:
     """The rules' name for people: the nearest preset and, in words, what differs from it.
 

@@ -169,6 +169,14 @@ def check_seats(seats: tuple[int, ...], rules: Rules | None = None) -> tuple[int
     return tuple(sorted(seats))
 
 
+def check_position_value(value: object) -> Position:
+    """``value`` if it is a :class:`Position`, else InvalidError (whether it could arise is
+    :func:`check_position`'s question)."""
+    if not isinstance(value, Position):
+        raise InvalidError(f"position must be a Position (parse_position(text)), not {reprlib.repr(value)}")
+    return value
+
+
 def check_position(rules: Rules, position: Position) -> Position:
     """Raise InvalidError unless ``position`` could arise under ``rules``; return it."""
     seats = check_seats(position.seats, rules)

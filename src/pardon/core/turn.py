@@ -35,7 +35,7 @@ from pardon.core.hands import hand_moves, with_hand
 from pardon.core.moves import ACCEPT, DOUBLE, DROP, Action, Move
 from pardon.core.moves import legal_moves as card_moves
 from pardon.core.observation import Observation, observe
-from pardon.core.rules import Rules
+from pardon.core.rules import Rules, check_rules
 from pardon.core.state import Position, check_seats, initial_position, passing_over_dropped
 from pardon.core.tokens import fire_moves
 
@@ -118,8 +118,7 @@ def start(
     ``first`` names who plays first when the rules let the players choose (the youngest in
     2013, the winner of the last game of a match); otherwise the Leader is drawn for.
     """
-    if not isinstance(rules, Rules):
-        raise InvalidError(f"rules must be a Rules value (parse_rules('classic')), not {reprlib.repr(rules)}")
+    check_rules(rules)
     seed = whole_number(seed, "the seed")
     seats = check_seats(seats, rules)
     if first is not None:
@@ -158,7 +157,7 @@ def decider(state: GameState) -> int:
     try:
         return state.answering[0] if state.stage == ANSWERING and state.answering else state.position.turn
     except AttributeError:
-        _refuse_wrong_arguments(None, state, check_rules=False)
+        _refuse_wrong_arguments(None, state, with_rules=False)
         raise
 
 
@@ -214,12 +213,12 @@ def observe_state(rules: Rules, state: GameState, colour: int) -> Observation:
     return observe(rules, view(state, colour), colour, state.card, state.pack.discards)
 
 
-def _refuse_wrong_arguments(rules: object, state: object, *moves: object, check_rules: bool = True) -> None:
+def _refuse_wrong_arguments(rules: object, state: object, *moves: object, with_rules: bool = True) -> None:
     """InvalidError naming an argument of the wrong type, if there is one.  The step
     functions call it only once something has failed (an AttributeError from inside), so
     that a search's calls pay nothing for it."""
-    if check_rules and not isinstance(rules, Rules):
-        raise InvalidError(f"rules must be a Rules value (parse_rules('classic')), not {reprlib.repr(rules)}")
+    if with_rules:
+        check_rules(rules)
     if not isinstance(state, GameState):
         raise InvalidError(
             f"state must be a GameState (from start(), draw_next() or apply()), not {reprlib.repr(state)}"
