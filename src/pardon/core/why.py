@@ -12,7 +12,7 @@ from pardon.core.board import DISTANCE, FIRST_TRACK, HOME, SQUARE, START, START_
 from pardon.core.cards import SORRY, a_card
 from pardon.core.kernel import land, moved
 from pardon.core.locations import format_location
-from pardon.core.moves import BONUS_HOME, BUMP_FROM_START, STEP, SWITCH, context, legal_moves
+from pardon.core.moves import BONUS_HOME, BUMP_FROM_START, STEP, SWITCH, Move, context, legal_moves
 from pardon.core.rules import Rules
 from pardon.core.state import Position
 from pardon.core.tokens import ice_targets
@@ -29,23 +29,31 @@ def _where(colour: int, distance: int) -> str:
     return format_location(colour, distance).capitalize()
 
 
-def can_move_pawn(rules: Rules, position: Position, card: int, colour: int, origin: int) -> bool:
-    """Whether some legal move of ``card`` moves the pawn of ``colour`` at ``origin``: steps it,
-    switches it, brings it out with a Sorry!, or sends it straight Home after the Fire pawn."""
+def can_move_pawn(moves: list[Move], colour: int, origin: int) -> bool:
+    """Whether one of ``moves`` (a card's legal moves) moves the pawn of ``colour`` at
+    ``origin``: steps it, switches it, brings it out with a Sorry!, or sends it straight Home
+    after the Fire pawn."""
     return any(
         action.kind in PAWN_ACTIONS and action.colour == colour and action.origin == origin
-        for move in legal_moves(rules, position, card)
+        for move in moves
         for action in move.actions
     )
 
 
 def why_pawn_cannot_move(
-    rules: Rules, position: Position, card: int, origin: int, colour: int | None = None
+    rules: Rules,
+    position: Position,
+    card: int,
+    origin: int,
+    colour: int | None = None,
+    moves: list[Move] | None = None,
 ) -> str | None:
     """Why the pawn at ``origin`` cannot use ``card`` at all, or None if it can.
 
     The pawn is the player's, or with ``colour`` their partner's (docs/rules.md: "Partners").
     None exactly when some legal move of the card moves that pawn (:func:`can_move_pawn`).
+    ``moves``, the card's legal moves if the caller has them, spares working them out again
+    for every pawn asked about.
     """
     player = position.turn
     colour = player if colour is None else colour
@@ -57,7 +65,9 @@ def why_pawn_cannot_move(
         return f"{owner} no pawn at {_where(colour, origin)}"
     if origin == HOME:
         return "a pawn that is Home never moves again"
-    if can_move_pawn(rules, position, card, colour, origin):
+    if moves is None:
+        moves = legal_moves(rules, position, card)
+    if can_move_pawn(moves, colour, origin):
         return None
     if position.ice == (colour, origin) and card != 1:  # a 1 first moves the Ice on
         return "that pawn is frozen by the Ice: it cannot move until a 1 moves the Ice on"
@@ -85,13 +95,29 @@ def why_pawn_cannot_move(
     blocked = _blocked(rules, position, colour, landings, ice)
     if blocked is not None:
         return f"{_where(colour, origin)} cannot use {a_card(card)}: it would land on {blocked}"
-    alike = _same_outcome(rules, position, card, colour, origin, landings)
+    alike = _same_outcome(rules, position, moves, colour, origin, landings)
     if alike is not None:
         return (
             f"moving the pawn on {_where(colour, origin)} with {a_card(card)} ends just as moving "
             f"the pawn on {alike} does, and one outcome is one move: move that pawn"
         )
     return f"{_where(colour, origin)} cannot use {a_card(card)} now: no way of moving it is legal"
+
+
+def why_pawns_cannot_move(
+    rules: Rules, position: Position, card: int, colours: tuple[int, ...]
+) -> dict[tuple[int, int], str]:
+    """Why each pawn of ``colours`` (the player's, and with partners the partner's) that
+    cannot use ``card`` cannot, by ``(colour, distance)``: the card's legal moves are worked
+    out once for all of them."""
+    moves = legal_moves(rules, position, card)
+    reasons = {}
+    for colour in colours:
+        for distance in sorted(set(position.pawns[colour])):
+            why = why_pawn_cannot_move(rules, position, card, distance, colour, moves)
+            if why is not None:
+                reasons[colour, distance] = why
+    return reasons
 
 
 def _why_not_out_of_start(rules: Rules, position: Position, card: int, colour: int) -> str:
@@ -161,7 +187,7 @@ def _blocked(
 
 
 def _same_outcome(
-    rules: Rules, position: Position, card: int, colour: int, origin: int, landings: list[int]
+    rules: Rules, position: Position, moves: list[Move], colour: int, origin: int, landings: list[int]
 ) -> str | None:
     """The pawn of a listed move that ends just as this pawn's move by count would (a slide
     may carry a pawn back to where it began), named as a player says it; None if none."""
@@ -171,7 +197,7 @@ def _same_outcome(
         if landed is None:
             continue
         after = moved(position.pawns, colour, origin, *landed)
-        for move in legal_moves(rules, position, card):
+        for move in moves:
             if move.result.pawns == after:
                 first = next(action for action in move.actions if action.kind in PAWN_ACTIONS)
                 return _where(first.colour, first.origin)

@@ -25,7 +25,7 @@ from pardon.core.game import CARD, Game, record_of
 from pardon.core.moves import Move
 from pardon.core.notation import format_move, format_record
 from pardon.core.state import Position
-from pardon.core.why import why_pawn_cannot_move
+from pardon.core.why import why_pawns_cannot_move
 from pardon.tui.choices import Choice, choice_of_move
 from pardon.tui.table import FINISHED, PLAYING, Seat, View
 
@@ -102,15 +102,11 @@ class LocalTable:
             return {}
         seen = game.observe(colour).position
         cards = [game.card] if game.card is not None else sorted(set(seen.hands[colour])) if seen.hands else []
-        reasons: dict[int, dict[int, str]] = {}
-        for card in cards:
-            found = {}
-            for distance in sorted(set(seen.pawns[seen.turn])):
-                why = why_pawn_cannot_move(game.rules, seen, card, distance)
-                if why is not None:
-                    found[distance] = why
-            reasons[card] = found
-        return reasons
+        own = (seen.turn,)
+        return {
+            card: {distance: why for (_, distance), why in why_pawns_cannot_move(game.rules, seen, card, own).items()}
+            for card in cards
+        }
 
     # --- playing ------------------------------------------------------------------------------
 

@@ -25,7 +25,7 @@ from pardon.core.moves import ACCEPT, BONUS_HOME, BUMP_FROM_START, DOUBLE, DROP,
 from pardon.core.notation import find_move, format_move, location_to_json
 from pardon.core.rules import Rules, in_words
 from pardon.core.state import Position
-from pardon.core.why import why_pawn_cannot_move
+from pardon.core.why import why_pawns_cannot_move
 
 ACTION_KINDS = {
     STEP: "step",
@@ -296,16 +296,13 @@ def why_not_json(game: Game, viewer: int) -> dict[str, dict[str, str]]:
     view = game.observe(viewer).position
     cards = [game.card] if game.card is not None else sorted(set(view.hands[viewer])) if view.hands else []
     team = (position.turn, partner(position.turn)) if game.rules.partners else (position.turn,)
-    reasons: dict[str, dict[str, str]] = {}
-    for card in cards:
-        found = {}
-        for colour in team:
-            for distance in sorted(set(position.pawns[colour])):
-                why = why_pawn_cannot_move(game.rules, view, card, distance, colour)
-                if why is not None:
-                    found[pawn_key(colour, distance)] = why
-        reasons[card_name(card)] = found
-    return reasons
+    return {
+        card_name(card): {
+            pawn_key(colour, distance): why
+            for (colour, distance), why in why_pawns_cannot_move(game.rules, view, card, team).items()
+        }
+        for card in cards
+    }
 
 
 def last_decision_json(game: Game) -> dict[str, Any] | None:
