@@ -6,6 +6,7 @@ import argparse
 import importlib.util
 import json
 import os
+import random
 import re
 import shlex
 import signal
@@ -18,6 +19,8 @@ from typing import Any
 import pytest
 
 from pardon.cli import _parser
+from pardon.core import Game, Pack, format_record, parse_position, record_of
+from pardon.core.board import COLOUR_NAMES
 from pardon.core.rules import PRESETS, parse_rules
 
 
@@ -356,6 +359,27 @@ def test_analyse_refuses_what_is_not_a_record_in_one_line(game_record: Path, tmp
         assert result.stdout == ""
         assert result.stderr.startswith("pardon analyse: ") and words in result.stderr, result.stderr
         assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_analyse_and_replay_read_a_record_that_starts_at_a_position(tmp_path: Path) -> None:
+    rules = parse_rules("adult")  # hands: the start carries every hand
+    start = "R:20,start,start,start Y:14,49,start,start turn:Y hand:R:1,2,8,10,12 hand:Y:1,1,1,2,7"
+    game = Game.at(rules, parse_position(start), Pack.new(rules.deck, 5), 5)
+    rng = random.Random(5)
+    while not game.is_over:
+        game.play(rng.choice(game.legal_moves()))
+    path = tmp_path / "puzzle.txt"
+    path.write_text(format_record(record_of(game)), encoding="utf-8")
+    assert f'[Position "{start}"]' in path.read_text(encoding="utf-8")
+    replayed = pardon("replay", str(path))
+    assert replayed.returncode == 0, replayed.stderr
+    assert game.winner is not None and json.loads(replayed.stdout)["winner"] == COLOUR_NAMES[game.winner]
+    analysed = pardon("analyse", str(path), "--bot", "greedy", "--json")
+    assert analysed.returncode == 0, analysed.stderr
+    assert len(json.loads(analysed.stdout)["decisions"]) == len(game.moves)
+    no_pack = "".join(line for line in path.read_text(encoding="utf-8").splitlines(True) if "[Pack" not in line)
+    refused = pardon("analyse", "-", stdin=no_pack)
+    assert refused.returncode == 2 and "no [Pack ...] tag" in refused.stderr, refused.stderr
 
 
 def test_hint_says_why_the_best_move_is_best() -> None:

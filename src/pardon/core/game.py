@@ -21,7 +21,18 @@ from pardon.core.board import COLOUR_NAMES
 from pardon.core.cards import NO_CARD, Pack
 from pardon.core.errors import IllegalError, InvalidError, whole_number
 from pardon.core.moves import Move
-from pardon.core.notation import Record, check_record, check_text, format_move, parse_move
+from pardon.core.notation import (
+    Record,
+    check_record,
+    check_text,
+    format_move,
+    format_pack,
+    format_position,
+    parse_move,
+    parse_pack,
+    parse_position,
+    start_of,
+)
 from pardon.core.observation import Observation
 from pardon.core.rules import Rules, check_rules, parse_rules, to_text
 from pardon.core.scoring import GameResult, points_of
@@ -70,6 +81,9 @@ class Game:
         self.leader_draw = leader_draw
         #: Who was named to play first when the game was set up (None: the rules chose).
         self.first = first
+        #: The position and the pack of a game begun with :meth:`at` (None for :meth:`new`):
+        #: its record starts there, since the seed alone does not lead to them.
+        self.began_at: tuple[Position, Pack] | None = None
         #: The state before the last draw (what :meth:`pop` and :meth:`undraw` return to).
         self._before_draw = state
         self._history: list[_Turn] = []
@@ -98,7 +112,9 @@ class Game:
         if not isinstance(pack, Pack):
             raise InvalidError(f"pack must be a Pack (Pack.new(45, seed)), not {reprlib.repr(pack)}")
         seed = whole_number(seed, "the seed")
-        return cls(rules, begin_turn(rules, GameState(position, pack, seed)))
+        game = cls(rules, begin_turn(rules, GameState(position, pack, seed)))
+        game.began_at = (position, pack)
+        return game
 
     # --- the state, read ------------------------------------------------------------------
 
@@ -288,15 +304,38 @@ def record_of(game: Game) -> Record:
     anyone was) and every decision (going on to the card without a decision before the
     draw is left out: it is implied).
 
-    A record replays from the seed's opening, so it stands for a game begun with
-    :meth:`Game.new`; one begun at a position of its own (:meth:`Game.at`) has no record
-    that replays it: its decisions can still be read from this one."""
+    A game begun at a position of its own (:meth:`Game.at`) has a record that starts there:
+    its ``position`` and ``pack`` are written as the ``Position`` and ``Pack`` tags (a game
+    begun with :meth:`Game.new` has neither, and replays from the seed's opening).  A start
+    that the text cannot carry exactly (a position that is not in normal form: seats out of
+    order, unsorted pawns) is an InvalidError rather than a record that replays another game."""
     moves = tuple(
         (turn.colour, format_move(turn.before.position, turn.move))
         for turn in game._history
         if turn.move.card != NO_CARD or turn.move.actions
     )
-    return Record(to_text(game.rules), game.position.seats, game.seed, moves, game.winner, game.first)
+    record = Record(to_text(game.rules), game.position.seats, game.seed, moves, game.winner, game.first)
+    if game.began_at is None:
+        return record
+    position, pack = _start_texts(*game.began_at)
+    return record._replace(position=position, pack=pack)
+
+
+def _start_texts(position: Position, pack: Pack) -> tuple[str, str]:
+    """The texts of a game's start, once they are sure to read back as that position and pack."""
+    texts = format_position(position), format_pack(pack)
+    if parse_position(texts[0]) != position:
+        raise InvalidError(
+            f"this game began at a position that its text {texts[0]!r} does not give back exactly "
+            "(use parse_position or the JSON reader to make one), so it has no record"
+        )
+    try:
+        exact = parse_pack(texts[1]) == pack
+    except InvalidError:  # a negative count of shuffles is written but not read
+        exact = False
+    if not exact:
+        raise InvalidError(f"this game began with a pack that its text does not give back exactly: {pack!r}")
+    return texts
 
 
 def replay(record: Record) -> Game:
@@ -309,7 +348,7 @@ def replay(record: Record) -> Game:
     for _, game, move in replay_steps(record):
         game.play_trusted(move)
     if game is None:  # a record without decisions
-        game = Game.new(parse_rules(record.rules), record.seats, record.seed, first=record.first)
+        game = _opening(record)
     if record.result is not None and record.result != game.winner:
         winner = COLOUR_NAMES[game.winner] if game.winner is not None else "nobody yet"
         raise IllegalError(f"the record says {COLOUR_NAMES[record.result]} won, but replaying it {winner} has won")
@@ -321,8 +360,7 @@ def replay_steps(record: Record) -> Iterator[tuple[int, Game, Move]]:
     card drawn): the decision's number (from 1), the game and the move.  The caller plays the
     move (``game.play_trusted(move)``) before asking for the next: a coach can look at every
     position of a game on the way.  Raises on the first bad decision, as :func:`replay` does."""
-    rules = parse_rules(check_record(record).rules)
-    game = Game.new(rules, record.seats, record.seed, first=record.first)
+    game = _opening(check_record(record))
     for number, (colour, text) in enumerate(record.moves, start=1):
         if game.is_over:
             raise IllegalError(f"decision {number} ({text!r}) comes after the game is over")
@@ -342,6 +380,22 @@ def replay_steps(record: Record) -> Iterator[tuple[int, Game, Move]]:
         yield number, game, move
         if game.turns != turns + 1:
             raise RuntimeError("replay_steps: play each move before asking for the next decision")
+
+
+def _opening(record: Record) -> Game:
+    """The game before a record's first decision: from the seed's opening, or at the
+    record's start (as :meth:`Game.at` began it: the position is taken as given)."""
+    rules = parse_rules(record.rules)
+    start = start_of(record)
+    if start is None:
+        return Game.new(rules, record.seats, record.seed, first=record.first)
+    position, pack = start
+    if tuple(record.seats) != position.seats:
+        seats, seated = (" ".join(COLOUR_NAMES[colour] for colour in row) for row in (record.seats, position.seats))
+        raise InvalidError(f"the [Seats ...] tag names {seats}, but the [Position ...] tag seats {seated}")
+    if record.first is not None:
+        raise InvalidError("a record that starts at a position says whose turn it is there: leave out [First ...]")
+    return Game.at(rules, position, pack, record.seed)
 
 
 def _names_a_choice(game: Game, text: str) -> bool:

@@ -29,6 +29,11 @@ Game records look like PGN: tag lines, then one decision per line, the colour fi
 
     Y 1 start-34
     R 5 pass
+
+A game begun at a position of its own (``Game.at``) adds where it began, as PGN's FEN tag
+does: ``[Position "R:20,start Y:40,start turn:R"]`` (position text) and
+``[Pack "draw 1 sorry 7 / discards 2 3 / shuffles 1"]`` (``format_pack``: the pile top card
+first, the discards, the shuffles made so far).
 """
 
 from __future__ import annotations
@@ -36,7 +41,8 @@ from __future__ import annotations
 import functools
 import re
 import reprlib
-from typing import Final, NamedTuple
+from collections.abc import Callable
+from typing import Final, NamedTuple, TypeVar
 
 from pardon.core.board import (
     COLOUR_LETTERS,
@@ -51,7 +57,7 @@ from pardon.core.board import (
     partner,
     safety_distance,
 )
-from pardon.core.cards import CARD_NAMES, NO_CARD, SORRY, a_card, card_name, card_number, parse_card
+from pardon.core.cards import CARD_NAMES, NO_CARD, SORRY, Pack, a_card, card_name, card_number, parse_card
 from pardon.core.errors import AmbiguousError, IllegalError, InvalidError, PardonError, whole_number
 from pardon.core.hands import card_moves
 from pardon.core.locations import format_location
@@ -495,7 +501,7 @@ def format_position(position: Position) -> str:
     ]
     if position.winner is not None:
         parts.append(f"winner:{COLOUR_LETTERS[position.winner]}")
-    else:
+    if position.winner != position.turn:  # a winner alone is read as its own turn too
         parts.append(f"turn:{COLOUR_LETTERS[position.turn]}")
     for colour, hand in enumerate(position.hands):
         if hand:
@@ -577,7 +583,59 @@ def _whole_number(text: str, what: str) -> int:
     return int(text)
 
 
+# ------------------------------------------------------------------- packs
+
+_PACK_PARTS: Final = ("draw", "discards", "shuffles")
+_PACK_EXAMPLE: Final = "draw 1 sorry 7 / discards 2 3 / shuffles 1"
+
+
+def format_pack(pack: Pack) -> str:
+    """``draw 1 sorry 7 / discards 2 3 / shuffles 1``: the face-down pile, top card first,
+    the discard pile, bottom card first, and how many shuffles have been made (an empty
+    pile is its word alone: ``draw / discards 2 3 / shuffles 1``)."""
+    if not isinstance(pack, Pack):
+        raise InvalidError(f"format_pack takes a Pack, not {reprlib.repr(pack)}")
+    draw_pile = " ".join(["draw", *map(card_name, pack.draw_pile)])
+    discards = " ".join(["discards", *map(card_name, pack.discards)])
+    return f"{draw_pile} / {discards} / shuffles {whole_number(pack.shuffles, 'the shuffles of a pack')}"
+
+
+def parse_pack(text: str) -> Pack:
+    """The inverse of :func:`format_pack`: its three parts, each once, in any order."""
+    parts: dict[str, list[str]] = {}
+    for part in check_text(text, "a pack").split("/"):
+        words = part.split()
+        name = words[0].lower() if words else ""
+        if name not in _PACK_PARTS:
+            what = f"unknown part {words[0]!r}" if words else "an empty part"
+            raise InvalidError(f"{what} in a pack: expected draw CARDS / discards CARDS / shuffles N")
+        if name in parts:  # "draw 1 / draw 2" would quietly be one pile or the other
+            raise InvalidError(f"the pack gives its {name} twice")
+        parts[name] = words[1:]
+    for name in _PACK_PARTS:
+        if name not in parts:
+            raise InvalidError(f"the pack has no {name} part: expected e.g. {_PACK_EXAMPLE!r}")
+    shuffles = parts["shuffles"]
+    if len(shuffles) != 1:
+        written = " ".join(["shuffles", *shuffles])
+        raise InvalidError(f"a pack's shuffles are one whole number, e.g. 'shuffles 1', not {written!r}")
+    return Pack(
+        _pack_cards(parts["draw"], "draw pile"),
+        _pack_cards(parts["discards"], "discard pile"),
+        _whole_number(shuffles[0], "number of shuffles"),
+    )
+
+
+def _pack_cards(words: list[str], pile: str) -> tuple[int, ...]:
+    try:
+        return tuple(parse_card_word(word) for word in words)
+    except InvalidError as error:
+        raise InvalidError(f"the pack's {pile}: {error}") from None
+
+
 # ---------------------------------------------------------------- records
+
+_T = TypeVar("_T")
 
 
 class Record(NamedTuple):
@@ -586,6 +644,10 @@ class Record(NamedTuple):
     ``moves`` are ``(colour, move text)`` pairs; ``result`` is the winner or None;
     ``first`` is who was named to play first (the winner of the last game of a match),
     None when the Leader follows from the rules and the seed.
+
+    A game begun at a position of its own (:meth:`~pardon.core.game.Game.at`: a puzzle, a
+    test) starts from ``position`` (:func:`format_position` text) with ``pack``
+    (:func:`format_pack` text); both are None for a game that starts from the seed's opening.
     """
 
     rules: str
@@ -594,12 +656,14 @@ class Record(NamedTuple):
     moves: tuple[tuple[int, str], ...]
     result: int | None = None
     first: int | None = None
+    position: str | None = None
+    pack: str | None = None
 
 
 def check_record(record: object) -> Record:
-    """``record`` if it is a :class:`Record` whose parts have the right types (whether its
-    seats and decisions make a game is for :func:`~pardon.core.game.replay` to say), else
-    InvalidError."""
+    """``record`` if it is a :class:`Record` whose parts have the right types, and whose start,
+    if it has one, gives both a position and a pack that can be read (whether its seats and
+    decisions make a game is for :func:`~pardon.core.game.replay` to say), else InvalidError."""
     if not isinstance(record, Record):
         raise InvalidError(f"a record is a Record (parse_record(text), record_of(game)), not {reprlib.repr(record)}")
     if not isinstance(record.rules, str):
@@ -620,7 +684,33 @@ def check_record(record: object) -> Record:
     for what, colour in (("result", record.result), ("first player", record.first)):
         if colour is not None:
             _colour_number(colour, f"a record's {what}")
+    start_of(record)
     return record
+
+
+def start_of(record: Record) -> tuple[Position, Pack] | None:
+    """The position and the pack a record starts from, read from its ``position`` and
+    ``pack`` (None for a record that starts from the seed's opening); InvalidError when only
+    one is given or either cannot be read."""
+    if record.position is None and record.pack is None:
+        return None
+    for what, text in (("position", record.position), ("pack", record.pack)):
+        if text is not None and not isinstance(text, str):
+            raise InvalidError(f"a record's {what} is text or None, not {reprlib.repr(text)}")
+    if record.position is None or record.pack is None:
+        given, missing = ("Position", "Pack") if record.pack is None else ("Pack", "Position")
+        raise InvalidError(
+            f"the record has a [{given} ...] tag but no [{missing} ...] tag: a record that starts "
+            "at a position gives both"
+        )
+    return _read_tag("Position", parse_position, record.position), _read_tag("Pack", parse_pack, record.pack)
+
+
+def _read_tag(tag: str, parse: Callable[[str], _T], text: str) -> _T:
+    try:
+        return parse(text)
+    except InvalidError as error:
+        raise InvalidError(f"the [{tag} ...] tag: {error}") from None
 
 
 def _colour_number(value: object, what: str) -> int:
@@ -641,6 +731,10 @@ def format_record(record: Record) -> str:
     ]
     if record.first is not None:
         lines.append(f'[First "{COLOUR_NAMES[record.first]}"]')
+    start = start_of(record)
+    if start is not None:  # written as read back, whatever spacing or order it was given in
+        lines.append(f'[Position "{format_position(start[0])}"]')
+        lines.append(f'[Pack "{format_pack(start[1])}"]')
     lines.append("")
     lines.extend(f"{COLOUR_LETTERS[colour]} {text}" for colour, text in record.moves)
     return "\n".join(lines) + "\n"
@@ -684,7 +778,11 @@ def parse_record(text: str) -> Record:
     result_text = tags.get("result", "*")
     result = None if result_text == "*" else parse_colour(result_text)
     first = parse_colour(tags["first"]) if "first" in tags else None
-    return Record(tags["rules"], seats, seed, tuple(moves), result, first)
+    record = Record(tags["rules"], seats, seed, tuple(moves), result, first, tags.get("position"), tags.get("pack"))
+    start = start_of(record)
+    if start is None:
+        return record
+    return record._replace(position=format_position(start[0]), pack=format_pack(start[1]))  # canonical text
 
 
 __all__ = [
@@ -692,10 +790,12 @@ __all__ = [
     "Record",
     "format_location",
     "format_move",
+    "format_pack",
     "format_position",
     "format_record",
     "parse_location",
     "parse_move",
+    "parse_pack",
     "parse_position",
     "parse_record",
 ]
