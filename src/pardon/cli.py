@@ -162,7 +162,7 @@ def _play_game(
         before = game.position
         game.play_trusted(move)
         if watcher is not None and (move.card or move.actions):  # going on to the card goes without saying
-            watcher.turn(len(game.moves), describe_move(before, move), game.position, move.is_pass)
+            watcher.turn(len(game.moves), describe_move(game.rules, before, move), game.position, move.is_pass)
     return game
 
 

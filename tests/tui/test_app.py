@@ -101,6 +101,24 @@ def test_why_not_says_why_a_pawn_cannot_move() -> None:
     asyncio.run(scenario())
 
 
+def test_why_not_names_the_partners_pawns_too() -> None:
+    # with partners Red moves Yellow's pawns as well: why they cannot move was left unsaid
+    async def scenario() -> None:
+        position = "R:20,home,home,home B:40,start,start,start Y:S4,start,start,home G:10,start,start,start turn:R"
+        game = game_at("partners", position, [5, 5, 5, 5, 5])
+        app = local_app(game)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await until(pilot, lambda: deciding(app))
+            await pilot.press("w")
+            assert "Yellow's pawn on S4: a pawn needs the exact count to reach Home: it is 2 from Home, not 5." in (
+                app.info
+            )
+            assert "Yellow's pawn in Start: only a 1, a 2 or a Sorry! brings a pawn out of Start." in app.info
+            assert "Pawn on 20" not in app.info and "Green" not in app.info  # Red's 20 can move; Green is a foe
+
+    asyncio.run(scenario())
+
+
 def test_why_not_after_picking_a_pawn_still_names_the_pawns_that_cannot_move() -> None:
     async def scenario() -> None:
         game = game_at("classic", "R:20,start,start,start Y:40,start,start,start turn:R", [11, 5, 5])

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from pardon.core.board import DISTANCE, RED
+from pardon.core.board import DISTANCE, RED, YELLOW
 from pardon.core.cards import SORRY, Pack
 from pardon.core.game import Game
 from pardon.core.jsonio import position_to_json
@@ -15,7 +15,7 @@ from pardon.core.notation import parse_position
 from pardon.core.rules import PRESETS, parse_rules
 from pardon.core.state import seats_for
 from pardon.tui.choices import Choice, choice_of_json, choice_of_move
-from pardon.tui.online import position_of_json
+from pardon.tui.online import _why_not_of_json, position_of_json
 from pardon.tui.picking import CARD, CHOICE, DESTINATION, PAWN, WHY, Option, Picker
 
 
@@ -26,10 +26,12 @@ def drawn(rules: str, position: str, card: int) -> Game:
     return game
 
 
-def picker_of(game: Game, why_not: dict[int, dict[int, str]] | None = None) -> Picker:
-    choices = [choice_of_move(game.position, move) for move in game.legal_moves()]
+def picker_of(
+    game: Game, why_not: dict[int, dict[tuple[int, int], str]] | None = None, partner: int | None = None
+) -> Picker:
+    choices = [choice_of_move(game.rules, game.position, move) for move in game.legal_moves()]
     hand = game.position.hands[game.position.turn] if game.position.hands else ()
-    return Picker(choices, game.decider, game.position, why_not, hand)
+    return Picker(choices, game.decider, game.position, why_not, hand, partner)
 
 
 def option(picker: Picker, label: str) -> Option:
@@ -103,7 +105,7 @@ def test_a_sorry_names_each_opponent_to_bump() -> None:
 
 def test_pawns_that_cannot_move_are_listed_with_the_reason_and_picking_them_does_nothing() -> None:
     game = drawn("classic", "R:20,S4,home,start Y:40,start,start,start turn:R", 5)
-    picker = picker_of(game, {5: {66: "only a 1, a 2 or a Sorry! brings a pawn out of Start"}})
+    picker = picker_of(game, {5: {(RED, 66): "only a 1, a 2 or a Sorry! brings a pawn out of Start"}})
     why = [option for option in picker.options() if option.kind == WHY]
     assert [(option.label, option.reason) for option in why] == [
         ("Pawn on S4: cannot move", "it cannot use a 5 now"),  # no reason given for it: said plainly
@@ -111,6 +113,22 @@ def test_pawns_that_cannot_move_are_listed_with_the_reason_and_picking_them_does
     ]
     assert all(not option.enabled for option in why)
     assert picker.pick(why[0]) is None and picker.stage == PAWN and not picker.parts
+
+
+def test_the_partners_pawns_that_cannot_move_are_listed_too_each_by_its_colour() -> None:
+    # the server names a pawn by colour and place: Red's S4 and Yellow's S4 were one key, and
+    # the partner's pawns went unlisted
+    position = "R:S4,20,home,home B:40,start,start,start Y:S4,start,start,home G:10,start,start,start turn:R"
+    game = drawn("partners", position, 5)
+    why_not = _why_not_of_json({"5": {"red:S4": "mine", "yellow:S4": "my partner's", "yellow:start": "out"}})
+    why = [option for option in picker_of(game, why_not, partner=YELLOW).options() if option.kind == WHY]
+    assert [(option.label, option.key, option.reason) for option in why] == [
+        ("Pawn on S4: cannot move", (RED, 2), "mine"),
+        ("Yellow's pawn on S4: cannot move", (YELLOW, 2), "my partner's"),
+        ("Yellow's pawn in Start: cannot move", (YELLOW, 66), "out"),
+    ]
+    alone = [option.label for option in picker_of(game, why_not).options() if option.kind == WHY]
+    assert alone == ["Pawn on S4: cannot move"]  # without partners, only the player's own pawns
 
 
 def test_a_card_no_pawn_can_use_is_a_pass_to_confirm() -> None:
@@ -136,7 +154,7 @@ def test_escape_goes_back_one_step_at_a_time() -> None:
 
 def test_a_hand_game_asks_for_the_card_first_and_says_why_a_card_cannot_be_used() -> None:
     game = Game.new(parse_rules("adult"), (0, 2), seed=4)
-    picker = picker_of(game, {4: {64: "it cannot go back 4 here"}})
+    picker = picker_of(game, {4: {(RED, 64): "it cannot go back 4 here"}})
     hand = game.position.hands[0]
     assert picker.stage == CARD and picker.prompt() == "Choose a card to play:"
     cards = {option.key[0] for option in picker.options()}
@@ -173,7 +191,7 @@ def test_the_servers_move_objects_read_as_the_engines_own_choices(rules_text: st
         if game.awaiting_draw:
             game.draw()
         moves = game.legal_moves()
-        local = [choice_of_move(game.position, move) for move in moves]
+        local = [choice_of_move(game.rules, game.position, move) for move in moves]
         sent = [choice_of_json(entry) for entry in views.moves_json(game, moves)]
         assert [choice._replace(text="") for choice in sent] == [choice._replace(text="") for choice in local]
         for choice in local:

@@ -71,7 +71,7 @@ def test_the_log_after_a_reload_reads_as_it_did_live() -> None:
             before = game.position
             move = chooser.choice(game.legal_moves())
             game.play(move)
-            live.append(decision_json(before, game.moves[-1])["text"])
+            live.append(decision_json(rules, before, game.moves[-1])["text"])
         assert decision_texts(Game.new(rules, (0, 1, 2, 3), 17), game.moves) == live, rules_text
         assert not any("[" in text for text in live)  # words, not notation
 

@@ -4,8 +4,21 @@ from __future__ import annotations
 
 from pardon.core.board import COLOUR_NAMES, FIRST_TRACK, SQUARE, START
 from pardon.core.cards import NO_CARD, a_card
-from pardon.core.moves import ACCEPT, BONUS_HOME, BUMP_FROM_START, DOUBLE, DROP, FIRE, ICE, SWITCH, Action, Move
+from pardon.core.moves import (
+    ACCEPT,
+    BONUS_HOME,
+    BUMP_FROM_START,
+    DOUBLE,
+    DROP,
+    FIRE,
+    ICE,
+    SWITCH,
+    Action,
+    Move,
+    legal_moves,
+)
 from pardon.core.notation import format_location, format_move
+from pardon.core.rules import Rules
 from pardon.core.state import Position
 
 
@@ -58,8 +71,14 @@ def _without_card(player: str, move: Move) -> str:
 _ANSWERS = {DOUBLE: "doubles the stakes", ACCEPT: "accepts the double", DROP: "drops out"}
 
 
-def describe_move(position: Position, move: Move) -> str:
-    """One line for a move made in ``position``: the card, the pawns, the bumps, the win."""
+def _could_switch(rules: Rules, position: Position) -> bool:
+    """Whether an 11 offered a switch here: passing it then declines the switch, not a forfeit."""
+    return any(not move.is_pass for move in legal_moves(rules, position, 11))
+
+
+def describe_move(rules: Rules, position: Position, move: Move) -> str:
+    """One line for a move made in ``position`` under ``rules``: the card, the pawns, the
+    bumps, the win."""
     player = _name(position.turn)
     card = a_card(move.card)
     if move.card == NO_CARD:
@@ -67,9 +86,10 @@ def describe_move(position: Position, move: Move) -> str:
     elif move.is_pass:
         if position.hands:
             text = f"{player} cannot use any card and discards {card}"
+        elif move.card == 11 and _could_switch(rules, position):
+            text = f"{player} draws {card} and declines the switch"
         else:
-            verb = "declines the switch" if move.card == 11 else "cannot use it (forfeit)"
-            text = f"{player} draws {card} and {verb}"
+            text = f"{player} draws {card} and cannot use it (forfeit)"
     else:
         text = f"{player} plays {card}: " + "; ".join(_action(action) for action in move.actions)
     bumped = [_name(colour) if colour != position.turn else "its own pawn" for colour, _ in move.bumps]

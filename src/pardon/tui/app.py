@@ -25,7 +25,7 @@ from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Static
 
-from pardon.core.board import COLOUR_NAMES
+from pardon.core.board import COLOUR_NAMES, partner
 from pardon.core.cards import NO_CARD
 from pardon.core.layout import Cell
 from pardon.textboard import legend, pawn_cell
@@ -310,7 +310,8 @@ class PardonApp(App[None]):
         if not view.choices or view.decider is None:
             self.picker = None
             return
-        self.picker = Picker(view.choices, view.decider, view.position, view.why_not, view.hand)
+        mate = partner(view.decider) if view.rules.partners else None  # whose pawns the player moves too
+        self.picker = Picker(view.choices, view.decider, view.position, view.why_not, view.hand, mate)
         self.info = "" if not view.note else view.note
 
     @property

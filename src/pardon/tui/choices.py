@@ -28,6 +28,7 @@ from pardon.core.moves import (
     Move,
 )
 from pardon.core.notation import format_move, location_from_json, parse_card_word, parse_colour
+from pardon.core.rules import Rules
 from pardon.core.state import Position
 
 #: The protocol's names of the action kinds (docs/protocol.md).
@@ -62,9 +63,9 @@ class Choice(NamedTuple):
         return tuple(action for action in self.actions if action.kind in PAWN_KINDS)
 
 
-def choice_of_move(position: Position, move: Move) -> Choice:
+def choice_of_move(rules: Rules, position: Position, move: Move) -> Choice:
     """A legal move of ``position``, as the screen offers it."""
-    words = describe_move(position, move).split("  [")[0]  # the notation is shown apart
+    words = describe_move(rules, position, move).split("  [")[0]  # the notation is shown apart
     return Choice(format_move(position, move), move.card, move.actions, words, move.is_pass)
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 from pardon.bots import Bot, make_bot
 from pardon.bots.coach import best_reason
 from pardon.bots.hint import rank_observed
-from pardon.core.board import COLOUR_NAMES
+from pardon.core.board import COLOUR_NAMES, partner
 from pardon.core.cards import card_name
 from pardon.core.describe import describe_move
 from pardon.core.game import CARD, Game, record_of
@@ -68,7 +68,8 @@ class LocalTable:
         viewer = decider if decider in self.people else self._only_person()
         position = game.observe(viewer).position if viewer is not None else _hands_hidden(game)
         person_decides = decider is not None and decider in self.people
-        choices = tuple(choice_of_move(game.position, move) for move in game.legal_moves()) if person_decides else ()
+        moves = game.legal_moves() if person_decides else []
+        choices = tuple(choice_of_move(game.rules, game.position, move) for move in moves)
         seats = tuple(
             Seat(colour, "you" if colour in self.people else self.level, colour in self.people)
             for colour in game.position.seats
@@ -95,18 +96,16 @@ class LocalTable:
         """The one person at the screen, whose hand stays in view (None for a hot-seat game)."""
         return next(iter(self.people)) if len(self.people) == 1 else None
 
-    def _why_not(self, colour: int) -> dict[int, dict[int, str]]:
-        """Why each pawn of ``colour`` cannot use each card it may play now."""
+    def _why_not(self, colour: int) -> dict[int, dict[tuple[int, int], str]]:
+        """Why each pawn ``colour`` moves (with partners, the partner's too) cannot use each
+        card it may play now, by ``(colour, distance)``."""
         game = self.game
         if game.stage != CARD:
             return {}
         seen = game.observe(colour).position
         cards = [game.card] if game.card is not None else sorted(set(seen.hands[colour])) if seen.hands else []
-        own = (seen.turn,)
-        return {
-            card: {distance: why for (_, distance), why in why_pawns_cannot_move(game.rules, seen, card, own).items()}
-            for card in cards
-        }
+        team = (seen.turn, partner(seen.turn)) if game.rules.partners else (seen.turn,)
+        return {card: why_pawns_cannot_move(game.rules, seen, card, team) for card in cards}
 
     # --- playing ------------------------------------------------------------------------------
 
@@ -147,7 +146,8 @@ class LocalTable:
     def _make(self, move: Move) -> None:
         before, colour = self.game.position, self.game.decider
         made = self.game.play(move)
-        self._said.append((colour, describe_move(before, made).split("  [")[0] if made.card or made.actions else None))
+        words = describe_move(self.game.rules, before, made).split("  [")[0] if made.card or made.actions else None
+        self._said.append((colour, words))
         self._draw()
 
     def _draw(self) -> None:
@@ -181,7 +181,7 @@ class LocalTable:
         seen = game.observe(colour)
         ranked = await asyncio.to_thread(rank_observed, seen, moves, HINT_LEVEL, random.Random(0))
         self.hint_reason = best_reason(seen.rules, seen.position, ranked)  # as the coach says it
-        return [(choice_of_move(game.position, move), chance) for move, chance in ranked]
+        return [(choice_of_move(game.rules, game.position, move), chance) for move, chance in ranked]
 
     async def save_record(self, path: Path) -> None:
         path.write_text(format_record(record_of(self.game)), encoding="utf-8")

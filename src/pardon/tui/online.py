@@ -301,15 +301,15 @@ def _token(value: dict[str, Any] | None, written: dict[int, list[int]]) -> tuple
     return colour, written[colour][int(value["pawn"])]
 
 
-def _why_not_of_json(data: dict[str, dict[str, str]]) -> dict[int, dict[int, str]]:
-    """``{CARD: {PAWN: REASON}}`` with the pawns named as ``"red:S2"``."""
-    reasons: dict[int, dict[int, str]] = {}
+def _why_not_of_json(data: dict[str, dict[str, str]]) -> dict[int, dict[tuple[int, int], str]]:
+    """``{CARD: {PAWN: REASON}}`` with the pawns named as ``"red:S2"`` (a partner's pawn too)."""
+    reasons: dict[int, dict[tuple[int, int], str]] = {}
     for card, pawns in data.items():
         found = reasons.setdefault(parse_card_word(card), {})
         for key, reason in pawns.items():
             name, _, place = key.partition(":")
             colour = parse_colour(name)
-            found[location_from_json(colour, int(place) if place.isdigit() else place)] = reason
+            found[colour, location_from_json(colour, int(place) if place.isdigit() else place)] = reason
     return reasons
 
 

@@ -15,7 +15,7 @@ The picker knows no rules: it only narrows down the choices it was given.
 >>> position = parse_position("R:20,36,start,start Y:40,start,start,start turn:R")
 >>> game = Game.at(parse_rules("classic"), position, Pack((7,), (), 1), seed=1)
 >>> _ = game.draw()
->>> picker = Picker([choice_of_move(game.position, m) for m in game.legal_moves()], 0, game.position)
+>>> picker = Picker([choice_of_move(game.rules, game.position, m) for m in game.legal_moves()], 0, game.position)
 >>> [option.label for option in picker.options()]
 ['Pawn on 36', 'Pawn on 20', 'Pawn in Start: cannot move']
 >>> picker.pick(picker.options()[1]) is None  # the pawn on 20: now, where to
@@ -64,8 +64,9 @@ class Option(NamedTuple):
 class Picker:
     """Narrows ``choices`` (the decision of ``player`` in ``position``) down to one.
 
-    ``why_not`` maps a card to why each of the player's pawns (by distance) cannot use it;
-    ``hand`` is the player's hand, in a hand game.
+    ``why_not`` maps a card to why each pawn the player moves, by ``(colour, distance)``,
+    cannot use it; those are the player's own and, with partners, ``partner``'s (docs/rules.md:
+    "Partners").  ``hand`` is the player's hand, in a hand game.
     """
 
     def __init__(
@@ -73,11 +74,14 @@ class Picker:
         choices: Sequence[Choice],
         player: int,
         position: Position,
-        why_not: Mapping[int, Mapping[int, str]] | None = None,
+        why_not: Mapping[int, Mapping[tuple[int, int], str]] | None = None,
         hand: tuple[int, ...] = (),
+        partner: int | None = None,
     ) -> None:
         self.choices = list(choices)
         self.player = player
+        #: The colours whose pawns the player moves: their own, then their partner's.
+        self.team = (player,) if partner is None else (player, partner)
         self.position = position
         self.why_not = why_not or {}
         self.hand = hand
@@ -143,8 +147,9 @@ class Picker:
         return options
 
     def cannot_move(self) -> list[Option]:
-        """The player's own pawns out of Home that cannot use the card being played, each with
-        why not, whatever has been picked so far (none before the card is known)."""
+        """The pawns the player moves (their own, then their partner's) out of Home that cannot
+        use the card being played, each with why not, whatever has been picked so far (none
+        before the card is known)."""
         if self.card is None or self.card == NO_CARD:
             return []
         return self._pawns_that_cannot_move([choice for choice in self.choices if choice.card == self.card])
@@ -279,17 +284,18 @@ class Picker:
         return choice.text.split(": ", 1)[-1]
 
     def _pawns_that_cannot_move(self, choices: list[Choice]) -> list[Option]:
-        """The player's own pawns out of Home that none of ``choices`` moves, each with why not."""
+        """The pawns the player moves, out of Home, that none of ``choices`` moves, each with why not."""
         movable = {(action.colour, action.origin) for choice in choices for action in choice.pawn_actions}
         card = self.card if self.card is not None else NO_CARD
         reasons = self.why_not.get(card, {})
         shown = []
-        for distance in dict.fromkeys(self.position.pawns[self.player]):
-            if distance == 0 or (self.player, distance) in movable:
-                continue
-            reason = reasons.get(distance) or f"it cannot use {a_card(card)} now"
-            label = f"{pawn_words(self.player, self.player, distance)}: cannot move"
-            shown.append(Option(WHY, (self.player, distance), label, pawn_cell(self.player, distance), reason))
+        for colour in self.team:
+            for distance in dict.fromkeys(self.position.pawns[colour]):
+                if distance == 0 or (colour, distance) in movable:
+                    continue
+                reason = reasons.get((colour, distance)) or f"it cannot use {a_card(card)} now"
+                label = f"{pawn_words(self.player, colour, distance)}: cannot move"
+                shown.append(Option(WHY, (colour, distance), label, pawn_cell(colour, distance), reason))
         return shown
 
 

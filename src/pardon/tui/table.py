@@ -43,10 +43,11 @@ class View(NamedTuple):
     decider: int | None
     #: The card drawn and not yet played (never in a hand game).
     card: int | None
-    #: The decision of a person at this screen, if it is theirs: its choices, why each of their
-    #: pawns cannot use each card (card -> pawn's distance -> reason), and their hand.
+    #: The decision of a person at this screen, if it is theirs: its choices, why each pawn they
+    #: move (their own, with partners their partner's too) cannot use each card (card ->
+    #: (colour, distance) -> reason), and their hand.
     choices: tuple[Choice, ...]
-    why_not: Mapping[int, Mapping[int, str]]
+    why_not: Mapping[int, Mapping[tuple[int, int], str]]
     hand: tuple[int, ...]
     #: Every decision so far in words, oldest first.
     log: tuple[str, ...]

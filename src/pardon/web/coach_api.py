@@ -214,9 +214,9 @@ def _show(record: Record, mistakes: dict[int, Json]) -> None:
         if mistake is not None:
             left -= 1
             seen = game.observe(game.decider)
-            played = decision_json(seen.position, move)
+            played = decision_json(game.rules, seen.position, move)
             better_move = game.parse(mistake["better"])
-            better = decision_json(seen.position, better_move)
+            better = decision_json(game.rules, seen.position, better_move)
             mistake |= {
                 "played_text": played["text"],
                 "better_text": better["text"],

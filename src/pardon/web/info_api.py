@@ -155,7 +155,7 @@ def rules_page(name: str) -> RulesPage:
 def _step(rules: Rules, game: Game, number: int, colour: int, before: Position, move: Move) -> ReplayStep:
     """One decision of a replay; the pack and pile are counted before the next card is drawn."""
     played = move.card != NO_CARD
-    decision = decision_json(before, move)
+    decision = decision_json(rules, before, move)
     return ReplayStep(
         event=number,
         colour=COLOUR_NAMES[colour],

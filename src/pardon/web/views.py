@@ -132,18 +132,18 @@ def action_json(action: Action) -> dict[str, Any]:
     return result
 
 
-def decision_text(position: Position, move: Move) -> str:
+def decision_text(rules: Rules, position: Position, move: Move) -> str:
     """A move in a player's words; in a partners game each partner's pawn it moves is named.
 
     >>> from pardon.core import legal_moves, parse_position, parse_rules
     >>> position = parse_position("R:start,start,start,start B:start,start,start,start "
     ...                           "Y:start,start,start,start G:start,start,start,start turn:R")
     >>> for move in legal_moves(parse_rules("partners"), position, 1):
-    ...     print(decision_text(position, move))
+    ...     print(decision_text(parse_rules("partners"), position, move))
     Red plays a 1: Start to 4
     Red plays a 1: Yellow's pawn from Start to 34
     """
-    text = describe_move(position, move).split("  [")[0]
+    text = describe_move(rules, position, move).split("  [")[0]
     theirs = [action.kind in PAWN_ACTIONS and action.colour != position.turn for action in move.actions]
     head, colon, body = text.partition(": ")
     parts = body.split("; ")
@@ -157,13 +157,13 @@ def decision_text(position: Position, move: Move) -> str:
     return f"{head}: {'; '.join(parts)}"
 
 
-def decision_json(position: Position, move: Move) -> dict[str, Any]:
+def decision_json(rules: Rules, position: Position, move: Move) -> dict[str, Any]:
     """A move's structure for drawing it: its actions, the pawns it bumps, and its words."""
     return {
         "card": card_name(move.card) if move.card in CARD_TEXT else None,
         "actions": [action_json(action) for action in move.actions],
         "bumps": [pawn_key(colour, distance) for colour, distance in move.bumps],
-        "text": decision_text(position, move),
+        "text": decision_text(rules, position, move),
     }
 
 
@@ -179,7 +179,7 @@ def decision_texts(start: Game, moves: Sequence[Move]) -> list[str]:
             start.draw()
         before = start.position
         start.play_trusted(move)
-        texts.append(decision_text(before, move))
+        texts.append(decision_text(start.rules, before, move))
     return texts
 
 
@@ -197,7 +197,7 @@ def moves_json(game: Game, moves: list[Move]) -> list[dict[str, Any]]:
             "move": format_move(position, move),
             "pass": move.is_pass,
             "result": position_to_json(game.rules, move.result),
-            **decision_json(position, move),
+            **decision_json(game.rules, position, move),
             "ways": ways.get(index, []),
         }
         for index, move in enumerate(moves)
@@ -311,7 +311,7 @@ def last_decision_json(game: Game) -> dict[str, Any] | None:
     if last is None:
         return None
     before, colour, move = last
-    return {"colour": COLOUR_NAMES[colour], **decision_json(before, move)}
+    return {"colour": COLOUR_NAMES[colour], **decision_json(game.rules, before, move)}
 
 
 def teams_json(game: Game) -> list[list[str]] | None:

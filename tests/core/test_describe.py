@@ -1,0 +1,58 @@
+"""Moves in a player's words: what the log, the terminal and the browser say a move did."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from pardon.core import Game, legal_moves, parse_position, parse_rules
+from pardon.core.describe import describe_move
+
+CLASSIC = parse_rules("classic")
+
+
+def _pass_words(text: str, card: int) -> str:
+    position = parse_position(text)
+    passes = [move for move in legal_moves(CLASSIC, position, card) if move.is_pass]
+    assert len(passes) == 1
+    return describe_move(CLASSIC, position, passes[0]).split("  [")[0]
+
+
+def test_an_11_no_pawn_can_use_is_a_forfeit_not_a_declined_switch() -> None:
+    # every pawn in Start: nothing goes forward 11 and nothing can switch
+    words = _pass_words("R:start,start,start,start Y:30,start,start,start turn:R", 11)
+    assert words == "Red draws an 11 and cannot use it (forfeit)"
+
+
+def test_an_11_with_only_a_switch_left_is_declined() -> None:
+    # the pawn on 1 cannot go forward 11 (it would pass Home) but may switch with Yellow's on 30
+    words = _pass_words("R:1,start,start,start Y:30,start,start,start turn:R", 11)
+    assert words == "Red draws an 11 and declines the switch"
+
+
+def test_an_11_with_a_pawn_in_the_safety_zone_and_nobody_on_the_track_is_a_forfeit() -> None:
+    words = _pass_words("R:S2,start,start,start Y:start,start,start,start turn:R", 11)
+    assert words == "Red draws an 11 and cannot use it (forfeit)"
+
+
+@pytest.mark.parametrize("preset", ["classic", "partners", "modern", "modern-no-tokens"])
+def test_every_passed_11_of_seeded_games_says_decline_exactly_when_a_switch_was_offered(preset: str) -> None:
+    rules = parse_rules(preset)
+    seen = set()
+    for seed in range(6):
+        game = Game.new(rules, (0, 1, 2, 3), seed)
+        rng = random.Random(seed)
+        while not game.is_over and game.turns < 400:
+            if game.awaiting_draw:
+                game.draw()
+            moves = game.legal_moves()
+            move = rng.choice(moves)
+            if move.card == 11 and move.is_pass and not game.position.hands:
+                words = describe_move(rules, game.position, move)
+                switched = len(moves) > 1  # only the pass is offered when no switch is possible
+                seen.add(switched)
+                assert ("declines the switch" in words) == switched, words
+                assert ("cannot use it (forfeit)" in words) == (not switched), words
+            game.play(move)
+    assert seen == {True, False}  # both cases met
