@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 
 from pardon.bots import BOTS
-from pardon.core.cards import Pack
+from pardon.core.cards import SORRY, Pack
 from pardon.core.game import Game
 from pardon.core.notation import format_move, parse_move, parse_position
 from pardon.core.rules import parse_rules
@@ -152,3 +152,14 @@ def test_a_solo_game_counts_its_cards_and_no_other_game_does() -> None:
     game.draw()
     assert view_json(game, 0, None)["cards_drawn"] == 1
     assert "cards_drawn" not in view_json(game_at("R:start Y:start turn:R", 1), 0, None)
+
+
+def test_a_hand_of_five_says_what_each_of_its_own_cards_does_and_no_one_elses() -> None:
+    adult = parse_rules("adult")
+    game = Game.new(adult, (0, 2), 5)
+    red, yellow = (view_json(game, seat, None)["hand_texts"] for seat in (0, 2))
+    hand = game.observe(0).position.hands[0]
+    assert red == {card: card_text(adult, int(card) if card.isdigit() else SORRY) for card in red}
+    assert len(red) == len(set(hand)) and red != yellow
+    assert view_json(game, None, None)["hand_texts"] == {}  # a spectator sees no hand
+    assert view_json(game_at("R:start Y:start turn:R", 1), 0, None)["hand_texts"] == {}  # no hands: nothing to say

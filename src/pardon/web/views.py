@@ -281,6 +281,13 @@ def card_text(rules: Rules, card: int) -> str:
     return text
 
 
+def hand_texts(rules: Rules, position: Position, viewer: int | None) -> dict[str, str]:
+    """What each card of the viewer's hand does, by card: the page shows the card chosen from the
+    hand as it shows a card drawn.  Empty without a hand (a spectator, a game without hands)."""
+    hand = position.hands[viewer] if viewer is not None and position.hands else ()
+    return {card_name(card): card_text(rules, card) for card in sorted(set(hand))}
+
+
 def cards_drawn(game: Game) -> int:
     """How many cards the decisions so far have used or forfeited: the solo challenge's count."""
     return sum(1 for move in game.moves if move.card in CARD_TEXT)
@@ -346,6 +353,7 @@ def view_json(
         "decider": None if over else COLOUR_NAMES[game.decider],
         "card": card_name(card) if card is not None else None,
         "card_text": card_text(game.rules, card) if card is not None else None,
+        "hand_texts": hand_texts(game.rules, position, viewer),
         "discards": discards_json(discards),
         "pack": pack,
         "viewer": COLOUR_NAMES[viewer] if viewer is not None else None,

@@ -26,9 +26,11 @@ from tests.web.browser.test_game_page import (
     furthest,
     open_game,
     pawn_actions,
+    place_key,
     play_by_clicks,
     play_until_hint_offered,
     press_until_played,
+    split_seven,
     state,
     vs_computers,
     wait_my_turn,
@@ -321,3 +323,34 @@ def test_a_browser_that_refuses_storage_still_creates_a_game_and_plays_it(live_s
     page.wait_for_function(f"() => window.pardonGame.state.event > {now['event']}")
     expect(box).to_be_checked(checked=not ticked)
     assert errors == []
+
+
+def test_the_pawn_that_moved_first_in_a_split_7_says_why_it_takes_no_more(live_server: Any, page: Any) -> None:
+    """Half a split 7 made, the pawn that moved says what a player needs to hear (to a screen reader,
+    and on Enter): it has had its share of the 7, and the rest must move another pawn."""
+    game = vs_computers(live_server, seed=11, players=2)  # a 7 to split at event 18
+    open_game(page, game["seats"][0]["link"])
+    for _ in range(300):  # reach a 7 that can be split, without playing it
+        now = wait_my_turn(page)
+        if split_seven(now):
+            break
+        play_by_clicks(page, furthest(now["moves"]))
+    move = split_seven(now)
+    assert move is not None
+    first, _ = pawn_actions(move)
+    page.locator(f'.pawn[data-key="{first["pawn"]}"]').first.click(force=True)
+    page.locator(f'.mark[data-place="{place_key(first)}"]').click(force=True)
+    page.wait_for_function("() => window.pardonGame.selection.chosen.length === 1")
+    moved, rest = first["steps"], 7 - first["steps"]
+    why = f"moved {moved} already with this 7: the other {rest} must move another pawn"
+    pawn = page.locator(f'.pawn[data-key="{first["pawn"]}"][tabindex="0"]')
+    where = first["pawn"].split(":")[1]
+    expect(pawn).to_have_accessible_name(f"Red pawn on {where}: {why}")
+    assert pawn.get_attribute("aria-disabled") == "true"
+    pawn.focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#message")).to_have_text(f"That pawn {why}.")
+    # no pawn is left with the vague words: each says why it cannot, or that it can
+    labels = page.locator(".pawn[tabindex]").evaluate_all("pawns => pawns.map(p => p.getAttribute('aria-label'))")
+    assert labels and not any("rest of the move" in label for label in labels), labels
+    assert page.evaluate("() => window.pardonGame.selection.chosen.length") == 1  # asking changed nothing

@@ -98,6 +98,8 @@ def test_a_dead_hand_asks_which_card_to_discard_and_waits_for_it(live_server: An
     page.wait_for_timeout(1500)  # longer than a pass by itself takes: the discard is the player's choice
     assert state(page)["event"] == now["event"]
     assert f"discard the {card}" in page.locator("#prompt").inner_text().replace("Sorry!", "sorry")
+    # the card panel shows the card to discard
+    assert page.locator("#card-name").inner_text() == f"Card: {'Sorry!' if card == 'sorry' else card}"
     page.locator(f'#choices button[data-move="{card} pass"]').click()
     page.wait_for_function(f"() => window.pardonGame.state.event > {now['event']}")
 

@@ -25,6 +25,7 @@ from tests.web.browser.test_game_page import (
     create_game,
     furthest,
     open_game,
+    pawn_actions,
     play_by_clicks,
     state,
     vs_computers,
@@ -316,3 +317,49 @@ def test_a_player_asked_to_accept_a_double_is_told_dropping_out_scores_nothing(l
     prompt = page.locator("#prompt").inner_text()
     assert "drop out, and score nothing for this game" in prompt and "lose only" not in prompt
     assert sorted(page.locator("#choices button").all_inner_texts()) == ["Accept the double", "Drop out"]
+
+
+def card_panel(page: Any) -> tuple[str, str, str]:
+    """The card beside the board as a player reads it: its face, its name line, and what it does."""
+    return (
+        page.locator("#big-card").inner_text(),
+        page.locator("#card-name").inner_text(),
+        page.locator("#card-text").inner_text(),
+    )
+
+
+def test_a_hand_turn_shows_the_card_chosen_and_never_says_no_card_drawn(live_server: Any, page: Any) -> None:
+    """In a game with hands nothing is drawn before it is played: at each step of a turn the card
+    panel (and the board's card) shows the card chosen from the hand, or says none is chosen yet."""
+    seats = [{"kind": "hotseat", "name": "Mum"}, {"kind": "hotseat", "name": "Sam"}]
+    game = create_game(live_server, {"rules": "adult", "seed": 5, "seats": seats})
+    open_game(page, game["host_link"])
+    names = {"red": "Mum (Red)", "yellow": "Sam (Yellow)"}
+    texts: dict[str, str] = {}
+    for _ in range(4):
+        now = wait_my_turn(page)
+        who = names[now["decider"]]
+        assert now["card"] is None
+        if page.locator("#show-hand").count():  # the hand face down until its player holds the device
+            assert card_panel(page) == ("—", f"{who} chooses a card from their hand", "")
+            page.locator("#show-hand").click()
+        texts.update(state(page)["hand_texts"])
+        chosen = page.evaluate("() => window.pardonGame.card")  # the only card that can be played is chosen for you
+        if chosen is None:
+            assert card_panel(page) == ("—", "No card chosen yet", "")
+        move = furthest(now["moves"])
+        label = "Sorry!" if move["card"] == "sorry" else move["card"]
+        if move["card"] != chosen:
+            page.locator(f'#hand button[data-card="{move["card"]}"]').first.click()
+        shown = (label, f"Card: {label}", texts[move["card"]])
+        assert card_panel(page) == shown
+        assert page.locator(".card-number").text_content() == ("S!" if label == "Sorry!" else label)
+        pawns = pawn_actions(move)
+        if pawns:  # a pawn chosen, its places marked: still the same card
+            page.locator(f'.pawn[data-key="{pawns[0]["pawn"]}"]').first.click(force=True)
+            page.wait_for_function("() => window.pardonGame.selection && window.pardonGame.selection.pawn")
+            assert card_panel(page) == shown
+        play_by_clicks(page, move)
+        page.wait_for_function(READY)
+        assert "No card drawn" not in page.locator("#card-name").inner_text()
+    assert "No card drawn" not in " ".join(page.locator(".side").all_inner_texts())

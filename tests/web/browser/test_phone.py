@@ -30,7 +30,9 @@ from tests.web.browser.test_game_page import (
 
 UPRIGHT = {"width": 390, "height": 844}
 SIDEWAYS = {"width": 844, "height": 390}
+SMALL_SIDEWAYS = {"width": 667, "height": 375}  # a smaller phone held sideways
 FINGER = 40  # CSS pixels: the least height of a thing to tap
+LINK_TARGET = 44  # CSS pixels: the least height of a link to another page, a finger's pad
 
 
 @pytest.fixture
@@ -93,13 +95,17 @@ def test_the_game_pages_folding_sections_open_under_a_finger(live_server: Server
     assert phone.locator("#moves-details").evaluate("details => details.open")
 
 
-def test_the_home_page_sideways_has_its_play_button_on_the_first_screen(live_server: Server, phone: Any) -> None:
-    phone.set_viewport_size(SIDEWAYS)
+@pytest.mark.parametrize("screen", [SIDEWAYS, SMALL_SIDEWAYS, UPRIGHT], ids=["sideways", "small-sideways", "upright"])
+def test_the_home_page_has_its_play_button_on_the_first_screen(
+    live_server: Server, phone: Any, screen: dict[str, int]
+) -> None:
+    phone.set_viewport_size(screen)
     phone.goto(live_server.url + "/")
     phone.wait_for_selector("body[data-ready=true]")
     play = phone.get_by_role("button", name="Play against the computer")
     box = play.bounding_box()
-    assert box["y"] + box["height"] <= SIDEWAYS["height"], "no scrolling before the first tap"
+    assert box["y"] + box["height"] <= screen["height"], "no scrolling before the first tap"
+    assert phone.get_by_role("form", name="Play against the computer").count() == 1  # its heading still names it
     assert no_sideways_scroll(phone)
     options = phone.locator(".rule-options summary")
     assert options.bounding_box()["height"] >= FINGER
@@ -195,3 +201,36 @@ def test_the_rules_contents_sideways_reach_their_last_entry_mid_page(live_server
     box = last.bounding_box()
     assert box["y"] >= 0 and box["y"] + box["height"] <= SIDEWAYS["height"], "the last entry of the contents"
     assert no_sideways_scroll(phone)
+
+
+SITE_PAGES = ["/", "/lobby", "/rules", "/scorekeeper", "/no-such-page"]
+
+
+def header_links(page: Any) -> list[dict[str, Any]]:
+    """The links at the top of the page, to the home page and the site's pages: each one's words and box."""
+    links: list[dict[str, Any]] = page.eval_on_selector_all(
+        ".site-header a, nav[aria-label=Site] a",
+        "links => links.filter(a => a.getClientRects().length)"
+        ".map(a => ({text: a.innerText.trim(), height: a.getBoundingClientRect().height}))",
+    )
+    return links
+
+
+@pytest.mark.parametrize("screen", [UPRIGHT, SMALL_SIDEWAYS], ids=["upright", "small-sideways"])
+def test_every_header_link_is_a_finger_tall_on_a_phone(
+    live_server: Server, phone: Any, page: Any, screen: dict[str, int]
+) -> None:
+    game = vs_computers(live_server, seed=7, players=2)
+    phone.set_viewport_size(screen)
+    for path in [*SITE_PAGES, game["seats"][0]["link"].removeprefix(live_server.url)]:
+        phone.goto(live_server.url + path)
+        links = header_links(phone)
+        assert len(links) >= (1 if path.startswith("/play/") else 4), path
+        short = [link for link in links if link["height"] < LINK_TARGET]
+        assert short == [], f"{path}: {short}"
+        assert no_sideways_scroll(phone), path
+    # a desktop with a mouse keeps its slim header
+    for path in SITE_PAGES[:2]:
+        page.goto(live_server.url + path)
+        assert page.locator("header.site-header").bounding_box()["height"] < 60
+        assert all(link["height"] < LINK_TARGET for link in header_links(page))

@@ -351,6 +351,38 @@ def test_the_score_pad_fits_a_phone_in_portrait(browser: Any, live_server: Any, 
         context.close()
 
 
+def test_edit_and_remove_are_in_reach_on_a_phone_without_scrolling_sideways(browser: Any, artefacts: Path) -> None:
+    """At 390 px with four players each game's Edit and Remove stand on a row of their own under it
+    (a column of them would push the sheet past the screen's edge); on a wide screen, beside it."""
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    try:
+        phone = context.new_page()
+        phone.goto(PAGE_FILE.as_uri())
+        phone.get_by_label("Scoring").select_option("1939")
+        add_players(phone, "Grandma", "Sam", "Ann", "Blue and Green")
+        enter_points_game(phone, {"Grandma": 4, "Sam": 1, "Ann": 0, "Blue and Green": 2}, winner="Grandma")
+        enter_points_game(phone, {"Grandma": 1, "Sam": 4, "Ann": 2, "Blue and Green": 2}, winner="Sam")
+        wrap = phone.locator(".table-wrap").filter(has=phone.locator("#sheet"))
+        assert wrap.evaluate("node => node.scrollWidth <= node.clientWidth"), "the sheet scrolls sideways"
+        for name in ("Edit game 1", "Remove game 1", "Edit game 2", "Remove game 2"):
+            button = phone.get_by_role("button", name=name)
+            box = button.bounding_box()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= 390, name
+        phone.locator("#sheet").scroll_into_view_if_needed()
+        phone.screenshot(path=str(artefacts / "scorekeeper-phone-actions.png"))
+        assert sheet(phone)[1][:2] == ["1", "15 won"]  # the game's own row holds its scores, as before
+        edit_game(phone, 2)
+        phone.get_by_role("button", name="Remove game 1").focus()
+        phone.set_viewport_size({"width": 1280, "height": 900})  # a wide screen: the buttons beside each game
+        phone.wait_for_function("() => document.querySelectorAll('#sheet tbody tr').length === 2")
+        assert phone.evaluate("() => document.activeElement.getAttribute('aria-label')") == "Remove game 1"
+        row = phone.locator("#sheet tbody tr").nth(1)
+        assert row.get_by_role("button", name="Edit game 2").count() == 1
+        assert "editing" in (row.get_attribute("class") or "")
+    finally:
+        context.close()
+
+
 def test_the_next_games_form_fits_a_small_phone_with_long_names(browser: Any) -> None:
     """At 375 × 667 with four long names, every box of the game form is on screen, none scrolled out of sight."""
     context = browser.new_context(viewport={"width": 375, "height": 667})

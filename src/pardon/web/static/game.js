@@ -308,31 +308,41 @@ function showError(message) {
 
 function render() {
   const state = app.state;
-  const waiting = state.status === "waiting"; // no card is shown before everyone is here
-  showCard(app.board, {
-    card: waiting ? null : state.card,
-    text: state.card_text,
-    pack: state.pack,
-    discards: state.discards.count,
-  });
   showTurn(app.board, state.status === "playing" ? state.decider : null);
-  renderCard();
   renderSeats();
   renderTurn();
-  renderHand();
+  renderHand(); // first: it settles which card of the hand is chosen, the card shown
+  renderCard();
   renderChoices();
   renderGameOver();
 }
 
+/** The card in play, on the board and beside it: the card drawn, or in a hand game the card
+ * chosen from the hand (nothing is drawn there: the hand is what a player plays from). */
 function renderCard() {
-  const { card: drawn, card_text: text, status } = app.state;
-  const card = status === "waiting" ? null : drawn;
+  const { card: drawn, card_text: drawnText, status } = app.state;
+  const chosen = drawn ? null : handCard();
+  const card = status === "waiting" ? null : (drawn ?? chosen); // no card is shown before everyone is here
+  const text = chosen ? app.state.hand_texts?.[chosen] : drawnText;
+  showCard(app.board, { card, text, pack: app.state.pack, discards: app.state.discards.count });
   const big = $("big-card");
   big.textContent = card ? cardLabel(card) : "—";
   big.classList.toggle("none", !card);
   big.classList.toggle("long", cardLabel(card ?? "").length > 2);
-  $("card-name").textContent = card ? `Card: ${cardLabel(card)}` : status === "waiting" ? "" : app.state.pack != null ? "No card drawn" : "";
+  $("card-name").textContent = card ? `Card: ${cardLabel(card)}` : noCardWords();
   $("card-text").textContent = card ? (text ?? "") : "";
+}
+
+/** The card chosen from this page's hand while the decision is its own, else null. */
+const handCard = () => (app.state.position.hands && myDecision() && !handHidden() ? app.card : null);
+
+/** What the card panel says with no card in play: a hand game never draws one before it is played. */
+function noCardWords() {
+  const state = app.state;
+  if (state.status !== "playing") return "";
+  if (!state.position.hands) return state.pack != null ? "No card drawn" : "";
+  if (myDecision() && !handHidden()) return "No card chosen yet";
+  return state.decider ? `${playerName(state.decider)} chooses a card from their hand` : "";
 }
 
 function myDecision() {
@@ -475,6 +485,7 @@ function renderHand() {
       app.selection = null;
       app.tokenChoice = null;
       renderHand();
+      renderCard();
       renderChoices();
       // the card chosen, the keyboard goes on to its pawns (or its button: a discard, a pass)
       const next = app.board.svg.querySelector(".pawn.movable[tabindex]") ?? $("choices").querySelector("button");
@@ -641,6 +652,7 @@ function renderHandGate() {
     app.revealed = app.state.decider;
     app.focusedEvent = null;
     renderHand();
+    renderCard();
     renderChoices();
     focusFirstCard();
   });
@@ -809,11 +821,9 @@ function markSelection() {
   const { chosen } = app.selection;
   const movable = movablePawns();
   const unplayable = unplayablePawns(movable);
-  const cannot = chosen.length
-    ? "cannot take the rest of the move"
-    : `cannot move with the ${cardLabel(app.card ?? app.state.card)}`;
+  const cannot = (key) => (chosen.length ? restOfMove(key) : `cannot move with the ${cardLabel(app.card ?? app.state.card)}`);
   const labels = Object.fromEntries([
-    ...unplayable.map((key) => [key, `${describeKey(key)}: ${cannot}`]),
+    ...unplayable.map((key) => [key, `${describeKey(key)}: ${cannot(key)}`]),
     ...movable.map((key) => [key, `${describeKey(key)}: can move`]),
   ]);
   markPawns(app.board, movable, "movable");
@@ -830,6 +840,30 @@ function markSelection() {
   } else {
     setFocusable(app.board, movable, labels, unplayable);
   }
+}
+
+/** Why `key` takes no part in the rest of a move begun, as a player says it: in a split 7 the pawn
+ * just moved has had its share, and another must move the rest; after the Fire pawn reached Home,
+ * another goes straight Home with it. */
+function restOfMove(key) {
+  const { chosen, candidates } = app.selection;
+  const card = app.card ?? app.state.card;
+  if (app.state.why_not?.[card]?.[key]) return `cannot move with the ${cardLabel(card)}`; // at all: Enter says why
+  const rest = candidates.flatMap((route) => remaining(route, chosen));
+  const bonus = rest.length > 0 && rest.every((action) => action.kind === "bonus-home");
+  const counts = new Set(rest.map((action) => action.steps));
+  const left = counts.size === 1 ? [...counts][0] : null; // the count still to move, the same whichever pawn takes it
+  const done = chosen.find(([pawn]) => pawn === key);
+  if (done && bonus) return "is Home with the Fire: another of your pawns goes straight Home with it";
+  if (bonus) return "cannot go straight Home with the Fire pawn";
+  if (done) {
+    const part = candidates.flatMap((route) => route.actions).find((action) => action.pawn === key && landingPlace(action) === done[1]);
+    if (part?.steps != null && left != null) {
+      return `moved ${part.steps} already with this ${cardLabel(card)}: the other ${left} must move another pawn`;
+    }
+    return `has made its part of this ${cardLabel(card)}: the rest must move another pawn`;
+  }
+  return left != null ? `cannot move the other ${left} of this ${cardLabel(card)}` : "cannot take the rest of the move";
 }
 
 /** The player's pawns that cannot move with the card in play: Tab reaches them too (marked
@@ -920,8 +954,8 @@ function whyNot(key) {
   const reasons = (card && state.why_not[card]) || {};
   if (reasons[key]) return say(`Why not? ${reasons[key]}.`);
   const [colour] = key.split(":");
-  if (app.selection?.chosen.length) return say("That pawn cannot take the rest of the move.");
   if (colour !== state.decider && !pawnsOfMoves().has(colour)) return say(`That is ${name(colour)}'s pawn: you play ${name(state.decider)}.`);
+  if (app.selection?.chosen.length) return say(`That pawn ${restOfMove(key)}.`);
   if (!card && state.position.hands) return say("Choose a card from your hand first.");
   if (!card) return say("Draw a card first.");
   return say(`That pawn cannot use the ${cardLabel(card)} now.`);
