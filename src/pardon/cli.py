@@ -571,14 +571,12 @@ def _parser() -> argparse.ArgumentParser:
     play.set_defaults(run=command_play)
 
     tui = commands.add_parser("tui", help="play in the terminal, full screen: against the computer, hot-seat, online")
-    tui.add_argument("--rules", default="classic", help="preset, optionally adjusted (see 'pardon rules')")
+    tui.add_argument("--rules", help="preset, optionally adjusted (see 'pardon rules'; default classic)")
     tui.add_argument("--players", type=int, choices=(1, 2, 3, 4), help="4 unless the rules say otherwise")
     tui.add_argument(
         "--you", metavar="COLOURS", help="colours played at this screen: red (the default), red,blue (hot-seat), none"
     )
-    tui.add_argument(
-        "--level", default=DEFAULT_BOT, help=f"the computer players' level ({', '.join(BOTS)}; default {DEFAULT_BOT})"
-    )
+    tui.add_argument("--level", help=f"the computer players' level ({', '.join(BOTS)}; default {DEFAULT_BOT})")
     tui.add_argument("--seed", type=int, help="the game's seed (random if left out)")
     tui.add_argument(
         "--pace", type=float, default=0.6, help="seconds a computer player waits before each decision (default 0.6)"
@@ -586,6 +584,9 @@ def _parser() -> argparse.ArgumentParser:
     tui.add_argument("--record", metavar="FILE", help="file for the game's record (default: pardon-SEED.txt here)")
     tui.add_argument("--no-record", action="store_true", help="keep no record of the game")
     tui.add_argument("--join", metavar="LINK", help="take your seat in an online game: its invite link")
+    tui.add_argument(
+        "--resume", metavar="FILE", help="take up again the game of a record this screen saved (s, q, or stopped)"
+    )
     tui.set_defaults(run=command_tui)
 
     moves = commands.add_parser("moves", help="list every legal move in a JSON position")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from hypothesis import given, settings
@@ -25,7 +26,8 @@ from pardon.core import (
     record_of,
 )
 from pardon.core.cards import CARDS
-from pardon.core.notation import find_move
+from pardon.core.game import replay
+from pardon.core.notation import Record, find_move
 from pardon.core.state import seats_for
 
 CLASSIC = parse_rules("classic")
@@ -273,3 +275,44 @@ def test_a_tag_given_twice_is_refused() -> None:
     # the second [Seed ...] quietly won: another game
     with pytest.raises(InvalidError, match=r"line 4: the record has two \[Seed ...\] tags"):
         parse_record(f'{RECORD_TAGS}[Seed "1"]\n[Seed "2"]\n')
+
+
+# ---------------------------------------------------------------- the players' names
+
+
+def test_a_record_names_its_players_as_pgn_does_and_reads_them_back() -> None:
+    game = Game.new(parse_rules("classic"), (0, 2), 5)
+    record = record_of(game)._replace(players=((2, "expectimax"), (0, "Grand-mère")))
+    text = format_record(record)
+    assert '[Red "Grand-mère"]\n[Yellow "expectimax"]\n' in text  # in colour order, whatever order given
+    again = parse_record(text)
+    assert again.players == ((0, "Grand-mère"), (2, "expectimax")) and replay(again).position == game.position
+    assert format_record(record_of(game)) == format_record(parse_record(format_record(record_of(game))))
+    assert "[Red" not in format_record(record_of(game))  # an unnamed record is as before
+
+
+@pytest.mark.parametrize(
+    ("players", "says"),
+    [
+        (((1, "Ann"),), "names a player for blue, who does not play in it"),
+        (((0, "Ann"), (0, "Bob")), "names red's player twice"),
+        (((0, 'say "hi"'),), "without quotes"),
+        (((0, "a # b"),), "without quotes, '#'"),
+        (((0, "two\nlines"),), "line breaks"),
+        (((0, ""),), "1 to 80 characters"),
+        (((0, " Ann"),), "no spaces at its ends"),
+        (((0, "x" * 81),), "1 to 80 characters"),
+        (((0, 7),), "(colour, name) pairs"),
+        ("Ann", "(colour, name) pairs"),
+        (((9, "Ann"),), "colour number"),
+    ],
+)
+def test_a_players_name_that_would_not_read_back_is_refused(players: object, says: str) -> None:
+    record = Record("classic", (0, 2), 5, ())._replace(players=players)
+    with pytest.raises(InvalidError, match=re.escape(says)):
+        format_record(record)
+
+
+def test_a_record_naming_a_colour_not_in_play_is_refused_when_read() -> None:
+    with pytest.raises(InvalidError, match="names a player for green, who does not play in it"):
+        parse_record('[Rules "classic"]\n[Seats "red yellow"]\n[Seed "1"]\n[Green "Ann"]\n')

@@ -11,7 +11,7 @@ from tui_support import deciding, game_at, local_app, play_by_keys, screen_text,
 from pardon.core.board import DISTANCE, RED, START
 from pardon.core.cards import SORRY
 from pardon.core.game import Game, record_of, replay
-from pardon.core.notation import parse_record
+from pardon.core.notation import format_record, parse_record
 from pardon.core.rules import parse_rules
 from pardon.textboard import pawn_cell
 from pardon.tui.app import BoardView, HelpScreen
@@ -128,6 +128,23 @@ def test_why_not_after_picking_a_pawn_still_names_the_pawns_that_cannot_move() -
             await pilot.press("enter", "w")  # the pawn on 20 picked: its places listed, then why not
             assert app.picker is not None and app.picker.stage == DESTINATION
             assert app.info == "Pawn in Start: only a 1, a 2 or a Sorry! brings a pawn out of Start."
+
+    asyncio.run(scenario())
+
+
+def test_why_not_on_a_card_of_the_hand_names_the_pawns_that_card_cannot_move() -> None:
+    # choosing from a hand, "w" said every pawn could move, with three pawns stuck in Start
+    async def scenario() -> None:
+        position = "R:20,start,start,start Y:40,start,start,start hand:R:3,5,7,11,12 hand:Y:4,4,8,10,10 turn:R"
+        game = game_at("adult", position, [5] * 20)
+        app = local_app(game)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await until(pilot, lambda: deciding(app))
+            assert "Choose a card to play:" in screen_text(app)
+            await pilot.press("w")  # the cursor on the 3
+            assert app.info == "Pawn in Start: only a 1, a 2 or a Sorry! brings a pawn out of Start."
+            await pilot.press("down", "down", "down", "w")  # the 11: the pawn on 20 may switch with 40
+            assert "Pawn in Start" in app.info and "Every pawn" not in app.info
 
     asyncio.run(scenario())
 
@@ -292,3 +309,19 @@ def test_the_same_decision_twice_running_is_offered_twice() -> None:
             assert [move for _, move in record_of(game).moves] == ["2 pass", "2 pass", "1 S5-home"]
 
     asyncio.run(scenario())
+
+
+def test_a_game_taken_up_from_its_record_has_its_log_its_players_and_take_back() -> None:
+    # pardon tui --resume: the game goes on where it was left, as if never left
+    table = LocalTable(Game.new(parse_rules("classic"), (0, 2), seed=11), {0}, "greedy", pace=0)
+    while table.game.turns < 30:
+        move = table._computer_choice() if table.game.decider == 2 else table.game.legal_moves()[0]
+        assert move is not None
+        table._make(move)
+    record = table.record()
+    assert record.players == ((0, "you"), (2, "greedy"))
+    again = LocalTable(replay(parse_record(format_record(record))), {0}, "greedy", pace=0)
+    assert again.view().log == table.view().log and len(again.view().log) > 10
+    assert again.view().position == table.view().position and again.record() == record
+    assert again.take_back() == table.take_back() > 0  # taking back reaches into the moves before leaving
+    assert again.game.position == table.game.position

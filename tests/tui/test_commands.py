@@ -8,11 +8,13 @@ import signal
 import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 from tui_support import Terminal
 
+from pardon.core.notation import parse_record
 from pardon.tui.app import PardonApp
 
 
@@ -170,3 +172,69 @@ def test_a_new_game_keeps_the_record_of_the_last_beside_it(tmp_path: Path, monke
     _, second = app.new_game()
     assert second == tmp_path / "game-2.txt"
     assert record.read_text(encoding="utf-8") == "the first game\n"
+
+
+def test_a_game_left_with_q_is_saved_and_taken_up_again_with_resume(tmp_path: Path) -> None:
+    # "The game is not over and cannot be taken up again": a family's game was lost on leaving
+    pytest.importorskip("textual")
+    arguments = ["tui", "--players", "2", "--seed", "4", "--level", "random", "--pace", "0", "--record", "game.txt"]
+    terminal = Terminal(arguments, cwd=tmp_path)
+    terminal.read_until(b"q quit")
+    for _ in range(6):  # some moves of Red's (Enter picks the line under the cursor), one at a time
+        terminal.type("\r")
+        time.sleep(0.3)
+    terminal.type("q")
+    terminal.read_until(b"is not over")
+    terminal.type("q")
+    assert terminal.finish() == 0
+    assert b"pardon tui --resume game.txt takes it up again" in terminal.output
+    left = parse_record((tmp_path / "game.txt").read_text(encoding="utf-8"))
+    assert left.players == ((0, "you"), (2, "random")) and left.result is None and left.moves
+    assert any(colour == 0 for colour, _ in left.moves)  # Red played before leaving
+
+    again = Terminal(["tui", "--resume", "game.txt", "--pace", "0"], cwd=tmp_path)
+    shown = re.sub(rb"\x1b\[[0-9;]*m", b"", again.read_until(b"q quit"))
+    assert b"Red: your turn" in shown or b"Red plays" in shown
+    again.type("q")
+    again.read_until(b"is not over")
+    again.type("q")
+    assert again.finish() == 0
+    kept = parse_record((tmp_path / "game.txt").read_text(encoding="utf-8"))
+    assert kept.moves[: len(left.moves)] == left.moves and kept.players == left.players  # the same game, on
+
+
+@pytest.mark.parametrize(
+    ("arguments", "says"),
+    [
+        (["--seed", "5"], "--resume takes the rules, players and seed from the record: leave out --seed"),
+        (["--rules", "adult"], "leave out --rules"),
+        (["--join", "http://127.0.0.1:8000/play/abc#token=x"], "--join takes a seat online and --resume"),
+        (["--you", "blue"], "blue is not playing: with 2 players the colours are red and yellow"),
+    ],
+)
+def test_resume_refuses_options_the_record_decides_in_one_line(tmp_path: Path, arguments: list[str], says: str) -> None:
+    pytest.importorskip("textual")
+    (tmp_path / "game.txt").write_text('[Rules "classic"]\n[Seats "red yellow"]\n[Seed "4"]\n', encoding="utf-8")
+    result = pardon("tui", "--resume", "game.txt", *arguments, cwd=tmp_path)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.startswith("pardon tui: ") and says in result.stderr and result.stderr.count("\n") == 1
+
+
+def test_resume_says_in_one_line_why_a_file_is_no_game_to_take_up(tmp_path: Path) -> None:
+    pytest.importorskip("textual")
+    finished = pardon("selfplay", "--players", "2", "--seed", "7", "--record", "over.txt", cwd=tmp_path)
+    assert finished.returncode == 0
+    (tmp_path / "notes.txt").write_text("shopping: eggs, milk\n", encoding="utf-8")
+    (tmp_path / "bad.txt").write_text('[Rules "classic"]\n[Seats "red yellow"]\n[Seed "4"]\n\nR 12 4-16\n')
+    (tmp_path / "named.txt").write_text('[Rules "classic"]\n[Seats "red yellow"]\n[Seed "4"]\n[Blue "you"]\n')
+    for name, says in [
+        ("over.txt", "the game in over.txt is over (Red won): pardon replay over.txt checks it"),
+        ("missing.txt", "cannot read missing.txt: No such file or directory"),
+        ("notes.txt", "notes.txt is not a game to take up again: line 1: unknown colour"),
+        ("bad.txt", "bad.txt is not a game to take up again: decision 1"),
+        ("named.txt", "the record names a player for blue, who does not play in it"),
+    ]:
+        result = pardon("tui", "--resume", name, cwd=tmp_path)
+        assert result.returncode == 2 and result.stdout == "", name
+        assert result.stderr.startswith("pardon tui: ") and says in result.stderr, (name, result.stderr)
+        assert result.stderr.count("\n") == 1, name

@@ -124,6 +124,21 @@ def test_pardon_tui_join_opens_the_seat_in_a_terminal(server: Server, tmp_path: 
     assert terminal.finish() == 0
 
 
+def test_a_player_named_only_by_colour_is_not_named_twice(server: Server) -> None:
+    # the server names a seat without a name by its colour: the screen said "Blue  Blue"
+    seats = [{"kind": "human"}, {"kind": "human"}]
+    created = server.rest("/api/games", {"rules": "classic", "seed": 3, "seats": seats})
+
+    async def scenario() -> None:
+        app = PardonApp(OnlineTable(parse_invite(created["seats"][1]["link"])), None)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await until(pilot, lambda: "player" in screen_text(app).splitlines()[0])
+            title = screen_text(app).splitlines()[0]
+            assert " Red  player, not here " in title and "Red  Red" not in title
+
+    asyncio.run(scenario())
+
+
 def test_pardon_tui_join_says_when_the_game_is_not_there(server: Server) -> None:
     result = subprocess.run(
         [sys.executable, "-m", "pardon", "tui", "--join", f"{server.url}/play/nosuchgame#token=x"],

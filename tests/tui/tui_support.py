@@ -76,6 +76,10 @@ async def play_by_keys(
     return pressed
 
 
+#: Every command started in a pseudo-terminal, for the end of each test to stop.
+STARTED: list[Terminal] = []
+
+
 class Terminal:
     """A command in a pseudo-terminal of a given size: what it draws, and keys typed into it."""
 
@@ -96,6 +100,18 @@ class Terminal:
         )
         os.close(slave)
         self.output = b""
+        self.closed = False
+        STARTED.append(self)
+
+    def stop(self) -> None:
+        """End the command if it still runs (a test that failed midway): it has no terminal left
+        to hang up on it, and would otherwise spin on after the test."""
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+        if not self.closed:  # closed by finish() its number may be another file's by now
+            self.closed = True
+            os.close(self.master)
 
     def read_until(self, wanted: bytes, seconds: float = 30.0) -> bytes:
         deadline = time.monotonic() + seconds
@@ -128,4 +144,5 @@ class Terminal:
         finally:
             if self.process.poll() is None:
                 self.process.kill()
+            self.closed = True
             os.close(self.master)

@@ -192,6 +192,11 @@ class Game:
         return [turn.move for turn in self._history]
 
     @property
+    def decisions(self) -> list[tuple[Position, int, Move]]:
+        """Every decision so far, in order: the position it was made in, who made it and the move."""
+        return [(turn.before.position, turn.colour, turn.move) for turn in self._history]
+
+    @property
     def last_decision(self) -> tuple[Position, int, Move] | None:
         """The last decision: the position it was made in, who made it and the move (None at the start)."""
         if not self._history:

@@ -41,7 +41,7 @@ from __future__ import annotations
 import functools
 import re
 import reprlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Final, NamedTuple, TypeVar
 
 from pardon.core.board import (
@@ -648,6 +648,10 @@ class Record(NamedTuple):
     A game begun at a position of its own (:meth:`~pardon.core.game.Game.at`: a puzzle, a
     test) starts from ``position`` (:func:`format_position` text) with ``pack``
     (:func:`format_pack` text); both are None for a game that starts from the seed's opening.
+
+    ``players`` names who played which colour, as ``(colour, name)`` pairs (written as PGN
+    names its players: ``[Red "you"]``, ``[Yellow "expectimax"]``); the terminal game reads
+    them to take a game up again.  Names are for people: a replay does not need them.
     """
 
     rules: str
@@ -658,6 +662,7 @@ class Record(NamedTuple):
     first: int | None = None
     position: str | None = None
     pack: str | None = None
+    players: tuple[tuple[int, str], ...] = ()
 
 
 def check_record(record: object) -> Record:
@@ -684,8 +689,35 @@ def check_record(record: object) -> Record:
     for what, colour in (("result", record.result), ("first player", record.first)):
         if colour is not None:
             _colour_number(colour, f"a record's {what}")
+    _check_players(record.players, record.seats)
     start_of(record)
     return record
+
+
+#: What a player's name in a record may not hold: the tag's quotes, a comment, a line's end.
+_NOT_IN_A_NAME = re.compile(r'["#\x00-\x1f\x7f]')
+MAX_NAME: Final = 80
+
+
+def _check_players(players: object, seats: Sequence[int]) -> None:
+    if isinstance(players, (str, bytes)) or not isinstance(players, (tuple, list)):
+        raise InvalidError(f"a record's players are (colour, name) pairs, not {reprlib.repr(players)}")
+    named: set[int] = set()
+    for pair in players:
+        if not isinstance(pair, (tuple, list)) or len(pair) != 2 or not isinstance(pair[1], str):
+            raise InvalidError(f"a record's players are (colour, name) pairs, not {reprlib.repr(pair)}")
+        colour = _colour_number(pair[0], "the colour of a record's player")
+        if colour not in seats:
+            raise InvalidError(f"the record names a player for {COLOUR_NAMES[colour]}, who does not play in it")
+        if colour in named:
+            raise InvalidError(f"the record names {COLOUR_NAMES[colour]}'s player twice")
+        named.add(colour)
+        name = pair[1]
+        if not name.strip() or len(name) > MAX_NAME or _NOT_IN_A_NAME.search(name) or name != name.strip():
+            raise InvalidError(
+                f"a player's name in a record is 1 to {MAX_NAME} characters, without quotes, '#' or line "
+                f"breaks, and no spaces at its ends: not {reprlib.repr(name)}"
+            )
 
 
 def start_of(record: Record) -> tuple[Position, Pack] | None:
@@ -731,6 +763,8 @@ def format_record(record: Record) -> str:
     ]
     if record.first is not None:
         lines.append(f'[First "{COLOUR_NAMES[record.first]}"]')
+    for colour, name in sorted(record.players):
+        lines.append(f'[{COLOUR_NAMES[colour].capitalize()} "{name}"]')
     start = start_of(record)
     if start is not None:  # written as read back, whatever spacing or order it was given in
         lines.append(f'[Position "{format_position(start[0])}"]')
@@ -778,7 +812,10 @@ def parse_record(text: str) -> Record:
     result_text = tags.get("result", "*")
     result = None if result_text == "*" else parse_colour(result_text)
     first = parse_colour(tags["first"]) if "first" in tags else None
+    players = tuple((colour, tags[COLOUR_NAMES[colour]]) for colour in COLOURS if COLOUR_NAMES[colour] in tags)
     record = Record(tags["rules"], seats, seed, tuple(moves), result, first, tags.get("position"), tags.get("pack"))
+    record = record._replace(players=players)
+    _check_players(players, seats)
     start = start_of(record)
     if start is None:
         return record

@@ -26,7 +26,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from pardon.core.board import COLOUR_NAMES, partner
-from pardon.core.cards import NO_CARD
+from pardon.core.cards import NO_CARD, a_card
 from pardon.core.layout import Cell
 from pardon.textboard import legend, pawn_cell
 from pardon.tui.boardview import (
@@ -550,9 +550,12 @@ class PardonApp(App[None]):
         if 0 <= self.cursor < len(options) and not options[self.cursor].enabled:
             reasons = [options[self.cursor]]
         elif not reasons and self.picker is not None and not self.covered:
-            reasons = self.picker.cannot_move()  # a pawn picked: the others' reasons still hold
+            # a pawn picked: the others' reasons still hold; a hand's card under the cursor: its pawns'
+            reasons = self.picker.cannot_move(self._card_in_view())
         if not reasons:
-            self.info = "Every pawn out of Home can move." if options else "Nothing to explain now."
+            card = self._card_in_view()
+            can = f"can use {a_card(card)}" if card is not None else "can move"
+            self.info = f"Every pawn out of Home {can}." if options else "Nothing to explain now."
         else:
             self.info = " ".join(f"{option.label.split(':')[0]}: {option.reason}." for option in reasons)
         self.show()
@@ -623,17 +626,20 @@ class PardonApp(App[None]):
         self.run_worker(self._run_table(), group="table")
 
     async def action_quit(self) -> None:
-        """Quit; a game on this machine that is not over asks first, since it cannot be taken
-        up again, and a record written midway is brought up to date."""
+        """Quit; a game on this machine that is not over asks first, and its record is written,
+        so that ``pardon tui --resume`` takes it up again."""
         view = self.view_now
         unfinished = self.table.can_take_back and view.status != FINISHED and bool(view.people)
         if unfinished and not self._quit_asked:
             self._quit_asked = True
-            keep = "s saves its record first" if self.record is not None else "it keeps no record"
-            self.info = f"The game is not over and cannot be taken up again: q again quits ({keep})."
+            if self.record is not None:
+                again = f"q again quits; the game is saved to {self.record} to take up again later."
+            else:
+                again = "it keeps no record, so it cannot be taken up again: q again quits."
+            self.info = f"The game is not over: {again}"
             self.show()
             return
-        await self._leave(self.saved if unfinished else None)
+        await self._leave(self.record if unfinished else None)
 
 
 def _cell_of(colour: int, distance: int) -> Cell:

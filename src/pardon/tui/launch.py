@@ -6,46 +6,114 @@ import argparse
 import math
 import os
 import random
+import shlex
 import sys
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 
-from pardon.bots import make_bot
+from pardon.bots import DEFAULT_BOT, make_bot
 from pardon.core.board import COLOUR_NAMES
-from pardon.core.errors import InvalidError
-from pardon.core.game import Game
-from pardon.core.notation import parse_colour
-from pardon.core.rules import parse_rules
+from pardon.core.errors import InvalidError, PardonError
+from pardon.core.game import Game, replay
+from pardon.core.notation import parse_colour, parse_record
+from pardon.core.rules import Rules, parse_rules
 from pardon.core.state import check_seats, seats_for
 from pardon.tui.app import PardonApp
-from pardon.tui.local import LocalTable
+from pardon.tui.local import YOU, LocalTable
 from pardon.tui.online import Invite, OnlineTable, parse_invite
-from pardon.tui.table import Table
+from pardon.tui.table import FINISHED, Table
+
+DEFAULT_RULES = "classic"
 
 
 def launch(arguments: argparse.Namespace) -> int:
     """Run the game the options describe; raise a ValueError (one line) for options that cannot be."""
     if arguments.join is not None:  # an empty link too is refused, not a game against the computer
+        if arguments.resume is not None:
+            raise InvalidError("--join takes a seat online and --resume takes up a game here: choose one")
         return _join(arguments)
-    rules = parse_rules(arguments.rules)
+    if arguments.resume is not None:
+        return _resume(arguments)
+    rules = parse_rules(arguments.rules or DEFAULT_RULES)
     players = arguments.players or (4 if 4 in rules.players else rules.players[0])
     seats = check_seats(seats_for(players), rules)
     people = people_of(arguments.you, seats)
-    make_bot(arguments.level)  # an unknown level is refused before the screen opens
+    level = _checked_level(arguments.level or DEFAULT_BOT)
+    _check_pace_and_record(arguments)
+    seed = arguments.seed if arguments.seed is not None else _random_seed()
+    _need_terminal()
+    new_game = _new_games(arguments, rules, seats, people, level)
+    table = LocalTable(Game.new(rules, seats, seed), people, level, arguments.pace)
+    record = _record_path(arguments, f"pardon-{seed}.txt")
+    return _play(PardonApp(table, record, new_game=new_game))
+
+
+def _resume(arguments: argparse.Namespace) -> int:
+    """Take up again the game of a record (``--resume FILE``): its rules, seats and decisions;
+    who plays at this screen and the computers' level as the record names them, unless
+    ``--you`` and ``--level`` say otherwise.  Its record goes on in the same file."""
+    for option in ("rules", "players", "seed"):
+        if getattr(arguments, option) is not None:
+            raise InvalidError(f"--resume takes the rules, players and seed from the record: leave out --{option}")
+    path = Path(arguments.resume)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise InvalidError(f"cannot read {path}: {error.strerror or error}") from None
+    except UnicodeDecodeError:
+        raise InvalidError(f"cannot read {path}: it is not UTF-8 text") from None
+    try:
+        record = parse_record(text)
+        game = replay(record)
+    except PardonError as error:
+        raise InvalidError(f"{path} is not a game to take up again: {error}") from None
+    if game.is_over:
+        winner = COLOUR_NAMES[game.winner].capitalize() if game.winner is not None else "Nobody"
+        raise InvalidError(f"the game in {path} is over ({winner} won): pardon replay {path} checks it")
+    seats = game.position.seats
+    names = dict(record.players)
+    if arguments.you is not None:
+        people = people_of(arguments.you, seats)
+    elif names:
+        people = frozenset(colour for colour, name in names.items() if name == YOU)
+    else:
+        people = frozenset(seats[:1])
+    computers = [name for colour, name in sorted(names.items()) if name != YOU]
+    level = _checked_level(arguments.level or (computers[0] if computers else DEFAULT_BOT))
+    _check_pace_and_record(arguments)
+    _need_terminal()
+    new_game = _new_games(arguments, game.rules, seats, people, level)
+    table = LocalTable(game, people, level, arguments.pace)
+    record_path = None if arguments.no_record else Path(arguments.record or path)
+    return _play(PardonApp(table, record_path, new_game=new_game))
+
+
+def _checked_level(level: str) -> str:
+    make_bot(level)  # an unknown level is refused before the screen opens
+    return level
+
+
+def _check_pace_and_record(arguments: argparse.Namespace) -> None:
     if not 0 <= arguments.pace < math.inf:
         raise InvalidError(f"--pace must be 0 or more seconds, not {arguments.pace}")
     if arguments.record and not arguments.no_record:
         check_record_path(Path(arguments.record))
-    seed = arguments.seed if arguments.seed is not None else _random_seed()
 
-    def game_at(seed: int, first: bool) -> tuple[Table, Path | None]:
-        table = LocalTable(Game.new(rules, seats, seed), people, arguments.level, arguments.pace)
-        return table, _record_path(arguments, f"pardon-{seed}.txt", first)
 
-    _need_terminal()
-    table, record = game_at(seed, first=True)
-    return _play(PardonApp(table, record, new_game=lambda: game_at(_random_seed(), first=False)))
+def _new_games(
+    arguments: argparse.Namespace, rules: Rules, seats: tuple[int, ...], people: frozenset[int], level: str
+) -> Callable[[], tuple[Table, Path | None]]:
+    """What ``n`` starts once a game is over: another with the same players, its record in a
+    new file."""
+
+    def new_game() -> tuple[Table, Path | None]:
+        seed = _random_seed()
+        table = LocalTable(Game.new(rules, seats, seed), people, level, arguments.pace)
+        return table, _record_path(arguments, f"pardon-{seed}.txt", first=False)
+
+    return new_game
 
 
 def _join(arguments: argparse.Namespace) -> int:
@@ -149,4 +217,8 @@ def _farewell(app: PardonApp) -> None:
     if view.position.winner is not None:
         print(f"{COLOUR_NAMES[view.position.winner].capitalize()} won.")
     if app.saved is not None and app.saved.exists():
-        print(f"The game's record is in {app.saved} (pardon replay {app.saved} checks it).")
+        if view.status == FINISHED or not app.table.can_take_back:
+            print(f"The game's record is in {app.saved} (pardon replay {app.saved} checks it).")
+        else:
+            again = f"pardon tui --resume {shlex.quote(str(app.saved))}"
+            print(f"The game is saved in {app.saved}: {again} takes it up again.")

@@ -23,11 +23,14 @@ from pardon.core.cards import card_name
 from pardon.core.describe import describe_move
 from pardon.core.game import CARD, Game, record_of
 from pardon.core.moves import Move
-from pardon.core.notation import format_move, format_record
+from pardon.core.notation import Record, format_move, format_record
 from pardon.core.state import Position
 from pardon.core.why import why_pawns_cannot_move
 from pardon.tui.choices import Choice, choice_of_move
 from pardon.tui.table import FINISHED, PLAYING, Seat, View
+
+#: How a record names a colour played at this screen (the others are named by their level).
+YOU = "you"
 
 #: The level that ranks the choices for a hint, as the server's hints do: quick, and a fair judge.
 HINT_LEVEL = "tactician"
@@ -49,8 +52,9 @@ class LocalTable:
             colour: make_bot(level) for colour in game.position.seats if colour not in self.people
         }
         self.rng = random.Random(f"pardon-bots:{game.seed}")
-        #: Per decision: who made it, and what it did in words (None for going on to the draw).
-        self._said: list[tuple[int, str | None]] = []
+        #: Per decision: who made it, and what it did in words (None for going on to the draw);
+        #: a game taken up again from its record has said its decisions so far.
+        self._said = [(colour, self._words(before, move)) for before, colour, move in game.decisions]
         #: Counts the moves taken back, so that a computer's choice for a position since
         #: taken back is dropped.
         self._taken_back = 0
@@ -71,7 +75,7 @@ class LocalTable:
         moves = game.legal_moves() if person_decides else []
         choices = tuple(choice_of_move(game.rules, game.position, move) for move in moves)
         seats = tuple(
-            Seat(colour, "you" if colour in self.people else self.level, colour in self.people)
+            Seat(colour, YOU if colour in self.people else self.level, colour in self.people)
             for colour in game.position.seats
         )
         return View(
@@ -146,9 +150,14 @@ class LocalTable:
     def _make(self, move: Move) -> None:
         before, colour = self.game.position, self.game.decider
         made = self.game.play(move)
-        words = describe_move(self.game.rules, before, made).split("  [")[0] if made.card or made.actions else None
-        self._said.append((colour, words))
+        self._said.append((colour, self._words(before, made)))
         self._draw()
+
+    def _words(self, before: Position, move: Move) -> str | None:
+        """A decision in words for the log; None for going on to the draw, which goes without saying."""
+        if not (move.card or move.actions):
+            return None
+        return describe_move(self.game.rules, before, move).split("  [")[0]
 
     def _draw(self) -> None:
         if self.game.awaiting_draw:
@@ -184,7 +193,13 @@ class LocalTable:
         return [(choice_of_move(game.rules, game.position, move), chance) for move, chance in ranked]
 
     async def save_record(self, path: Path) -> None:
-        path.write_text(format_record(record_of(self.game)), encoding="utf-8")
+        path.write_text(format_record(self.record()), encoding="utf-8")
+
+    def record(self) -> Record:
+        """The game's record, naming who plays each colour ("you" here, else the computers' level),
+        so that ``pardon tui --resume`` seats them again."""
+        players = tuple((colour, YOU if colour in self.people else self.level) for colour in self.game.position.seats)
+        return record_of(self.game)._replace(players=players)
 
     async def close(self) -> None:
         self._closed = True

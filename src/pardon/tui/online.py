@@ -207,6 +207,8 @@ class OnlineTable:
         if seat["kind"] == "bot":
             return Seat(colour, str(seat.get("level") or "computer"), False)
         name = str(seat.get("name") or "player")
+        if name.casefold() == COLOUR_NAMES[colour]:  # the colour is shown already: not "Red  Red"
+            name = "player"
         if seat.get("computer_playing"):
             name += ", away"
         elif not seat.get("connected"):

@@ -143,16 +143,17 @@ class Picker:
         options = [] if stage == CHOICE else self._pawn_options(remaining)
         options += [self._choice_option(choice, finished) for choice in finished]
         if not self.parts and self.card != NO_CARD:
-            options += self._pawns_that_cannot_move(remaining)
+            options += self._pawns_that_cannot_move(remaining, self.card)
         return options
 
-    def cannot_move(self) -> list[Option]:
+    def cannot_move(self, card: int | None = None) -> list[Option]:
         """The pawns the player moves (their own, then their partner's) out of Home that cannot
-        use the card being played, each with why not, whatever has been picked so far (none
-        before the card is known)."""
-        if self.card is None or self.card == NO_CARD:
+        use ``card`` (by default the card being played), each with why not, whatever has been
+        picked so far (none without a card: a hand's card not yet chosen)."""
+        card = self.card if card is None else card
+        if card is None or card == NO_CARD:
             return []
-        return self._pawns_that_cannot_move([choice for choice in self.choices if choice.card == self.card])
+        return self._pawns_that_cannot_move([choice for choice in self.choices if choice.card == card], card)
 
     # --- picking --------------------------------------------------------------------------
 
@@ -283,10 +284,11 @@ class Picker:
             return "no token"
         return choice.text.split(": ", 1)[-1]
 
-    def _pawns_that_cannot_move(self, choices: list[Choice]) -> list[Option]:
-        """The pawns the player moves, out of Home, that none of ``choices`` moves, each with why not."""
+    def _pawns_that_cannot_move(self, choices: list[Choice], card: int | None) -> list[Option]:
+        """The pawns the player moves, out of Home, that none of ``choices`` (the choices of
+        ``card``) moves, each with why not."""
         movable = {(action.colour, action.origin) for choice in choices for action in choice.pawn_actions}
-        card = self.card if self.card is not None else NO_CARD
+        card = card if card is not None else NO_CARD
         reasons = self.why_not.get(card, {})
         shown = []
         for colour in self.team:
