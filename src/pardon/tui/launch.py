@@ -87,6 +87,8 @@ def _resume(arguments: argparse.Namespace) -> int:
     new_game = _new_games(arguments, game.rules, seats, people, level)
     table = LocalTable(game, people, level, arguments.pace)
     record_path = None if arguments.no_record else Path(arguments.record or path)
+    if record_path is not None:
+        check_record_path(record_path, "--resume" if arguments.record is None else "--record")
     return _play(PardonApp(table, record_path, new_game=new_game))
 
 
@@ -149,15 +151,15 @@ def check_invite(invite: Invite) -> None:
         raise InvalidError(f"cannot reach {invite.server}: {reason}") from None
 
 
-def check_record_path(path: Path) -> None:
+def check_record_path(path: Path, option: str = "--record") -> None:
     """Refuse, before the screen opens, a record file that could not be written at the game's end."""
     if path.is_dir():
-        raise InvalidError(f"--record {path}: it is a directory, not a file")
+        raise InvalidError(f"{option} {path}: it is a directory, not a file")
     folder = path.absolute().parent
     if not folder.is_dir():
-        raise InvalidError(f"--record {path}: there is no folder {folder}")
+        raise InvalidError(f"{option} {path}: there is no folder {folder}")
     if not os.access(folder, os.W_OK | os.X_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        raise InvalidError(f"--record {path}: cannot write there")
+        raise InvalidError(f"{option} {path}: cannot write there")
 
 
 def people_of(text: str | None, seats: tuple[int, ...]) -> frozenset[int]:
