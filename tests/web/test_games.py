@@ -12,7 +12,7 @@ from pardon.core.notation import parse_record
 def test_human_against_computers_to_the_end(server: TestClient) -> None:
     game = create(
         server,
-        [{"kind": "human"}, {"kind": "bot", "level": "random"}, {"kind": "bot", "level": "greedy"}],
+        [{"kind": "human", "name": 'Mum "the boss" #1'}, {"kind": "bot", "level": "random"}, {"kind": "bot"}],
         seed=11,
     )
     with server.websocket_connect(game["websocket"]) as socket:
@@ -26,6 +26,8 @@ def test_human_against_computers_to_the_end(server: TestClient) -> None:
     assert record.status_code == 200
     replayed = replay(parse_record(record.text))
     assert replayed.is_over and ("red", "blue", "yellow")[(0, 1, 2).index(replayed.winner or 0)] == final["winner"]
+    # the players named as the game named them, in what a record's tag can hold; computers by level
+    assert parse_record(record.text).players == ((0, "Mum the boss 1"), (1, "random"), (2, "greedy"))
 
 
 def test_two_humans_each_see_only_their_own_moves(server: TestClient) -> None:

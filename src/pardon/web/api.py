@@ -27,7 +27,7 @@ from pardon.core.board import COLOUR_NAMES
 from pardon.core.errors import PardonError
 from pardon.core.game import Game, record_of
 from pardon.core.jsonio import rules_from_json
-from pardon.core.notation import format_record
+from pardon.core.notation import MAX_NAME, format_record
 from pardon.core.rules import in_words, parse_rules, to_text
 from pardon.core.state import check_seats, seats_for
 from pardon.web.protocol import COLOUR_NUMBERS, Colour
@@ -492,11 +492,24 @@ def record(game_id: str, request: Request) -> PlainTextResponse:
     room = game_room(request, game_id)
     if room.row.status != FINISHED:
         raise ApiError(409, "not_finished", "the record is given once the game is over (it reveals the pack)")
-    return PlainTextResponse(_record_text(room.game, room.row.first), headers=_attachment(game_id))
+    return PlainTextResponse(_record_text(room.game, room.row), headers=_attachment(game_id))
 
 
-def _record_text(game: Game, first: int | None) -> str:
-    return format_record(record_of(game)._replace(first=first))
+def _record_text(game: Game, row: GameRow) -> str:
+    """The record, naming its players as the game did: a computer by its level, a person by the
+    name given (one left as the colour's own name is not written twice)."""
+    players = ((seat.colour, _record_name(seat)) for seat in row.seats)
+    named = tuple((colour, name) for colour, name in players if name)
+    return format_record(record_of(game)._replace(first=row.first, players=named))
+
+
+def _record_name(seat: SeatRow) -> str:
+    """A seat's name as a record can hold it: no quotes, '#' or control characters, 80 at most."""
+    name = seat.level if seat.kind == "bot" and seat.level else seat.name
+    if name.casefold() == COLOUR_NAMES[seat.colour]:
+        return ""
+    kept = "".join(" " if char in '"#' or not char.isprintable() else char for char in name)
+    return " ".join(kept.split())[:MAX_NAME].strip()
 
 
 def _attachment(game_id: str) -> dict[str, str]:
