@@ -16,6 +16,7 @@ from tui_support import Terminal
 
 from pardon.core.notation import parse_record
 from pardon.tui.app import PardonApp
+from pardon.tui.local import LocalTable
 
 
 def pardon(*arguments: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
@@ -227,14 +228,43 @@ def test_resume_says_in_one_line_why_a_file_is_no_game_to_take_up(tmp_path: Path
     (tmp_path / "notes.txt").write_text("shopping: eggs, milk\n", encoding="utf-8")
     (tmp_path / "bad.txt").write_text('[Rules "classic"]\n[Seats "red yellow"]\n[Seed "4"]\n\nR 12 4-16\n')
     (tmp_path / "named.txt").write_text('[Rules "classic"]\n[Seats "red yellow"]\n[Seed "4"]\n[Blue "you"]\n')
+    network = '[Rules "classic"]\n[Seats "red yellow"]\n[Seed "4"]\n[Yellow "expert(network=/no/such/net.json)"]\n'
+    (tmp_path / "network.txt").write_text(network)
     for name, says in [
         ("over.txt", "the game in over.txt is over (Red won): pardon replay over.txt checks it"),
         ("missing.txt", "cannot read missing.txt: No such file or directory"),
         ("notes.txt", "notes.txt is not a game to take up again: line 1: unknown colour"),
         ("bad.txt", "bad.txt is not a game to take up again: decision 1"),
         ("named.txt", "the record names a player for blue, who does not play in it"),
+        ("network.txt", "'/no/such/net.json'"),  # a computer level the record names, checked before the screen
     ]:
         result = pardon("tui", "--resume", name, cwd=tmp_path)
         assert result.returncode == 2 and result.stdout == "", name
         assert result.stderr.startswith("pardon tui: ") and says in result.stderr, (name, result.stderr)
         assert result.stderr.count("\n") == 1, name
+
+
+def test_resume_seats_a_person_named_in_the_record_at_this_screen(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A record's names that are not computer levels are people ("you", "Grandma"): hot-seat here."""
+    from pardon.cli import _parser
+    from pardon.tui import launch
+
+    opened: list[PardonApp] = []
+
+    def run(app: PardonApp) -> None:  # the screen, not opened
+        opened.append(app)
+
+    monkeypatch.setattr(launch.PardonApp, "run", run)
+    monkeypatch.setattr(launch, "_in_terminal", lambda: True)
+    record = tmp_path / "game.txt"
+    record.write_text(
+        '[Rules "classic"]\n[Seats "red blue yellow"]\n[Seed "4"]\n[Red "you"]\n[Blue "tactician"]\n'
+        '[Yellow "Grandma"]\n',
+        encoding="utf-8",
+    )
+    assert launch.launch(_parser().parse_args(["tui", "--resume", str(record)])) == 0
+    table = opened[0].table
+    assert isinstance(table, LocalTable)
+    assert table.people == {0, 2} and table.level == "tactician" and opened[0].record == record

@@ -13,7 +13,7 @@ import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 
-from pardon.bots import DEFAULT_BOT, make_bot
+from pardon.bots import BOTS, DEFAULT_BOT, make_bot
 from pardon.core.board import COLOUR_NAMES
 from pardon.core.errors import InvalidError, PardonError
 from pardon.core.game import Game, replay
@@ -21,7 +21,7 @@ from pardon.core.notation import parse_colour, parse_record
 from pardon.core.rules import Rules, parse_rules
 from pardon.core.state import check_seats, seats_for
 from pardon.tui.app import PardonApp
-from pardon.tui.local import YOU, LocalTable
+from pardon.tui.local import LocalTable
 from pardon.tui.online import Invite, OnlineTable, parse_invite
 from pardon.tui.table import FINISHED, Table
 
@@ -77,10 +77,10 @@ def _resume(arguments: argparse.Namespace) -> int:
     if arguments.you is not None:
         people = people_of(arguments.you, seats)
     elif names:
-        people = frozenset(colour for colour, name in names.items() if name == YOU)
+        people = frozenset(colour for colour, name in names.items() if not _is_level(name))
     else:
         people = frozenset(seats[:1])
-    computers = [name for colour, name in sorted(names.items()) if name != YOU]
+    computers = [name for colour, name in sorted(names.items()) if _is_level(name)]
     level = _checked_level(arguments.level or (computers[0] if computers else DEFAULT_BOT))
     _check_pace_and_record(arguments)
     _need_terminal()
@@ -90,6 +90,12 @@ def _resume(arguments: argparse.Namespace) -> int:
     if record_path is not None:
         check_record_path(record_path, "--resume" if arguments.record is None else "--record")
     return _play(PardonApp(table, record_path, new_game=new_game))
+
+
+def _is_level(name: str) -> bool:
+    """Whether a record's name for a player is a computer level ("expert", "mcts(iterations=200)"):
+    any other ("you", "Grandma") is a person, who plays at this screen."""
+    return name.split("(", 1)[0].strip() in BOTS
 
 
 def _checked_level(level: str) -> str:
