@@ -27,10 +27,12 @@ from tests.web.browser.test_game_page import (
     vs_computers,
     wait_my_turn,
 )
+from tests.web.browser.test_scorekeeper import add_players, record_win
 
 UPRIGHT = {"width": 390, "height": 844}
 SIDEWAYS = {"width": 844, "height": 390}
 SMALL_SIDEWAYS = {"width": 667, "height": 375}  # a smaller phone held sideways
+SMALLEST_SIDEWAYS = {"width": 640, "height": 360}  # a small phone held sideways
 FINGER = 40  # CSS pixels: the least height of a thing to tap
 LINK_TARGET = 44  # CSS pixels: the least height of a link to another page, a finger's pad
 
@@ -95,7 +97,11 @@ def test_the_game_pages_folding_sections_open_under_a_finger(live_server: Server
     assert phone.locator("#moves-details").evaluate("details => details.open")
 
 
-@pytest.mark.parametrize("screen", [SIDEWAYS, SMALL_SIDEWAYS, UPRIGHT], ids=["sideways", "small-sideways", "upright"])
+@pytest.mark.parametrize(
+    "screen",
+    [SIDEWAYS, SMALL_SIDEWAYS, SMALLEST_SIDEWAYS, UPRIGHT],
+    ids=["sideways", "small-sideways", "smallest-sideways", "upright"],
+)
 def test_the_home_page_has_its_play_button_on_the_first_screen(
     live_server: Server, phone: Any, screen: dict[str, int]
 ) -> None:
@@ -234,3 +240,73 @@ def test_every_header_link_is_a_finger_tall_on_a_phone(
         page.goto(live_server.url + path)
         assert page.locator("header.site-header").bounding_box()["height"] < 60
         assert all(link["height"] < LINK_TARGET for link in header_links(page))
+
+
+def heights(page: Any, selector: str) -> dict[str, float]:
+    """Each shown element's words (or its label for a screen reader) and its height."""
+    boxes: list[list[Any]] = page.eval_on_selector_all(
+        selector,
+        "nodes => nodes.filter(node => node.getClientRects().length)"
+        ".map(node => [node.getAttribute('aria-label') || node.innerText.trim(), node.getBoundingClientRect().height])",
+    )
+    return dict(boxes)
+
+
+SCOREKEEPER_TOOLBAR = "[role=toolbar][aria-label=Match] button, [role=toolbar][aria-label=Match] .button"
+SCOREKEEPER_ACTIONS = "#sheet .actions button"
+
+
+def scorekeeper_with_a_game(page: Any, server: Server) -> None:
+    page.goto(server.url + "/scorekeeper")
+    add_players(page, "Grandma", "Sam", "Ann", "Blue and Green")
+    record_win(page, "Sam")
+    page.get_by_role("button", name="Edit game 1").wait_for()
+
+
+def test_the_scorekeepers_buttons_are_a_finger_tall_on_a_phone(
+    live_server: Server, phone: Any, page: Any, artefacts: Path
+) -> None:
+    scorekeeper_with_a_game(phone, live_server)
+    toolbar = heights(phone, SCOREKEEPER_TOOLBAR)
+    assert "Download this page" in toolbar and "Undo game 1" in toolbar and len(toolbar) == 6
+    actions = heights(phone, SCOREKEEPER_ACTIONS)
+    assert set(actions) == {"Edit game 1", "Remove game 1"}
+    short = {name: height for name, height in {**toolbar, **actions}.items() if height < LINK_TARGET}
+    assert short == {}
+    assert no_sideways_scroll(phone)
+    phone.screenshot(path=str(artefacts / "phone-scorekeeper.png"), full_page=True)
+    # a desktop with a mouse keeps its buttons as they were: the toolbar's 40 px, each game's 36 px
+    scorekeeper_with_a_game(page, live_server)
+    assert set(heights(page, SCOREKEEPER_TOOLBAR).values()) == {40}
+    assert set(heights(page, SCOREKEEPER_ACTIONS).values()) == {36}
+
+
+def test_the_rules_contents_are_a_finger_tall_on_a_touch_screen(
+    live_server: Server, phone: Any, page: Any, artefacts: Path
+) -> None:
+    phone.goto(live_server.url + "/rules")  # upright the contents fold away: the rules come first
+    phone.wait_for_selector("body[data-ready=true]")
+    assert not phone.locator(".rules-nav nav a").first.is_visible()
+    assert phone.get_by_label("Edition").bounding_box()["height"] >= LINK_TARGET
+    folded = phone.locator(".rules-nav summary")  # a phone had no contents at all: one tap opens them
+    assert folded.inner_text() == "Contents" and folded.bounding_box()["height"] >= LINK_TARGET
+    folded.tap()
+    upright = heights(phone, ".rules-nav nav a")
+    assert len(upright) >= 8 and min(upright.values()) >= LINK_TARGET
+    phone.get_by_role("link", name="Every option", exact=True).tap()
+    phone.wait_for_function("document.getElementById('options').getBoundingClientRect().top < innerHeight")
+    assert no_sideways_scroll(phone)
+    phone.set_viewport_size(SIDEWAYS)  # sideways they stand beside the rules, each entry a finger tall
+    contents = heights(phone, ".rules-nav nav a")
+    assert len(contents) >= 8 and "Every option" in contents
+    short = {name: height for name, height in contents.items() if height < LINK_TARGET}
+    assert short == {}
+    assert no_sideways_scroll(phone)
+    phone.screenshot(path=str(artefacts / "phone-sideways-rules-contents.png"))
+    # a desktop with a mouse keeps its close-set list: one line an entry, two for a long one
+    page.goto(live_server.url + "/rules")
+    page.wait_for_selector("body[data-ready=true]")
+    desktop = heights(page, ".rules-nav nav a")
+    assert desktop.keys() == contents.keys() and not page.locator(".rules-nav summary").is_visible()
+    assert all(height < 2 * FINGER for height in desktop.values())
+    assert min(desktop.values()) < 20

@@ -113,9 +113,15 @@ async function start() {
     load(select.value);
   });
   window.addEventListener("popstate", () => {
+    if (presetFromPath() === select.value) return; // a contents link moves within the edition shown
     select.value = presetFromPath();
     load(presetFromPath());
   });
+  // a narrow screen shows the rules first, their contents folded under "Contents"; a wide one beside them
+  const narrow = matchMedia("(max-width: 760px)");
+  const fold = () => ($("toc-box").open = !narrow.matches);
+  narrow.addEventListener("change", fold);
+  fold();
   await load(name);
   document.body.dataset.ready = "true";
 }
