@@ -252,8 +252,19 @@ def heights(page: Any, selector: str) -> dict[str, float]:
     return dict(boxes)
 
 
+def box_heights(page: Any, selector: str) -> dict[str, float]:
+    """Each shown box to fill in (an input, a select), by its id, and its height."""
+    boxes: list[list[Any]] = page.eval_on_selector_all(
+        selector,
+        "nodes => nodes.filter(node => node.getClientRects().length)"
+        ".map(node => [node.id || node.name, node.getBoundingClientRect().height])",
+    )
+    return dict(boxes)
+
+
 SCOREKEEPER_TOOLBAR = "[role=toolbar][aria-label=Match] button, [role=toolbar][aria-label=Match] .button"
 SCOREKEEPER_ACTIONS = "#sheet .actions button"
+SCOREKEEPER_BOXES = "input[type=text], input[type=number], select"
 
 
 def scorekeeper_with_a_game(page: Any, server: Server) -> None:
@@ -271,7 +282,9 @@ def test_the_scorekeepers_buttons_are_a_finger_tall_on_a_phone(
     assert "Download this page" in toolbar and "Undo game 1" in toolbar and len(toolbar) == 6
     actions = heights(phone, SCOREKEEPER_ACTIONS)
     assert set(actions) == {"Edit game 1", "Remove game 1"}
-    short = {name: height for name, height in {**toolbar, **actions}.items() if height < LINK_TARGET}
+    boxes = box_heights(phone, SCOREKEEPER_BOXES)
+    assert {"new-name", "new-colour"} <= set(boxes)  # the new player's name and colour, and the game's boxes
+    short = {name: height for name, height in {**toolbar, **actions, **boxes}.items() if height < LINK_TARGET}
     assert short == {}
     assert no_sideways_scroll(phone)
     phone.screenshot(path=str(artefacts / "phone-scorekeeper.png"), full_page=True)
@@ -279,6 +292,7 @@ def test_the_scorekeepers_buttons_are_a_finger_tall_on_a_phone(
     scorekeeper_with_a_game(page, live_server)
     assert set(heights(page, SCOREKEEPER_TOOLBAR).values()) == {40}
     assert set(heights(page, SCOREKEEPER_ACTIONS).values()) == {36}
+    assert max(box_heights(page, SCOREKEEPER_BOXES).values()) < LINK_TARGET
 
 
 def test_the_rules_contents_are_a_finger_tall_on_a_touch_screen(
