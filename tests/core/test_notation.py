@@ -27,7 +27,7 @@ from pardon.core import (
 )
 from pardon.core.cards import CARDS
 from pardon.core.game import replay
-from pardon.core.notation import Record, find_move
+from pardon.core.notation import Record, find_move, record_name
 from pardon.core.state import seats_for
 
 CLASSIC = parse_rules("classic")
@@ -299,6 +299,7 @@ def test_a_record_names_its_players_as_pgn_does_and_reads_them_back() -> None:
         (((0, 'say "hi"'),), "without quotes"),
         (((0, "a # b"),), "without quotes, '#'"),
         (((0, "two\nlines"),), "line breaks"),
+        (((0, "two\u2028lines"),), "line breaks"),  # splitlines ends a line there too: the record broke
         (((0, ""),), "1 to 80 characters"),
         (((0, " Ann"),), "no spaces at its ends"),
         (((0, "x" * 81),), "1 to 80 characters"),
@@ -316,3 +317,11 @@ def test_a_players_name_that_would_not_read_back_is_refused(players: object, say
 def test_a_record_naming_a_colour_not_in_play_is_refused_when_read() -> None:
     with pytest.raises(InvalidError, match="names a player for green, who does not play in it"):
         parse_record('[Rules "classic"]\n[Seats "red yellow"]\n[Seed "1"]\n[Green "Ann"]\n')
+
+
+def test_any_text_made_a_record_name_reads_back_as_it_was_written() -> None:
+    for text, name in [('Mum "the boss" #1', "Mum the boss 1"), ("Ann\u2028Bob\x85", "Ann Bob"), ("\t#\n", "")]:
+        assert record_name(text) == name
+    game = Game.new(parse_rules("classic"), (0, 2), 5)
+    record = record_of(game)._replace(players=((0, record_name("Zoë\u2029 " + "x" * 90)),))
+    assert parse_record(format_record(record)).players == record.players

@@ -694,9 +694,20 @@ def check_record(record: object) -> Record:
     return record
 
 
-#: What a player's name in a record may not hold: the tag's quotes, a comment, a line's end.
-_NOT_IN_A_NAME = re.compile(r'["#\x00-\x1f\x7f]')
 MAX_NAME: Final = 80
+
+
+def _fits_a_name(char: str) -> bool:
+    """Whether a player's name in a record may hold ``char``: not the tag's quotes, nor a
+    comment, nor anything unprintable (a line's end, which splitlines also finds in U+2028)."""
+    return char.isprintable() and char not in '"#'
+
+
+def record_name(text: str) -> str:
+    """``text`` as a player's name a record can hold: what does not fit a name becomes a space,
+    spaces run together, at most :data:`MAX_NAME` characters ("" when nothing is left)."""
+    kept = "".join(char if _fits_a_name(char) else " " for char in text)
+    return " ".join(kept.split())[:MAX_NAME].strip()
 
 
 def _check_players(players: object, seats: Sequence[int]) -> None:
@@ -713,10 +724,10 @@ def _check_players(players: object, seats: Sequence[int]) -> None:
             raise InvalidError(f"the record names {COLOUR_NAMES[colour]}'s player twice")
         named.add(colour)
         name = pair[1]
-        if not name.strip() or len(name) > MAX_NAME or _NOT_IN_A_NAME.search(name) or name != name.strip():
+        if not name.strip() or len(name) > MAX_NAME or not all(map(_fits_a_name, name)) or name != name.strip():
             raise InvalidError(
-                f"a player's name in a record is 1 to {MAX_NAME} characters, without quotes, '#' or line "
-                f"breaks, and no spaces at its ends: not {reprlib.repr(name)}"
+                f"a player's name in a record is 1 to {MAX_NAME} characters, printable, without quotes, '#' or "
+                f"line breaks, and no spaces at its ends: not {reprlib.repr(name)}"
             )
 
 
@@ -835,4 +846,5 @@ __all__ = [
     "parse_pack",
     "parse_position",
     "parse_record",
+    "record_name",
 ]

@@ -27,7 +27,7 @@ from pardon.core.board import COLOUR_NAMES
 from pardon.core.errors import PardonError
 from pardon.core.game import Game, record_of
 from pardon.core.jsonio import rules_from_json
-from pardon.core.notation import MAX_NAME, format_record
+from pardon.core.notation import format_record, record_name
 from pardon.core.rules import in_words, parse_rules, to_text
 from pardon.core.state import check_seats, seats_for
 from pardon.web.protocol import COLOUR_NUMBERS, Colour
@@ -506,10 +506,7 @@ def _record_text(game: Game, row: GameRow) -> str:
 def _record_name(seat: SeatRow) -> str:
     """A seat's name as a record can hold it: no quotes, '#' or control characters, 80 at most."""
     name = seat.level if seat.kind == "bot" and seat.level else seat.name
-    if name.casefold() == COLOUR_NAMES[seat.colour]:
-        return ""
-    kept = "".join(" " if char in '"#' or not char.isprintable() else char for char in name)
-    return " ".join(kept.split())[:MAX_NAME].strip()
+    return "" if name.casefold() == COLOUR_NAMES[seat.colour] else record_name(name)
 
 
 def _attachment(game_id: str) -> dict[str, str]:
