@@ -153,8 +153,8 @@ def test_pardon_tui_without_a_terminal_says_so_and_does_not_wait_for_keys(tmp_pa
     assert list(tmp_path.iterdir()) == []
 
 
-def test_a_new_game_keeps_the_record_of_the_last_beside_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """With --record FILE, n at the end starts a game whose record goes beside FILE, not over it."""
+def launched(monkeypatch: pytest.MonkeyPatch, *arguments: str) -> PardonApp:
+    """The screen ``pardon tui ARGUMENTS`` would open, made but not opened."""
     from pardon.cli import _parser
     from pardon.tui import launch
 
@@ -165,9 +165,14 @@ def test_a_new_game_keeps_the_record_of_the_last_beside_it(tmp_path: Path, monke
 
     monkeypatch.setattr(launch.PardonApp, "run", run)
     monkeypatch.setattr(launch, "_in_terminal", lambda: True)
+    assert launch.launch(_parser().parse_args(["tui", *arguments])) == 0
+    return opened[0]
+
+
+def test_a_new_game_keeps_the_record_of_the_last_beside_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With --record FILE, n at the end starts a game whose record goes beside FILE, not over it."""
     record = tmp_path / "game.txt"
-    assert launch.launch(_parser().parse_args(["tui", "--record", str(record), "--seed", "3"])) == 0
-    app = opened[0]
+    app = launched(monkeypatch, "--record", str(record), "--seed", "3")
     assert app.record == record and app.new_game is not None
     record.write_text("the first game\n", encoding="utf-8")  # as written at its end
     _, second = app.new_game()
@@ -248,23 +253,13 @@ def test_resume_seats_a_person_named_in_the_record_at_this_screen(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A record's names that are not computer levels are people ("you", "Grandma"): hot-seat here."""
-    from pardon.cli import _parser
-    from pardon.tui import launch
-
-    opened: list[PardonApp] = []
-
-    def run(app: PardonApp) -> None:  # the screen, not opened
-        opened.append(app)
-
-    monkeypatch.setattr(launch.PardonApp, "run", run)
-    monkeypatch.setattr(launch, "_in_terminal", lambda: True)
     record = tmp_path / "game.txt"
     record.write_text(
         '[Rules "classic"]\n[Seats "red blue yellow"]\n[Seed "4"]\n[Red "you"]\n[Blue "tactician"]\n'
         '[Yellow "Grandma"]\n',
         encoding="utf-8",
     )
-    assert launch.launch(_parser().parse_args(["tui", "--resume", str(record)])) == 0
-    table = opened[0].table
+    app = launched(monkeypatch, "--resume", str(record))
+    table = app.table
     assert isinstance(table, LocalTable)
-    assert table.people == {0, 2} and table.level == "tactician" and opened[0].record == record
+    assert table.people == {0, 2} and table.level == "tactician" and app.record == record

@@ -824,9 +824,10 @@ def parse_record(text: str) -> Record:
     result = None if result_text == "*" else parse_colour(result_text)
     first = parse_colour(tags["first"]) if "first" in tags else None
     players = tuple((colour, tags[COLOUR_NAMES[colour]]) for colour in COLOURS if COLOUR_NAMES[colour] in tags)
-    record = Record(tags["rules"], seats, seed, tuple(moves), result, first, tags.get("position"), tags.get("pack"))
-    record = record._replace(players=players)
     _check_players(players, seats)
+    record = Record(
+        tags["rules"], seats, seed, tuple(moves), result, first, tags.get("position"), tags.get("pack"), players
+    )
     start = start_of(record)
     if start is None:
         return record

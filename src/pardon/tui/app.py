@@ -546,14 +546,14 @@ class PardonApp(App[None]):
 
     def action_why(self) -> None:
         options = self.options()
+        card = self._card_in_view()
         reasons = [option for option in options if not option.enabled]
         if 0 <= self.cursor < len(options) and not options[self.cursor].enabled:
             reasons = [options[self.cursor]]
         elif not reasons and self.picker is not None and not self.covered:
             # a pawn picked: the others' reasons still hold; a hand's card under the cursor: its pawns'
-            reasons = self.picker.cannot_move(self._card_in_view())
+            reasons = self.picker.cannot_move(card)
         if not reasons:
-            card = self._card_in_view()
             can = f"can use {a_card(card)}" if card is not None else "can move"
             self.info = f"Every pawn out of Home {can}." if options else "Nothing to explain now."
         else:

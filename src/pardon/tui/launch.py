@@ -82,13 +82,13 @@ def _resume(arguments: argparse.Namespace) -> int:
         people = frozenset(seats[:1])
     computers = [name for colour, name in sorted(names.items()) if _is_level(name)]
     level = _checked_level(arguments.level or (computers[0] if computers else DEFAULT_BOT))
-    _check_pace_and_record(arguments)
+    _check_pace_and_record(arguments)  # a --record FILE is checked there
+    record_path = None if arguments.no_record else Path(arguments.record or path)
+    if record_path == path:
+        check_record_path(path, "--resume")
     _need_terminal()
     new_game = _new_games(arguments, game.rules, seats, people, level)
     table = LocalTable(game, people, level, arguments.pace)
-    record_path = None if arguments.no_record else Path(arguments.record or path)
-    if record_path is not None:
-        check_record_path(record_path, "--resume" if arguments.record is None else "--record")
     return _play(PardonApp(table, record_path, new_game=new_game))
 
 

@@ -242,24 +242,22 @@ def test_every_header_link_is_a_finger_tall_on_a_phone(
         assert all(link["height"] < LINK_TARGET for link in header_links(page))
 
 
-def heights(page: Any, selector: str) -> dict[str, float]:
-    """Each shown element's words (or its label for a screen reader) and its height."""
+def heights(
+    page: Any, selector: str, key: str = "node.getAttribute('aria-label') || node.innerText.trim()"
+) -> dict[str, float]:
+    """Each shown element's height, by ``key`` (JavaScript of ``node``): by default its words,
+    or its label for a screen reader."""
     boxes: list[list[Any]] = page.eval_on_selector_all(
         selector,
         "nodes => nodes.filter(node => node.getClientRects().length)"
-        ".map(node => [node.getAttribute('aria-label') || node.innerText.trim(), node.getBoundingClientRect().height])",
+        f".map(node => [{key}, node.getBoundingClientRect().height])",
     )
     return dict(boxes)
 
 
 def box_heights(page: Any, selector: str) -> dict[str, float]:
     """Each shown box to fill in (an input, a select), by its id, and its height."""
-    boxes: list[list[Any]] = page.eval_on_selector_all(
-        selector,
-        "nodes => nodes.filter(node => node.getClientRects().length)"
-        ".map(node => [node.id || node.name, node.getBoundingClientRect().height])",
-    )
-    return dict(boxes)
+    return heights(page, selector, "node.id || node.name")
 
 
 SCOREKEEPER_TOOLBAR = "[role=toolbar][aria-label=Match] button, [role=toolbar][aria-label=Match] .button"
