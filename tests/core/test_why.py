@@ -1,4 +1,5 @@
-"""Why a move is not allowed: each refusal names the rule, in a player's words."""
+"""Why a move is not allowed: each refusal names the rule, in a player's words; and why a pawn
+cannot go where a player points."""
 
 from __future__ import annotations
 
@@ -10,13 +11,13 @@ from collections.abc import Iterator
 import pytest
 
 from pardon.core import Game, IllegalError, Position, Rules, parse_card, parse_move, parse_position, parse_rules
-from pardon.core.board import BLUE, RED, START, partner
+from pardon.core.board import BLUE, DISTANCE, HOME, RED, SAFETY_LENGTH, START, TRACK_LENGTH, partner
 from pardon.core.cards import CARDS, card_name
 from pardon.core.game import CARD
 from pardon.core.moves import BONUS_HOME, BUMP_FROM_START, STEP, SWITCH, legal_moves
 from pardon.core.notation import format_position, parse_location
 from pardon.core.state import seats_for
-from pardon.core.why import why_pawn_cannot_move
+from pardon.core.why import why_pawn_cannot_go, why_pawn_cannot_move
 from pardon.web.views import moves_json, pawn_key, view_json
 
 CLASSIC = parse_rules("classic")
@@ -328,3 +329,107 @@ def test_a_partners_pawn_is_explained_as_the_partners() -> None:
         "and your partner's pawn may not land on yours"
     )
     assert why_pawn_cannot_move(rules, position, 1, START, RED) == "you can move only your own pawns and your partner's"
+
+
+# --- why a pawn cannot go where a player points ------------------------------------------------
+#
+# ``why_pawn_cannot_go`` is None exactly when a legal move of the card takes the pawn there
+# (landing on the square, or sliding on to it), so what the board says when a square is chosen
+# is never contradicted by the moves it offers.
+GOING = "R:20,25,start,start B:30,start,start,start turn:R"
+
+
+def square(number: int, colour: int = 0) -> tuple[int, int]:
+    """A track square as a place (named through ``colour``; any colour names it)."""
+    return colour, DISTANCE[colour][number]
+
+
+def places(position: Position) -> list[tuple[int, int]]:
+    """Every place a player may point at: each track square, and each seated colour's Safety
+    Zone, Home and Start."""
+    track = [square(number, position.turn) for number in range(TRACK_LENGTH)]
+    own = [(colour, distance) for colour in position.seats for distance in (*range(HOME, SAFETY_LENGTH + 1), START)]
+    return track + own
+
+
+def reached(rules: Rules, position: Position, card: int, colour: int, origin: int) -> set[tuple[int, int]]:
+    """The places the card's legal moves take the pawn: where it lands, and where a slide ends."""
+    found = set()
+    for move in legal_moves(rules, position, card):
+        for action in move.actions:
+            if action.kind in PAWN_ACTIONS and action.colour == colour and action.origin == origin:
+                found |= {(colour, action.landing), (colour, action.end)}
+    return found
+
+
+def same_place(colour: int, place: tuple[int, int]) -> tuple[int, int]:
+    """A place as a pawn of ``colour`` counts it (a track square through its colour)."""
+    place_colour, distance = place
+    if HOME < distance < START and distance > SAFETY_LENGTH:
+        number = next(n for n in range(TRACK_LENGTH) if DISTANCE[place_colour][n] == distance)
+        return colour, DISTANCE[colour][number]
+    return place
+
+
+@pytest.mark.parametrize(("text", "players"), [(text, players) for text, players, _ in WHY_RUNS])
+def test_a_place_has_a_reason_exactly_when_no_legal_move_takes_the_pawn_there(text: str, players: int) -> None:
+    rules = parse_rules(text)
+    checked = 0
+    for game in card_positions(rules, players, seed=1):
+        position = game.position
+        cards = [game.card] if game.card is not None else sorted(set(position.hands[position.turn]))
+        for card in cards:
+            moves = legal_moves(rules, position, card)
+            for colour in team_of(rules, position):
+                for origin in sorted(set(position.pawns[colour]) - {HOME}):
+                    goes = reached(rules, position, card, colour, origin)
+                    for place in places(position):
+                        reason = why_pawn_cannot_go(rules, position, card, origin, place, colour, moves)
+                        where = f"{format_position(position)} {text} card {card} pawn {colour}/{origin} to {place}"
+                        assert (reason is None) == (same_place(colour, place) in goes), f"{where}: said {reason!r}"
+                        if reason is not None:
+                            check_reason(reason)
+                        checked += 1
+    assert checked > 1000
+
+
+@pytest.mark.parametrize(
+    ("card", "pawn", "place", "reason"),
+    [
+        ("5", "25", square(29), "a 5 moves a pawn forward 5: this pawn to square 30"),
+        ("5", "20", square(25), "square 20 cannot use a 5: it would land on your own pawn"),
+        ("4", "25", square(29), "a 4 moves a pawn back 4: this pawn to square 21"),
+        ("10", "25", square(24), None),
+        ("10", "25", square(26), "a 10 moves a pawn forward 10 or back 1: this pawn to square 35 or square 24"),
+        ("11", "25", square(30), None),  # a switch with Blue's pawn
+        ("11", "25", square(31), "an 11 switches a pawn only with an opponent's pawn on the track"),
+        ("7", "20", square(27), None),
+        ("7", "20", square(25), "moving this pawn 5 of the 7 would land it on your own pawn"),
+        ("7", "25", square(33), "a 7 moves a pawn forward 7, or two pawns forward 7 between them"),
+        ("1", "start", square(5), "from Start, a 1 takes this pawn only to square 4"),
+        ("sorry", "start", square(31), "from Start, a Sorry! takes this pawn only onto a pawn it may bump"),
+        ("5", "25", (0, START), "a pawn goes back to Start only when it is bumped"),
+        ("5", "25", (1, 3), "a pawn goes only into its own colour's Safety Zone and Home"),
+        ("5", "25", (1, START), "a pawn goes back only to its own colour's Start"),
+        ("5", "25", square(25), "the pawn is on that square already"),
+    ],
+)
+def test_the_reason_names_what_the_card_does_and_what_is_in_the_way(
+    card: str, pawn: str, place: tuple[int, int], reason: str | None
+) -> None:
+    position = parse_position(GOING)
+    said = why_pawn_cannot_go(CLASSIC, position, parse_card(card), parse_location(0, pawn), place)
+    if reason is None:
+        assert said is None
+    else:
+        assert said is not None and said.startswith(reason), said
+
+
+def test_the_end_of_a_slide_is_a_place_the_pawn_goes() -> None:
+    # Red's pawn 3 squares before Blue's first slide (its triangle on square 16) slides to 19.
+    position = parse_position("R:13,start,start,start B:40,start,start,start turn:R")
+    origin = parse_location(0, "13")
+    assert why_pawn_cannot_go(CLASSIC, position, 3, origin, square(16)) is None
+    assert why_pawn_cannot_go(CLASSIC, position, 3, origin, square(19)) is None
+    said = why_pawn_cannot_go(CLASSIC, position, 3, origin, square(17))
+    assert said is not None and said.startswith("a 3 moves a pawn forward 3: this pawn to square 16")

@@ -132,3 +132,73 @@ def test_too_many_messages_are_refused(make_server: Callable[..., TestClient]) -
         kinds = [player.until(lambda message: message["type"] in ("pong", "error"))["type"] for _ in range(6)]
         assert kinds.count("pong") <= 3 and "error" in kinds
         assert player.errors[-1]["code"] == "rate_limited"
+
+
+def _place_json(action: Message, key: str) -> str:
+    """A place an action names (``landing`` or ``to``), written as the ``why`` command names one."""
+    return f"{action['colour']}:{action[key]}"
+
+
+def test_why_a_pawn_cannot_go_somewhere_is_answered_and_changes_nothing(server: TestClient) -> None:
+    game = _human_pair(server)
+    with (
+        server.websocket_connect(game["websocket"]) as red_socket,
+        server.websocket_connect(game["websocket"]) as yellow_socket,
+    ):
+        red, yellow = Player(red_socket), Player(yellow_socket)
+        red.hello(token_of(game, "red"))
+        yellow.hello(token_of(game, "yellow"))
+        players = {"red": red, "yellow": yellow}
+        for _ in range(40):  # until a card moves a pawn by count, with wrong squares to point at
+            mover = players[red.state["decider"]]
+            mover.my_turn_or_over()
+            steps = [action for move in mover.state["moves"] for action in move["actions"] if action["kind"] == "step"]
+            if steps:
+                break
+            mover.send_move(first_move(mover.state))
+            mover.until(lambda message: message["type"] == "event")
+        action = steps[0]
+        waiting = yellow if mover is red else red
+        before = _snapshot(server, game, mover)
+        card, event = mover.state["card"], mover.seen
+
+        def why(to: str, changes: Message | None = None) -> Message:
+            asked = {"type": "why", "event": event, "card": card, "pawn": action["pawn"], "to": to}
+            mover.socket.send_json(asked | (changes or {}))
+            return mover.until(lambda message: message["type"] in ("why", "error"))
+
+        for key in ("landing", "to"):  # where it lands, and where a slide takes it: both are where it goes
+            answer = why(_place_json(action, key))
+            assert answer["type"] == "why" and answer["reason"] is None, answer
+        gone = {
+            str(other[key]) for move in mover.state["moves"] for other in move["actions"] for key in ("landing", "to")
+        }
+        elsewhere = f"{action['colour']}:{next(square for square in range(60) if str(square) not in gone)}"
+        answer = why(elsewhere)
+        assert answer["type"] == "why" and answer["event"] == event and answer["pawn"] == action["pawn"]
+        assert isinstance(answer["reason"], str) and answer["reason"] and "Traceback" not in answer["reason"]
+
+        for changes, code in [
+            ({"pawn": "purple:3"}, "malformed"),
+            ({"pawn": "red:99"}, "malformed"),
+            ({"to": "nowhere"}, "malformed"),
+            ({"card": "6"}, "malformed"),  # no such card
+            ({"card": "12" if card != "12" else "3"}, "malformed"),  # not the card to play
+            ({"event": event + 3}, "bad_event"),
+            ({"seat": waiting.state["viewer"]}, "not_your_seat"),
+            ({"x": 1}, "malformed"),
+        ]:
+            answer = why(elsewhere, changes)
+            assert answer["type"] == "error" and answer["code"] == code, (changes, answer)
+        waiting.socket.send_json({"type": "why", "event": event, "card": card, "pawn": action["pawn"], "to": elsewhere})
+        waiting.expect_error("not_your_turn")
+        assert _snapshot(server, game, mover) == before
+
+
+def test_a_spectator_is_not_told_why_a_pawn_cannot_go(server: TestClient) -> None:
+    game = _human_pair(server, public=True)
+    with server.websocket_connect(game["websocket"]) as socket:
+        watcher = Player(socket)
+        assert watcher.hello(None)["role"] == "spectator"
+        socket.send_json({"type": "why", "event": 0, "card": "1", "pawn": "red:start", "to": "red:4"})
+        watcher.expect_error("not_your_seat")

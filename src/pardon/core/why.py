@@ -104,6 +104,119 @@ def why_pawn_cannot_move(
     return f"{_where(colour, origin)} cannot use {a_card(card)} now: no way of moving it is legal"
 
 
+def why_pawn_cannot_go(
+    rules: Rules,
+    position: Position,
+    card: int,
+    origin: int,
+    place: tuple[int, int],
+    colour: int | None = None,
+    moves: list[Move] | None = None,
+) -> str | None:
+    """Why the pawn at ``origin`` cannot end its move with ``card`` at ``place``, or None if a
+    legal move takes it there (onto the square, or on to it by a slide).
+
+    ``place`` is ``(place_colour, distance)``: where a pawn of ``place_colour`` would stand
+    (a track square may be named through any colour).  The pawn is the player's, or with
+    ``colour`` their partner's.  The answer is what a player asks when a pawn will not go
+    where they pointed: what the card does, and what stands in the way.
+    """
+    colour = position.turn if colour is None else colour
+    if moves is None:
+        moves = legal_moves(rules, position, card)
+    cannot = why_pawn_cannot_move(rules, position, card, origin, colour, moves)
+    if cannot is not None:
+        return cannot
+    place_colour, distance = place
+    on_track = FIRST_TRACK <= distance < START
+    target = DISTANCE[colour][SQUARE[place_colour][distance]] if on_track else distance
+    if _reaches(moves, colour, origin, target if on_track or place_colour == colour else -1):
+        return None
+    if not on_track and place_colour != colour:
+        return (
+            "a pawn goes only into its own colour's Safety Zone and Home"
+            if distance < START
+            else ("a pawn goes back only to its own colour's Start, and only when it is bumped")
+        )
+    if target == START:
+        return "a pawn goes back to Start only when it is bumped"
+    if target == origin:
+        return "the pawn is on that square already: a card must move it"
+    return _why_not_there(rules, position, card, colour, origin, target, moves)
+
+
+def _reaches(moves: list[Move], colour: int, origin: int, target: int) -> bool:
+    """Whether one of ``moves`` takes the pawn of ``colour`` at ``origin`` to ``target``
+    (its distance), landing there or sliding on to it."""
+    return any(
+        action.kind in PAWN_ACTIONS
+        and action.colour == colour
+        and action.origin == origin
+        and target in (action.landing, action.end)
+        for move in moves
+        for action in move.actions
+    )
+
+
+def _places(moves: list[Move], colour: int, origin: int) -> list[str]:
+    """Where ``moves`` take the pawn of ``colour`` at ``origin``, as a player says it."""
+    landings = {
+        action.landing
+        for move in moves
+        for action in move.actions
+        if action.kind in PAWN_ACTIONS and action.colour == colour and action.origin == origin
+    }
+    return [_where(colour, landing) for landing in sorted(landings, reverse=True)]
+
+
+def _what_the_card_does(rules: Rules, card: int) -> str:
+    """A card's moves of a pawn already out, in a player's words."""
+    if card == 4:
+        return "a 4 moves a pawn back 4"
+    if card == 10:
+        return "a 10 moves a pawn forward 10 or back 1"
+    if card == 11:
+        return "an 11 moves a pawn forward 11 or switches it with an opponent's pawn"
+    if card == 7:
+        return "a 7 moves a pawn forward 7, or two pawns forward 7 between them"
+    if card == SORRY:
+        return "a Sorry! moves a pawn forward 4" if rules.sorry_forward_4 else "a Sorry! moves a pawn from your Start"
+    return f"{a_card(card)} moves a pawn forward {card}"
+
+
+def _why_not_there(
+    rules: Rules, position: Position, card: int, colour: int, origin: int, target: int, moves: list[Move]
+) -> str:
+    """Why a pawn that can use ``card`` cannot use it to end at ``target`` (not Start, not
+    where it stands): the count is wrong, or the square by the right count is taken."""
+    if origin == START:
+        if card == SORRY:  # its landings are the marked pawns, too many to list
+            return "from Start, a Sorry! takes this pawn only onto a pawn it may bump"
+        places = " or ".join(_places(moves, colour, origin))
+        return f"from Start, {a_card(card)} takes this pawn only to {places}"
+    forward = origin - target  # squares forward along the pawn's way Home (negative: back)
+    if card == 7 and 0 < forward < 7:
+        ice = _ice_after(rules, position, card)
+        blocked = _blocked(rules, position, colour, [target], ice)
+        if blocked is not None:
+            return f"moving this pawn {forward} of the 7 would land it on {blocked}"
+        rest = 7 - forward
+        return f"the other {rest} of the 7 must move another pawn, and no other pawn can move {rest}"
+    landings = _landings(card, origin)
+    if target in landings:
+        blocked = _blocked(rules, position, colour, [target], _ice_after(rules, position, card))
+        if blocked is not None:
+            return f"it would land on {blocked}"
+        alike = _same_outcome(rules, position, moves, colour, origin, [target])
+        if alike is not None:
+            return f"that ends just as moving the pawn on {alike} does, and one outcome is one move: move that pawn"
+        return f"{_what_the_card_does(rules, card)}, but that move is not legal here"
+    if card == 11 and FIRST_TRACK <= target < START:
+        return "an 11 switches a pawn only with an opponent's pawn on the track, and moves it forward exactly 11"
+    by_count = " or ".join(_where(colour, landing) for landing in landings)
+    return f"{_what_the_card_does(rules, card)}" + (f": this pawn to {by_count}" if by_count else "")
+
+
 def why_pawns_cannot_move(
     rules: Rules, position: Position, card: int, colours: tuple[int, ...]
 ) -> dict[tuple[int, int], str]:

@@ -74,15 +74,27 @@ class HintCommand(_Message):
     seat: Colour | None = None
 
 
+class WhyCommand(_Message):
+    type: Literal["why"]
+    event: int = Field(ge=0)
+    seat: Colour | None = None
+    #: The card, as the state names it ("5", "sorry"); the pawn and where it was asked to go,
+    #: as pawn keys name them ("red:23", "red:S2", "blue:home"; a track square by any colour).
+    card: str = Field(min_length=1, max_length=10)
+    pawn: str = Field(min_length=1, max_length=20)
+    to: str = Field(min_length=1, max_length=20)
+
+
 class Ping(_Message):
     type: Literal["ping"]
 
 
-Command = Annotated[Hello | MoveCommand | HintCommand | Ping, Field(discriminator="type")]
-COMMAND = TypeAdapter[Hello | MoveCommand | HintCommand | Ping](Command)
+AnyCommand = Hello | MoveCommand | HintCommand | WhyCommand | Ping
+Command = Annotated[AnyCommand, Field(discriminator="type")]
+COMMAND = TypeAdapter[AnyCommand](Command)
 
 
-def read_command(text: str) -> Hello | MoveCommand | HintCommand | Ping:
+def read_command(text: str) -> AnyCommand:
     """A client's message, or a :class:`CommandError` saying what is wrong with it."""
     try:
         data = json.loads(text)
@@ -539,6 +551,8 @@ async def _handle(text: str, client: Client, room: Room) -> None:
         await room.decide(client, _seat(command.seat), command.move, command.event)
     elif isinstance(command, HintCommand):
         await room.hint(client, _seat(command.seat), command.event)
+    elif isinstance(command, WhyCommand):
+        room.why(client, _seat(command.seat), command.event, (command.card, command.pawn, command.to))
     elif isinstance(command, Ping):
         client.deliver({"type": "pong", "event": room.event})
     else:

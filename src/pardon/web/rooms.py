@@ -57,7 +57,7 @@ from pardon.web.storage import (
     Store,
     Writer,
 )
-from pardon.web.views import moves_json, view_json
+from pardon.web.views import moves_json, view_json, why_not_there
 
 log = logging.getLogger("pardon.web")
 
@@ -509,6 +509,23 @@ class Room:
         moves = [{"move": format_move(position, move), "chance": round(chance, 4)} for move, chance in ranked]
         why = best_reason(seen.rules, seen.position, ranked)  # the coach's line: what the best move does
         listener.deliver({"type": "hint", "event": event, "moves": moves, "reason": why})
+
+    def why(self, listener: Listener, seat: int | None, event: int, asked: tuple[str, str, str]) -> None:
+        """Why the seat's pawn cannot go where its player pointed with a card (``asked``: the
+        card, the pawn and the place, as the client names them); the answer's ``reason`` is
+        null when a legal move takes it there.  Nothing changes."""
+        self._check_working()
+        colour = self.acting_seat(listener, seat)
+        self._check_live()
+        self._check_event(event, colour, "")
+        if colour != self.game.decider or self.game.stage != CARD:
+            raise CommandError(errors.NOT_YOUR_TURN, "why a pawn cannot go somewhere is asked of your own card")
+        card, pawn, to = asked
+        try:
+            reason = why_not_there(self.game, colour, card, pawn, to)
+        except InvalidError as error:
+            raise CommandError(errors.MALFORMED, str(error)) from None
+        listener.deliver({"type": "why", "event": event, "card": card, "pawn": pawn, "to": to, "reason": reason})
 
     # --- computer players -----------------------------------------------------------
 

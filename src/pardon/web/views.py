@@ -16,16 +16,17 @@ from itertools import permutations
 from typing import Any
 
 from pardon.core.board import COLOUR_NAMES, FIRST_TRACK, HOME, SQUARE, START, START_EXIT, TRACK_LENGTH, partner
-from pardon.core.cards import CARD_TEXT, SORRY, card_name
+from pardon.core.cards import CARD_TEXT, SORRY, a_card, card_name
 from pardon.core.describe import describe_move
+from pardon.core.errors import InvalidError
 from pardon.core.game import CARD, Game
 from pardon.core.jsonio import position_to_json
 from pardon.core.locations import format_location
 from pardon.core.moves import ACCEPT, BONUS_HOME, BUMP_FROM_START, DOUBLE, DROP, FIRE, ICE, STEP, SWITCH, Action, Move
-from pardon.core.notation import find_move, format_move, location_to_json
+from pardon.core.notation import find_move, format_move, location_to_json, parse_card_word, parse_location
 from pardon.core.rules import Rules, in_words
 from pardon.core.state import Position
-from pardon.core.why import why_pawns_cannot_move
+from pardon.core.why import why_pawn_cannot_go, why_pawns_cannot_move
 
 ACTION_KINDS = {
     STEP: "step",
@@ -310,6 +311,30 @@ def why_not_json(game: Game, viewer: int) -> dict[str, dict[str, str]]:
         }
         for card in cards
     }
+
+
+def why_not_there(game: Game, viewer: int, card_word: str, pawn: str, to: str) -> str | None:
+    """Why the deciding player's pawn ``pawn`` (a pawn key) cannot go to ``to`` (a place named
+    as a pawn key names one: ``red:S2``, ``blue:home``, a track square by any colour) with the
+    card ``card_word`` (the card drawn, or one of their hand); None if a legal move takes it
+    there.  :class:`InvalidError` for what names no card, pawn or place of this decision."""
+    card = parse_card_word(card_word)
+    view = game.observe(viewer).position
+    playable = [game.card] if game.card is not None else sorted(set(view.hands[viewer])) if view.hands else []
+    if card not in playable:
+        raise InvalidError(f"{a_card(card)} is not a card to play now")
+    colour, origin = _read_key(pawn, "pawn")
+    place = _read_key(to, "place")
+    return why_pawn_cannot_go(game.rules, view, card, origin, place, colour)
+
+
+def _read_key(key: str, what: str) -> tuple[int, int]:
+    """A pawn key's colour and location (its distance from that colour's Home)."""
+    colour_name, _, where = key.partition(":")
+    if colour_name not in COLOUR_NAMES or not where:
+        raise InvalidError(f"{what} is written colour:location, e.g. red:23 or red:S2, not {key!r}")
+    colour = COLOUR_NAMES.index(colour_name)
+    return colour, parse_location(colour, where)
 
 
 def last_decision_json(game: Game) -> dict[str, Any] | None:

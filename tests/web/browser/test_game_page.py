@@ -8,6 +8,7 @@ page itself is only ever driven through the mouse and the keyboard.
 
 from __future__ import annotations
 
+import re
 import signal
 from collections.abc import Callable
 from pathlib import Path
@@ -306,14 +307,37 @@ def test_an_illegal_click_changes_nothing_and_says_why(live_server: Any, page: A
     click_pawn(page, movable[0])
     page.wait_for_function("() => window.pardonGame.selection.pawn !== null")
     destinations = set(page.locator(".mark").evaluate_all("marks => marks.map(m => m.dataset.place)"))
-    wrong = next(f"sq:{n}" for n in range(60) if f"sq:{n}" not in destinations)
+    slid_to = {f"sq:{a['to']}" for m in now["moves"] for a in pawn_actions(m) if a["pawn"] == movable[0]}
+    wrong = next(f"sq:{n}" for n in range(60) if f"sq:{n}" not in destinations | slid_to)
     page.locator(f'.square[data-place="{wrong}"]').click(force=True)
-    assert "not a square this pawn can reach" in message.inner_text()
+    # at once it says the square is not one; then, from the server, why: what the card does
+    expect(message).to_have_text(re.compile(r"^That pawn cannot go there: [^.]+\. Choose a marked square, or "))
+    page.screenshot(path=str(artefacts / "game-why-not-there.png"))
     page.keyboard.press("Escape")
     assert page.locator(".mark").count() == 0
     page.wait_for_timeout(300)
     assert state(page)["event"] == event
     page.screenshot(path=str(artefacts / "game-why-not.png"))
+
+
+def test_pointing_at_the_end_of_a_slide_makes_the_move_that_slides_there(live_server: Any, page: Any) -> None:
+    game = vs_computers(live_server, seed=5, players=2)
+    open_game(page, game["seats"][0]["link"])
+    for _ in range(200):  # a move of one pawn that lands on a slide
+        now = wait_my_turn(page)
+        sliding = [m for m in now["moves"] if len(pawn_actions(m)) == 1 and pawn_actions(m)[0]["slide"]]
+        if sliding:
+            break
+        play_by_clicks(page, furthest(now["moves"]))
+    else:
+        raise AssertionError("no move onto a slide")
+    action = pawn_actions(sliding[0])[0]
+    click_pawn(page, action["pawn"])
+    page.wait_for_function("() => window.pardonGame.selection.pawn !== null")
+    page.locator(f'.square[data-place="sq:{action["to"]}"]').click(force=True)
+    page.wait_for_function(f"() => window.pardonGame.state.event > {now['event']}")
+    last = page.evaluate("() => window.pardonGame.state.last")
+    assert last["colour"] == "red" and last["actions"] == sliding[0]["actions"]
 
 
 def test_a_refusal_is_cleared_once_the_game_moves_on(live_server: Any, browser: Any) -> None:

@@ -54,6 +54,7 @@ const app = {
   hints: false,
   hinted: null,
   hintAsked: null, // the event a hint has been asked for, until its answer comes
+  whyAsked: null, // {event, pawn, to, text, otherwise}: why a pawn cannot go somewhere, until the answer comes
   retry: 0,
   closedForGood: false,
   lastDecider: null,
@@ -191,6 +192,8 @@ async function handle(message) {
       return;
     case "hint":
       return showHint(message);
+    case "why":
+      return showWhy(message);
     case "error":
       return showError(message);
     default:
@@ -913,7 +916,7 @@ function destinations(pawn) {
       complete && moves.size === 1 && !tokenActions(entry.routes[0].move).length
         ? entry.routes[0].move.text
         : `${describeKey(pawn)} to ${action.landing}${action.slide ? ", then slides" : ""}`;
-    return { key: entry.key, label, badge, targetPawn: action.target ?? null, cls: action.slide ? "slide-mark" : "" };
+    return { key: entry.key, label, badge, action, targetPawn: action.target ?? null, cls: action.slide ? "slide-mark" : "" };
   });
 }
 
@@ -934,9 +937,9 @@ function clickPawn(key) {
   if (handHidden()) return note(`Show ${playerName(app.state.decider)}'s hand first.`);
   if (app.tokenChoice) return chooseToken(app.tokenChoice.byPawn.get(key));
   if (selection?.pawn) {
-    const place = pawnPlace(key);
-    const reached = destinations(selection.pawn).find((dest) => dest.key === place || dest.targetPawn === key);
-    if (reached) return chooseDestination(reached.key);
+    const targeted = destinations(selection.pawn).find((dest) => dest.targetPawn === key);
+    const reached = targeted?.key ?? destinationAt(selection.pawn, pawnPlace(key));
+    if (reached) return chooseDestination(reached);
   }
   if (selection && movablePawns().includes(key)) {
     selection.pawn = key;
@@ -945,7 +948,18 @@ function clickPawn(key) {
     markSelection();
     return;
   }
+  const [colour] = key.split(":");
+  if (selection?.pawn && !pawnsOfMoves().has(colour)) return cannotReach(selection, pawnPlace(key)); // an opponent's pawn
   whyNot(key);
+}
+
+/** The destination of ``pawn`` that pointing at ``place`` chooses: a marked square, or the end
+ * of the one slide that carries the pawn there (where the pawn ends up); null if none. */
+function destinationAt(pawn, place) {
+  const dests = destinations(pawn);
+  if (dests.some((dest) => dest.key === place)) return place;
+  const slidTo = dests.filter((dest) => dest.action.slide && placeKey(dest.action.colour, dest.action.to) === place);
+  return slidTo.length === 1 ? slidTo[0].key : null;
 }
 
 function whyNot(key) {
@@ -974,14 +988,36 @@ function clickPlace(place) {
     return move ? chooseToken(move) : say("Choose one of the marked pawns, or a button.");
   }
   const selection = app.selection;
-  if (selection.pawn && destinations(selection.pawn).some((dest) => dest.key === place)) return chooseDestination(place);
   if (selection.pawn) {
-    const otherwise = touch() && !selection.chosen.length ? "another pawn" : startAgain(); // Cancel shows once a part is made
-    return say(`That is not a square this pawn can reach. Choose a marked square, or ${otherwise}.`);
+    const reached = destinationAt(selection.pawn, place);
+    return reached ? chooseDestination(reached) : cannotReach(selection, place);
   }
   const pawnHere = movablePawns().find((key) => pawnPlace(key) === place);
   if (pawnHere) return clickPawn(pawnHere);
   say("Choose one of your marked pawns first.");
+}
+
+/** A square the chosen pawn cannot reach: say so at once, and ask the server why (the rules
+ * live there), unless part of a split 7 is made already (what is left of it says why). */
+function cannotReach(selection, place) {
+  const otherwise = touch() && !selection.chosen.length ? "another pawn" : startAgain(); // Cancel shows once a part is made
+  const text = `That is not a square this pawn can reach. Choose a marked square, or ${otherwise}.`;
+  say(text);
+  const card = app.card ?? app.state.card;
+  if (selection.chosen.length || !card) return;
+  const [colour] = selection.pawn.split(":");
+  const to = place.startsWith("sq:") ? `${colour}:${place.slice(3)}` : place;
+  app.whyAsked = { event: app.state.event, pawn: selection.pawn, to, text, otherwise };
+  send({ type: "why", event: app.state.event, card, pawn: selection.pawn, to, ...seatField() });
+}
+
+/** The server's answer to "why can this pawn not go there?", if the question still stands. */
+function showWhy(message) {
+  const asked = app.whyAsked;
+  app.whyAsked = null;
+  const still = asked && message.event === app.state?.event && message.pawn === app.selection?.pawn && message.to === asked.to;
+  if (!still || !message.reason || $("message").textContent !== asked.text) return;
+  say(`That pawn cannot go there: ${message.reason}. Choose a marked square, or ${asked.otherwise}.`);
 }
 
 const distinctMoves = (routes) => [...new Map(routes.map((route) => [route.move.move, route.move])).values()];
