@@ -92,3 +92,67 @@ class _Socket:
     def receive_json(self) -> Message:
         message: Message = json.loads(self.connection.recv(timeout=20))
         return message
+
+
+# --- a friend who never comes ---------------------------------------------------------------------
+
+
+def _hand_over(server: TestClient, game: Message, colour: str, token: str | None, **body: Any) -> Any:
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    return server.post(f"/api/games/{game['id']}/seats/{colour}/computer", json=body or None, headers=headers)
+
+
+def test_the_host_hands_the_seat_of_a_friend_who_never_comes_to_a_computer(server: TestClient) -> None:
+    game = create(
+        server,
+        [{"kind": "human", "name": "Mum"}, {"kind": "human", "name": "Cleo"}, {"kind": "bot", "level": "tactician"}],
+    )
+    assert [seat["colour"] for seat in game["seats"]] == ["red", "blue", "yellow"]
+    with server.websocket_connect(game["websocket"]) as socket:
+        mum = Player(socket)
+        mum.hello(token_of(game, "red"))
+        assert mum.state["status"] == "waiting"
+        handed = _hand_over(server, game, "blue", game["host_token"])
+        assert handed.status_code == 200, handed.text
+        blue = next(seat for seat in handed.json()["seats"] if seat["colour"] == "blue")
+        assert (blue["kind"], blue["level"], blue["taken"]) == ("bot", "tactician", True)  # the game's own level
+        started = mum.until(lambda message: message.get("state", {}).get("status") == "playing")
+        seat = next(seat for seat in started["state"]["seats"] if seat["colour"] == "blue")
+        assert seat["kind"] == "bot" and seat["computer_playing"]
+        again = _hand_over(server, game, "blue", game["host_token"])
+        assert again.status_code == 409 and again.json()["error"] == "not_waiting"
+    with server.websocket_connect(game["websocket"]) as socket:  # Cleo's link opens no seat any more
+        socket.send_json({"type": "hello", "token": token_of(game, "blue")})
+        assert socket.receive_json()["code"] == "bad_token"
+
+
+def test_only_the_host_hands_over_only_an_untaken_persons_seat(server: TestClient) -> None:
+    game = create(server, [{"kind": "human"}, {"kind": "human"}, {"kind": "bot"}, {"kind": "human"}])
+    host = game["host_token"]
+    before = server.get(f"/api/games/{game['id']}").json()
+    refusals = [
+        (_hand_over(server, game, "green", None), 401, "bad_token"),
+        (_hand_over(server, game, "green", token_of(game, "red")), 403, "bad_token"),  # a player is not the host
+        (_hand_over(server, game, "yellow", host), 409, "not_a_person"),  # a computer's seat already
+        (_hand_over(server, game, "green", host, level="grandmaster"), 422, None),
+        (
+            server.post("/api/games/nosuchgame/seats/green/computer", headers={"Authorization": f"Bearer {host}"}),
+            404,
+            "no_game",
+        ),
+    ]
+    for answer, status, code in refusals:
+        assert answer.status_code == status, answer.text
+        if code:
+            assert answer.json()["error"] == code
+    with server.websocket_connect(game["websocket"]) as socket:  # Red has come: the seat is Red's
+        Player(socket).hello(token_of(game, "red"))
+        taken = _hand_over(server, game, "red", host)
+        assert taken.status_code == 409 and taken.json()["error"] == "seat_taken"
+    two = create(server, [{"kind": "human"}, {"kind": "human"}])
+    missing = _hand_over(server, two, "green", two["host_token"])
+    assert missing.status_code == 409 and missing.json()["error"] == "no_seat"
+    after = server.get(f"/api/games/{game['id']}").json()
+    assert [(s["kind"], s["level"]) for s in after["seats"]] == [(s["kind"], s["level"]) for s in before["seats"]]
+    given = _hand_over(server, game, "green", host, level="random")  # a level of the host's choosing
+    assert given.status_code == 200 and given.json()["seats"][3]["level"] == "random"

@@ -22,7 +22,7 @@ from fastapi import APIRouter, Header, Request
 from fastapi.responses import JSONResponse, PlainTextResponse
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
-from pardon.bots import BOTS
+from pardon.bots import BOTS, DEFAULT_BOT
 from pardon.core.board import COLOUR_NAMES
 from pardon.core.errors import PardonError
 from pardon.core.game import Game, record_of
@@ -72,6 +72,9 @@ def computer_name(level: str) -> str:
     return f"Computer ({LEVEL_NAMES.get(level, level)})"
 
 
+LevelName = Literal["random", "greedy", "tactician", "expectimax", "mcts", "expert"]
+
+
 class SeatSpec(_Body):
     """One seat of a new game."""
 
@@ -81,7 +84,7 @@ class SeatSpec(_Body):
         "hotseat: a human on the creator's screen; open (public games): a human seat left open for anyone, "
         "offered in the lobby and taken with POST /api/games/{id}/join"
     )
-    level: Literal["random", "greedy", "tactician", "expectimax", "mcts", "expert"] | None = Field(
+    level: LevelName | None = Field(
         default=None, description="the computer player's level (bot seats only; default greedy)"
     )
     name: Name | None = None
@@ -148,6 +151,12 @@ class Lobby(BaseModel):
 
 class JoinRequest(_Body):
     seat: Colour
+
+
+class ComputerRequest(_Body):
+    level: LevelName | None = Field(
+        default=None, description="left out: the level of the game's other computer players, or the default level"
+    )
 
 
 class Joined(BaseModel):
@@ -431,6 +440,56 @@ def join(game_id: str, body: JoinRequest, request: Request) -> Joined:
     if room is not None:  # queued before the reply, so before the new player connects: its token opens the seat
         rooms.on_loop(room.replace_seat, replace(seat, token_hash=hash_token(token), claimed=True))
     return Joined(id=game_id, colour=body.seat, token=token, link=play_link(request, game_id, token))
+
+
+@router.post(
+    "/games/{game_id}/seats/{colour}/computer",
+    response_model=GameSummary,
+    summary="A computer plays a seat whose player has not come, so that the game can start",
+)
+def seat_to_computer(
+    game_id: str,
+    colour: Colour,
+    request: Request,
+    body: ComputerRequest | None = None,
+    authorization: Annotated[str | None, Header(description="Bearer TOKEN: the host's")] = None,
+) -> GameSummary:
+    """Only the host, only while the game waits, and only for a person's seat nobody has taken
+    yet: a friend who cannot come no longer keeps the others waiting for ever.  Of the host's
+    request and that friend arriving at once, the database lets one through."""
+    rooms = rooms_of(request)
+    room = game_room(request, game_id)
+    _check_host(room, authorization)
+    number = COLOUR_NUMBERS[colour]
+    seat = next((seat for seat in room.row.seats if seat.colour == number), None)
+    if room.row.status != WAITING:
+        raise ApiError(409, "not_waiting", "the game has begun: every seat has its player")
+    if seat is None:
+        raise ApiError(409, "no_seat", f"{colour} is not a seat of this game")
+    if seat.kind != HUMAN:
+        raise ApiError(409, "not_a_person", f"{colour} is not a seat kept for a person")
+    level = (body.level if body else None) or _level_of_computers(room.row)
+    name = computer_name(level)
+    if seat.claimed or not rooms.store.seat_to_computer(game_id, number, BOT, level, name):
+        raise ApiError(409, "seat_taken", f"{colour}'s player has come: the seat is theirs")
+    given = replace(seat, kind=BOT, level=level, name=name, token_hash=None, claimed=True, open=False)
+    rooms.on_loop(room.seat_to_computer, given)
+    stored = rooms.store.game(game_id)
+    assert stored is not None
+    return _summary(stored, 0)
+
+
+def _level_of_computers(row: GameRow) -> str:
+    """The level a seat handed to a computer gets: that of the game's other computers, if any."""
+    return next((seat.level for seat in row.seats if seat.kind == BOT and seat.level), DEFAULT_BOT)
+
+
+def _check_host(room: Room, authorization: str | None) -> None:
+    scheme, _, token = (authorization or "").partition(" ")
+    if scheme.lower() != "bearer" or not token:
+        raise ApiError(401, "bad_token", "send the host's token: Authorization: Bearer TOKEN")
+    if not token_matches(token.strip(), room.row.host_hash):
+        raise ApiError(403, "bad_token", "only the game's host may do that")
 
 
 @router.post("/games/{game_id}/rematch", response_model=Rematch, summary="The same players again, the winner first")

@@ -273,6 +273,15 @@ class Room:
         self.seats[row.colour].row = row
         self.row = replace(self.row, seats=tuple(seat.row for seat in self.seats.values()))
 
+    def seat_to_computer(self, row: SeatRow) -> None:
+        """A seat whose player never came, handed by the host to a computer: the game starts if
+        it waited only for that seat, and everyone sees who plays it now."""
+        self.replace_seat(row)
+        self._start_if_ready()
+        if self.row.status == WAITING:
+            self.broadcast_state()
+        self.kick()
+
     # --- decisions ------------------------------------------------------------------
 
     async def decide(self, listener: Listener, seat: int | None, text: str, event: int) -> None:

@@ -435,6 +435,22 @@ class Store:
             self._announce(connection, [game_id])
             return True
 
+    def seat_to_computer(self, game_id: str, colour: int, kind: str, level: str, name: str) -> bool:
+        """Hand a person's seat nobody has taken to a computer (``kind``, at ``level``), its
+        invite link void from now on.  A conditional update, as :meth:`join_seat`'s: of the host
+        handing it over and its player arriving at once, exactly one happens."""
+        with self._transaction() as connection:
+            given = connection.execute(
+                update(seats)
+                .where(seats.c.game_id == game_id, seats.c.colour == colour, seats.c.claimed.is_(False))
+                .values(kind=kind, level=level, name=name, token_hash=None, claimed=True, open=False)
+            )
+            if given.rowcount != 1:
+                return False
+            _seen(connection, [game_id])
+            self._announce(connection, [game_id])
+            return True
+
     def take_over(self, game_id: str) -> int | None:
         """Raise the game's owner epoch (by the process that now holds its lock): from now on
         only decisions made with the new epoch are stored.  The new epoch; None if there is no

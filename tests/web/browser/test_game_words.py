@@ -184,6 +184,28 @@ def test_the_home_page_turns_doubling_on(live_server: Any, page: Any) -> None:
     assert live_server.rest(f"/api/games/{game_id}")["rules"] == "classic(scoring=1939,doubling=true)"
 
 
+def test_doubling_is_not_offered_where_it_would_replace_the_games_own_points(live_server: Any, page: Any) -> None:
+    """Doubling brings the 1939 points: ticked for an Adult game, it once swapped Adult's own 1992
+    points for them without a word."""
+    page.goto(live_server.url + "/")
+    page.wait_for_selector("body[data-ready=true]")
+    page.locator("label[for=players-2]").click()
+    page.get_by_label("Doubling").check()
+    page.get_by_label("Rules", exact=True).select_option("adult")
+    doubling = page.locator("#doubling")
+    assert doubling.is_disabled()
+    assert "not with Adult rules" in page.locator("#doubling-about").inner_text()
+    assert "doubling" not in page.locator("#quick-summary").inner_text()
+    page.get_by_role("button", name="Play against the computer").click()
+    page.wait_for_url(PLAY_URL)
+    game_id = PLAY_URL.search(page.url)["id"]  # type: ignore[index]
+    assert live_server.rest(f"/api/games/{game_id}")["rules"] == "adult"
+    page.goto(live_server.url + "/")  # back to Classic, doubling is offered again, as it was described
+    page.wait_for_selector("body[data-ready=true]")
+    page.get_by_label("Rules", exact=True).select_option("classic")
+    assert doubling.is_enabled() and "play for points" in page.locator("#doubling-about").inner_text()
+
+
 def test_the_end_of_a_game_keeps_rematch_and_replay_in_reach(quick_server: Any, page: Any) -> None:
     game = create_game(quick_server, {"seed": 6, "seats": [{"kind": "human"}, {"kind": "bot", "level": "random"}]})
     play_to_the_end(quick_server, game, game["seats"][0]["token"], furthest)

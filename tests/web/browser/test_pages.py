@@ -187,6 +187,37 @@ def test_an_online_game_waiting_for_players_is_still_there_after_the_home_page_i
     expect(lobby).to_be_hidden()
 
 
+def test_a_friend_who_cannot_come_is_played_by_the_computer_so_the_game_can_start(
+    live_server: Any, page: Any, artefacts: Path
+) -> None:
+    """A friend who never opens their link once kept the game waiting for good: the host hands
+    their seat to a computer, from the home page or from the host's own seat."""
+    open_ready(page, live_server.url + "/")
+    form = page.locator("#online")
+    form.locator("label[for=online-count-3]").click()
+    form.get_by_label("Blue's name").fill("Cleo")
+    form.get_by_role("button", name="Create the online game").click()
+    lobby = page.locator("#game-lobby")
+    link = lobby.get_by_role("textbox", name="Blue's invite link").input_value()
+    game = PLAY_URL.search(link)
+    assert game is not None
+    lobby.get_by_role("button", name="Computer plays Blue instead").click()
+    blue = lobby.locator(".invite[data-colour=blue]")
+    expect(blue.locator(".badge")).to_have_text("Computer")
+    expect(blue.locator(".chip-name")).to_have_text("Blue — Computer (Hard)")
+    expect(page.locator("#game-status")).to_contain_text("Blue is played by the computer (Hard) now")
+    assert seats_of(live_server, game["id"])[1][:2] == ("blue", "bot")
+    lobby.screenshot(path=str(artefacts / "home-online-hand-over.png"))
+
+    page.get_by_role("link", name="Go to my seat").click()
+    page.wait_for_url(PLAY_URL)
+    expect(page.locator("#turn")).to_have_text("Waiting for Yellow to join")
+    page.get_by_role("button", name="Computer plays Yellow instead").click()
+    expect(page.locator("#turn")).not_to_contain_text("Waiting")
+    expect(page.locator("#no-shows")).to_be_hidden()
+    assert [kind for _, kind, _, _ in seats_of(live_server, game["id"])] == ["human", "bot", "bot"]
+
+
 def test_a_friend_invited_without_a_name_is_named_by_colour_once(live_server: Any, page: Any, artefacts: Path) -> None:
     open_ready(page, live_server.url + "/")
     form = page.locator("#online")

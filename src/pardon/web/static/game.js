@@ -20,7 +20,7 @@ import {
   showTurn,
 } from "/static/board.js";
 import { chanceGraph, mistakeList } from "/static/coach.js";
-import { api, decodePart, levelName, seatLabel, store, stored } from "/static/site.js";
+import { api, decodePart, hostTokenOf, levelName, seatLabel, seatToComputer, store, stored } from "/static/site.js";
 
 const PAWN_KINDS = new Set(["step", "switch", "sorry", "bonus-home"]);
 const TOKEN_KINDS = new Set(["fire", "ice"]);
@@ -363,6 +363,40 @@ function playerName(colour) {
   return seat.kind === "bot" ? name(colour) : seatLabel(seat);
 }
 
+/** While the game waits, the host (the browser that made it, which keeps its token) may let a
+ * computer play the seat of a friend who cannot come; everyone else is told whom it waits for. */
+function renderNoShows() {
+  const box = $("no-shows");
+  const state = app.state;
+  const missing = state.status === "waiting" ? state.seats.filter((seat) => !seat.taken) : [];
+  const hostToken = missing.length ? hostTokenOf(state.game) : null;
+  box.hidden = !hostToken;
+  if (!hostToken) return box.replaceChildren();
+  const shown = [...box.querySelectorAll("button")].map((button) => button.dataset.colour).join();
+  if (shown === missing.map((seat) => seat.colour).join()) return; // as drawn: keep the focus where it is
+  box.replaceChildren(
+    ...missing.map((seat) => {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.dataset.colour = seat.colour;
+      button.textContent = `Computer plays ${playerName(seat.colour)} instead`;
+      button.addEventListener("click", () => handOver(button, seat.colour, hostToken));
+      return button;
+    }),
+  );
+}
+
+async function handOver(button, colour, hostToken) {
+  button.disabled = true;
+  try {
+    await seatToComputer(app.state.game, colour, hostToken); // the server then sends everyone the new state
+    say("");
+  } catch (failure) {
+    button.disabled = false;
+    say(`${playerName(colour)}'s seat could not be handed to the computer: ${failure.message}`);
+  }
+}
+
 /** The partnership of `colour` in a partners game (its colours), else null. */
 function teamOf(colour) {
   return app.state.teams?.find((team) => team.includes(colour)) ?? null;
@@ -374,6 +408,7 @@ function renderTurn() {
   const passDevice = $("pass-device");
   passDevice.hidden = true;
   banner.classList.remove("yours");
+  renderNoShows();
   if (state.status === "waiting") {
     const missing = state.seats.filter((seat) => !seat.taken).map((seat) => playerName(seat.colour)); // not who came and went
     banner.textContent = missing.length ? `Waiting for ${missing.join(", ")} to join` : "Starting…";

@@ -13,7 +13,9 @@ import {
   forget,
   levelName,
   localPath,
+  ONLINE_GAME_KEY as ONLINE_KEY,
   say,
+  seatToComputer,
   store,
   stored,
 } from "/static/site.js";
@@ -23,7 +25,6 @@ const USUAL = { 1: ["red"], 2: ["red", "yellow"], 3: ["red", "blue", "yellow"], 
 const OPPOSITE = { red: "yellow", yellow: "red", blue: "green", green: "blue" };
 const POLL_MS = 1500;
 /** The online game this browser created and still waits for players: its links are shown only here. */
-const ONLINE_KEY = "pardon.onlineGame";
 
 const page = {
   presets: [],
@@ -35,6 +36,7 @@ const page = {
   hotseatCount: 2,
   onlineCount: 2,
   poll: null,
+  doublingAbout: null, // what the page says of doubling where it can be played
 };
 
 const $ = (id) => document.getElementById(id);
@@ -98,9 +100,20 @@ function levelAbout(name) {
   return level.default ? `${about} Recommended.` : about;
 }
 
-/** Doubling (Point Scoring Sorry!) can be played by two or more. */
+/** Doubling (Point Scoring Sorry!) can be played by two or more, in a game not scored otherwise:
+ * it brings the 1939 points with it, which would replace a preset's own (Adult's 1992 points). */
 function canDouble(players) {
-  return Math.max(...page.preset.players) > 1 && players !== 1;
+  return Math.max(...page.preset.players) > 1 && players !== 1 && !page.preset.points;
+}
+
+/** What the Doubling box says: what doubling is, or why this game cannot have it. */
+function doublingAbout(players) {
+  page.doublingAbout ??= $("doubling-about").textContent; // the page's own words, before any change
+  if (page.preset.points) {
+    return `— not with ${capitalise(page.preset.name)} rules: doubling goes with the 1939 points, and these games are scored by their own points.`;
+  }
+  if (!canDouble(players)) return "— not in the solo challenge: doubling needs two or more players.";
+  return page.doublingAbout;
 }
 
 /** The rules options a family may add to a preset: each shown where the preset lacks it. */
@@ -199,6 +212,7 @@ function renderQuick() {
   const alone = page.quickPlayers === 1;
   $("level").disabled = alone;
   $("doubling").disabled = !canDouble(page.quickPlayers);
+  $("doubling-about").textContent = doublingAbout(page.quickPlayers);
   $("level-about").textContent = alone ? "The solo challenge has no computer players." : levelAbout($("level").value);
   $("play").textContent = alone ? "Play the solo challenge" : "Play against the computer";
   renderSummary();
@@ -410,8 +424,11 @@ function showGameLobby(game, myColour, isPublic, { focus = true } = {}) {
   const mine = game.seats.find((seat) => seat.colour === myColour);
   const friends = game.seats.filter((seat) => seat.link && seat.colour !== myColour);
   const open = game.seats.filter((seat) => seat.open);
+  const computers = game.seats.filter((seat) => seat.kind === "bot");
   const badges = {};
+  const handOvers = {};
   const badge = (colour) => (badges[colour] = el("span", { class: "badge waiting", dataset: { colour } }, "Waiting"));
+  const handOver = (seat) => (handOvers[seat.colour] = handOverButton(game, seat, badges, handOvers));
   panel.replaceChildren(
     el("h3", { id: "game-lobby-title" }, "Your game is ready"),
     el(
@@ -431,6 +448,7 @@ function showGameLobby(game, myColour, isPublic, { focus = true } = {}) {
           { class: "invite", dataset: { colour: seat.colour } },
           el("div", { class: "invite-head" }, chip(seat.colour, inviteName(seat)), badge(seat.colour)),
           copyField(seat.link, `${capitalise(seat.colour)}'s invite link`),
+          handOver(seat),
         ),
       ),
       ...open.map((seat) =>
@@ -438,6 +456,14 @@ function showGameLobby(game, myColour, isPublic, { focus = true } = {}) {
           "li",
           { class: "invite", dataset: { colour: seat.colour } },
           el("div", { class: "invite-head" }, chip(seat.colour, `${capitalise(seat.colour)} — open to anyone in the lobby`), badge(seat.colour)),
+          handOver(seat),
+        ),
+      ),
+      ...computers.map((seat) =>
+        el(
+          "li",
+          { class: "invite", dataset: { colour: seat.colour } },
+          el("div", { class: "invite-head" }, chip(seat.colour, `${capitalise(seat.colour)} — ${seat.name}`), computerBadge(seat.colour, badges)),
         ),
       ),
     ),
@@ -456,9 +482,34 @@ function showGameLobby(game, myColour, isPublic, { focus = true } = {}) {
   $("online").hidden = true;
   if (focus) panel.focus();
   clearInterval(page.poll);
-  const refresh = () => refreshSeats(game.id, badges);
+  const refresh = () => refreshSeats(game.id, badges, handOvers);
   page.poll = setInterval(refresh, POLL_MS);
   refresh();
+}
+
+function computerBadge(colour, badges) {
+  return (badges[colour] = el("span", { class: "badge joined", dataset: { colour } }, "Computer"));
+}
+
+/** For a friend who cannot come: a computer plays their seat, so the others need not wait. */
+function handOverButton(game, seat, badges, handOvers) {
+  const colour = capitalise(seat.colour);
+  const button = el("button", { type: "button", class: "hand-over" }, `Computer plays ${colour} instead`);
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    try {
+      const summary = await seatToComputer(game.id, seat.colour, game.host_token);
+      const given = summary.seats.find((item) => item.colour === seat.colour);
+      const head = el("div", { class: "invite-head" }, chip(seat.colour, `${colour} — ${given.name}`), computerBadge(seat.colour, badges));
+      button.closest("li").replaceChildren(head);
+      delete handOvers[seat.colour];
+      say($("game-status"), `${colour} is played by the computer (${levelName(given.level)}) now: their link opens no seat any more.`, "ok");
+    } catch (failure) {
+      button.disabled = false;
+      say($("game-status"), `${colour} could not be handed to the computer: ${failure.message}`);
+    }
+  });
+  return button;
 }
 
 /** Back to the online form; the game stays, its links sent are still good. */
@@ -493,7 +544,7 @@ async function restoreGameLobby() {
   showGameLobby(saved.game, saved.colour, saved.isPublic, { focus: false }); // the page opens at its top
 }
 
-async function refreshSeats(id, badges) {
+async function refreshSeats(id, badges, handOvers) {
   let summary;
   try {
     summary = await api(`/api/games/${id}`);
@@ -504,12 +555,13 @@ async function refreshSeats(id, badges) {
   for (const seat of summary.seats) {
     const badge = badges[seat.colour];
     if (!badge) continue;
-    badge.textContent = seat.taken ? "Joined" : "Waiting";
+    badge.textContent = seat.kind === "bot" ? "Computer" : seat.taken ? "Joined" : "Waiting";
     badge.className = `badge ${seat.taken ? "joined" : "waiting"}`;
+    if (handOvers[seat.colour]) handOvers[seat.colour].hidden = seat.taken; // a friend who came keeps their seat
   }
   const status = $("game-status");
   if (summary.status === "playing") {
-    status.textContent = "Everyone has joined: the game is on. Go to your seat!";
+    status.textContent = "Every seat has its player: the game is on. Go to your seat!";
     clearInterval(page.poll);
   } else if (summary.status === "finished") {
     status.textContent = "This game is over.";

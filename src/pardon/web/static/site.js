@@ -114,6 +114,29 @@ export async function api(path, { method, json, headers } = {}) {
   return body;
 }
 
+/* --- the host's online game ---------------------------------------------------------------
+ * The home page keeps the online game it made (with the host's token) until it starts, so that
+ * both the home page and the host's own seat can let a computer play a friend's seat. */
+
+export const ONLINE_GAME_KEY = "pardon.onlineGame";
+
+/** The host's token of game `id`, if this browser made it; else null. */
+export function hostTokenOf(id) {
+  try {
+    const saved = JSON.parse(stored(ONLINE_GAME_KEY) ?? "null");
+    return saved?.game?.id === id && typeof saved.game.host_token === "string" ? saved.game.host_token : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Let a computer play the seat of `colour`, whose player has not come (the host only): the
+ * game's summary after it.  A refusal throws, saying why (the friend came just now, say). */
+export function seatToComputer(id, colour, hostToken) {
+  const path = `/api/games/${encodeURIComponent(id)}/seats/${colour}/computer`;
+  return api(path, { json: {}, headers: { Authorization: `Bearer ${hostToken}` } });
+}
+
 /** el("p", {class: "x", onclick: f}, "text", child) */
 export function el(tag, attributes = {}, ...children) {
   const node = document.createElement(tag);
