@@ -191,9 +191,23 @@ def test_the_second_part_of_a_split_offers_only_legal_completions(live_server: A
     move = split_seven(now)
     assert move is not None
     first, second = pawn_actions(move)
+    chosen = "() => window.pardonGame.selection.chosen.length"
     click_pawn(page, first["pawn"])
     click_place(page, place_key(first))
-    page.wait_for_function("() => window.pardonGame.selection.chosen.length === 1")
+    page.wait_for_function(f"{chosen} === 1")
+    prompt = page.locator("#prompt").inner_text()
+    page.reload()  # the part made is made again (it was thrown away)
+    page.wait_for_function(READY)
+    page.wait_for_function(f"{chosen} === 1")
+    assert page.locator("#prompt").inner_text() == prompt  # "Split 7: now move another pawn the rest of the way."
+    page.keyboard.press("Escape")  # started again: a reload now starts afresh too
+    page.wait_for_function(f"{chosen} === 0")
+    page.reload()
+    page.wait_for_function(READY)
+    assert page.evaluate(chosen) == 0
+    click_pawn(page, first["pawn"])
+    click_place(page, place_key(first))
+    page.wait_for_function(f"{chosen} === 1")
     completions = {
         place_key(action)
         for other in now["moves"]

@@ -20,7 +20,7 @@ import {
   showTurn,
 } from "/static/board.js";
 import { chanceGraph, mistakeList } from "/static/coach.js";
-import { api, decodePart, hostTokenOf, levelName, seatLabel, seatToComputer, store, stored } from "/static/site.js";
+import { api, decodePart, forget, hostTokenOf, levelName, seatLabel, seatToComputer, store, stored } from "/static/site.js";
 
 const PAWN_KINDS = new Set(["step", "switch", "sorry", "bonus-home"]);
 const TOKEN_KINDS = new Set(["fire", "ice"]);
@@ -636,8 +636,11 @@ function renderChoices() {
   if (handHidden()) return renderHandGate();
   if (app.tokenChoice) return renderTokenChoice();
   const routes = routesOf(moves);
-  const selection = app.selection ?? { chosen: [], candidates: routes, pawn: null };
-  app.selection = selection;
+  if (!app.selection) {
+    app.selection = { chosen: [], candidates: routes, pawn: null };
+    if (resumeHalfMove()) return renderMoveList(moves);
+  }
+  const selection = app.selection;
   const buttons = moves.filter((move) => !pawnActions(move).length);
   if (selection.chosen.length) {
     $("prompt").textContent = `Now choose where it goes (${startAgain()} to start again).`;
@@ -1082,6 +1085,7 @@ function chooseDestination(place) {
     choices.querySelector("button")?.focus();
     return;
   }
+  keepHalfMove();
   const bonus = partial.every((route) => remaining(route, chosen).every((action) => action.kind === "bonus-home"));
   $("prompt").textContent = bonus
     ? "The Fire pawn is Home: choose another of your pawns to go straight Home with it."
@@ -1094,6 +1098,44 @@ function chooseDestination(place) {
     app.selection.pawn = first[0];
     markSelection();
   }
+}
+
+// --- a move half made, across a reload ---------------------------------------------------------
+// A split 7 (or the Fire pawn's partner) is made in parts; a reload, or a phone that drops the
+// page, once threw away the part made.  The parts are kept for this tab and this decision only.
+
+const halfKey = () => `pardon.half.${gameId}`;
+
+function keepHalfMove() {
+  const chosen = app.selection?.chosen ?? [];
+  if (chosen.length) store(halfKey(), JSON.stringify({ event: app.state.event, seat: app.state.decider, chosen }), { session: true });
+}
+
+function forgetHalfMove() {
+  forget(halfKey(), { session: true });
+}
+
+/** Make again the parts kept for this very decision, as if clicked; whether there were any. */
+function resumeHalfMove() {
+  let kept = null;
+  try {
+    kept = JSON.parse(stored(halfKey(), { session: true }) ?? "null");
+  } catch {
+    kept = null;
+  }
+  if (!kept || kept.event !== app.state.event || kept.seat !== app.state.decider || !Array.isArray(kept.chosen)) return false;
+  forgetHalfMove(); // made again below, and kept again if it still stands
+  for (const part of kept.chosen) {
+    const [pawn, place] = Array.isArray(part) ? part : [];
+    if (app.selection) app.selection.pawn = pawn;
+    if (!app.selection || !destinations(pawn).some((dest) => dest.key === place)) {
+      app.selection = { chosen: [], candidates: routesOf(openMoves()), pawn: null }; // no longer a way: start afresh
+      return false;
+    }
+    chooseDestination(place);
+    if (app.pending || !app.selection) return true;
+  }
+  return true;
 }
 
 // --- the Fire and Ice tokens ------------------------------------------------------------------
@@ -1164,6 +1206,7 @@ function chooseToken(move) {
 }
 
 function cancelSelection() {
+  forgetHalfMove();
   app.selection = null;
   app.tokenChoice = null;
   say("");
@@ -1184,6 +1227,7 @@ function play(move) {
     return;
   }
   app.pending = true;
+  forgetHalfMove();
   say("");
   app.keepFocus = Boolean(document.activeElement?.closest?.("#board, #choices, #hand, #moves"));
   send({ type: "move", move: move.move, event: app.state.event, ...seatField() });
