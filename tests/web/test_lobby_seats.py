@@ -4,6 +4,7 @@ exactly one wins (the database decides), on SQLite and on PostgreSQL."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 
 import httpx
@@ -156,3 +157,22 @@ def test_only_the_host_hands_over_only_an_untaken_persons_seat(server: TestClien
     assert [(s["kind"], s["level"]) for s in after["seats"]] == [(s["kind"], s["level"]) for s in before["seats"]]
     given = _hand_over(server, game, "green", host, level="random")  # a level of the host's choosing
     assert given.status_code == 200 and given.json()["seats"][3]["level"] == "random"
+
+
+def test_a_link_opened_just_as_its_seat_is_handed_over_cannot_play_it(server: TestClient) -> None:
+    """Of the friend's link and the host's hand-over at the same moment, the database lets one
+    through; should the room hear of the link just before it hears of the hand-over, the seat is
+    still the computer's: the link's commands are refused."""
+    game = create(server, [{"kind": "human"}, {"kind": "human"}], seed=3)
+    rooms = server.app.state.rooms  # type: ignore[attr-defined]
+    with server.websocket_connect(game["websocket"]) as socket:
+        friend = Player(socket)
+        friend.hello(token_of(game, "yellow"))
+        room = rooms.rooms[game["id"]]
+        seat = next(seat for seat in room.row.seats if seat.colour == 2)
+        given = replace(seat, kind="bot", level="random", name="Computer (Beginner)", token_hash=None, claimed=True)
+        rooms.on_loop(room.seat_to_computer, given)
+        friend.round_trip()
+        socket.send_json({"type": "hint", "event": friend.seen})
+        error = friend.expect_error("not_your_seat")
+        assert "a computer plays yellow now" in error["message"]

@@ -306,7 +306,7 @@ class Room:
         controls = listener.controls
         if seat is None:
             if len(controls) == 1:
-                return next(iter(controls))
+                return self._not_a_computers(next(iter(controls)))
             if not controls:
                 raise CommandError(errors.NOT_YOUR_SEAT, "a spectator cannot play")
             if self.game.decider in controls:
@@ -314,7 +314,15 @@ class Room:
             raise CommandError(errors.NOT_YOUR_TURN, f"it is {COLOUR_NAMES[self.game.decider]}'s decision")
         if seat not in controls:
             raise CommandError(errors.NOT_YOUR_SEAT, f"this connection does not play {COLOUR_NAMES[seat]}")
-        return seat
+        return self._not_a_computers(seat)
+
+    def _not_a_computers(self, colour: int) -> int:
+        """A seat handed to a computer is the computer's, even for a link that opened it just before."""
+        if self.seats[colour].is_machine:
+            raise CommandError(
+                errors.NOT_YOUR_SEAT, f"a computer plays {COLOUR_NAMES[colour]} now: the host gave it one"
+            )
+        return colour
 
     def _check_owner(self) -> None:
         """Only the owner decides: another process serving this game's clients takes the game
