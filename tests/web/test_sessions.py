@@ -162,3 +162,35 @@ def test_creating_a_game_checks_everything(server: TestClient) -> None:
     assert unfinished.status_code == 409 and unfinished.json()["error"] == "not_finished"
     assert "/api/games" in server.get("/openapi.json").json()["paths"]
     time.sleep(0)
+
+
+def test_every_one_sees_how_many_windows_a_seat_is_open_in(server: TestClient) -> None:
+    """A link passed on by mistake gives a second person the same seat: both (and the others)
+    see that it is open twice, rather than moves crossing without a word."""
+    game = create(server, [{"kind": "human"}, {"kind": "human"}], seed=5)
+
+    with server.websocket_connect(game["websocket"]) as red_socket:
+        red = Player(red_socket)
+        red.hello(token_of(game, "red"))
+        with server.websocket_connect(game["websocket"]) as yellow_socket:
+            Player(yellow_socket).hello(token_of(game, "yellow"))
+            with server.websocket_connect(game["websocket"]) as again:
+                Player(again).hello(token_of(game, "yellow"))
+                presence = red.until(
+                    lambda message: (
+                        message["type"] == "presence"
+                        and {seat["colour"]: seat["windows"] for seat in message["seats"]} == {"red": 1, "yellow": 2}
+                    )
+                )
+                assert presence["seats"]
+            red.until(
+                lambda message: (
+                    message["type"] == "presence"
+                    and {seat["colour"]: seat["windows"] for seat in message["seats"]} == {"red": 1, "yellow": 1}
+                )
+            )
+    computer = create(server, [{"kind": "human"}, {"kind": "bot"}])
+    with server.websocket_connect(computer["websocket"]) as socket:
+        player = Player(socket)
+        player.hello(token_of(computer, "red"))
+        assert {seat["colour"]: seat["windows"] for seat in player.state["seats"]}["yellow"] == 0

@@ -177,32 +177,28 @@ class Room:
         """A client joins; its seats are present again, and the game starts once every seat is taken.
         A spectator changes no seat: nobody is told."""
         self.listeners.add(listener)
-        arrived = False
         for colour in listener.controls:
             seat = self.seats[colour]
             seat.connections += 1
-            arrived |= seat.connections == 1
             seat.away_since = None
             if not seat.row.claimed:
                 self.store.claim_seat(self.row.id, colour)
                 self.replace_seat(replace(seat.row, claimed=True))
         self._start_if_ready()
-        if arrived:
+        if listener.controls:  # arrived, or one more window on a seat: everyone sees how many
             self._broadcast_presence()
         self.kick()
 
     def detach(self, listener: Listener) -> None:
         """A client leaves; a seat left empty is played by a computer after the takeover time."""
         self.listeners.discard(listener)
-        left = False
         for colour in listener.controls:
             seat = self.seats[colour]
             seat.connections -= 1
             if seat.connections == 0:
-                left = True
                 seat.away_since = time.monotonic()
                 self._schedule_takeover()
-        if left:
+        if listener.controls:
             self._broadcast_presence()
 
     def sync(self, listener: Listener, since: int) -> None:
@@ -251,6 +247,8 @@ class Room:
             "name": seat.row.name,
             "level": seat.row.level,
             "connected": seat.is_machine or seat.connections > 0,
+            #: windows open on this seat: more than one is a second tab, or a link passed on
+            "windows": 0 if seat.is_machine else seat.connections,
             "taken": seat.is_machine or seat.row.claimed,  # its player has come: a waiting game waits no more for it
             "computer_playing": seat.is_machine or self._taken_over(seat),
         }

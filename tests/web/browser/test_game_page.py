@@ -373,6 +373,8 @@ def test_a_refusal_is_cleared_once_the_game_moves_on(live_server: Any, browser: 
             play_by_clicks(yellow, furthest(wait_my_turn(yellow)["moves"]))
         now = wait_my_turn(first)
         wait_my_turn(second)
+        # everyone sees that Red's seat is open twice (a second tab, or a link passed on)
+        expect(yellow.locator("#seats li[data-colour=red] .status")).to_have_text("here · open in 2 windows")
         move = furthest(now["moves"])
         play_by_clicks(first, move)
         heard = f"() => window.pardonGame.ready && window.pardonGame.state.event === {now['event'] + 1}"

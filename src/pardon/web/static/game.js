@@ -469,6 +469,7 @@ function renderSeats() {
     }
     if (seat.computer_playing && seat.kind !== "bot") status = "away: the computer plays";
     if (seat.kind === "hotseat" && app.seats.length > 1) status = "on this screen";
+    else if (seat.windows > 1) status += ` · open in ${seat.windows} windows`; // a second tab, or a link passed on
     const home = (state.position.pawns[seat.colour] ?? []).filter((where) => where === "home").length;
     item.innerHTML = `<span class="dot ${seat.colour}" aria-hidden="true"></span> <span></span><span class="status"></span>`;
     item.children[1].textContent = `${seatLabel(seat)}${mine} · ${home} Home`;
