@@ -146,18 +146,37 @@ def plot(result: dict[str, object], path: Path) -> None:
     figure.savefig(path, dpi=120)
 
 
+def positive(text: str) -> int:
+    """A count of games: a whole number, 1 or more (0 would never reach a checkpoint)."""
+    try:
+        number = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number, not {text}") from None
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, not {number}")
+    return number
+
+
+def _description() -> str:
+    """The module's first paragraph, as --help says it (its first line alone stops mid-sentence)."""
+    assert __doc__ is not None
+    return " ".join(__doc__.split("\n\n")[0].split())
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=20_000, help="training games (20,000)")
-    parser.add_argument("--envs", type=int, default=512, help="games played at once (512)")
+    parser = argparse.ArgumentParser(description=_description())
+    parser.add_argument("--games", type=positive, default=20_000, help="training games (20,000)")
+    parser.add_argument("--envs", type=positive, default=512, help="games played at once (512)")
     parser.add_argument("--rate", type=float, default=0.05, help="learning rate at first (0.05)")
     parser.add_argument(
         "--halving", type=float, default=20_000, help="training games until the rate is halved (20,000)"
     )
     parser.add_argument("--explore", type=float, default=0.05, help="share of random actions while learning (0.05)")
-    parser.add_argument("--checkpoint", type=int, default=2_000, help="training games between curve points (2,000)")
-    parser.add_argument("--checkpoint-games", type=int, default=500, help="evaluation games per curve point (500)")
-    parser.add_argument("--evaluate", type=int, default=2_000, help="final evaluation games (2,000)")
+    parser.add_argument(
+        "--checkpoint", type=positive, default=2_000, help="training games between curve points (2,000)"
+    )
+    parser.add_argument("--checkpoint-games", type=positive, default=500, help="evaluation games per curve point (500)")
+    parser.add_argument("--evaluate", type=positive, default=2_000, help="final evaluation games (2,000)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--curve", type=Path, help="write the learning curve here (PNG; needs matplotlib)")
     parser.add_argument("--json", type=Path, help="write the figures here as JSON")

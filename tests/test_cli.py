@@ -109,7 +109,7 @@ def test_moves_reads_a_file_and_a_rules_object(tmp_path: Path) -> None:
     ("stdin", "card", "words"),
     [
         ("{not json", "5", "not valid JSON"),
-        (json.dumps(position(colour="red")), "5", "unknown key 'colour'"),
+        (json.dumps(position(colour="red")), "5", 'unknown key "colour"'),
         (json.dumps(position()), "6", "unknown card"),
         (json.dumps(position(turn="green")), "5", "not playing"),
         (json.dumps(position(rules="classic(pawns=5)")), "5", "pawns"),
@@ -216,7 +216,7 @@ def test_every_preset_plays_from_the_cli_and_replays_from_its_record(rules: str,
         "--seed",
         "11",
         "--bots",
-        "greedy,random",
+        "greedy" if players == "1" else "greedy,random",  # no more levels than seats
         "--record",
         str(record),
     )
@@ -443,6 +443,13 @@ def test_serve_refuses_a_level_it_cannot_make_before_it_starts(
         (["sim", "--games", "5", "--jobs", "100000", "--out", "{new}"], "--jobs 100000 is more processes than"),
         (["play", "--delay", "inf"], "--delay must be a number of seconds, not inf"),
         (["play", "--delay", "nan"], "--delay must be a number of seconds, not nan"),
+        # more levels than seats: the last never played (a shorter list repeats round the table)
+        (["sim", "--bots", "random,greedy,tactician", "--games", "3", "--out", "{new}"], "2 players, 3 levels given"),
+        (["selfplay", "--bots", "random,greedy,tactician", "--record", "{new}"], "2 players, 3 levels given"),
+        (["play", "--players", "3", "--bots", "random,greedy,tactician,random"], "3 players, 4 levels given"),
+        (["play", "--bots", " "], "--bots names no computer player"),
+        (["sim", "--bots", ",", "--games", "3", "--out", "{new}"], "--bots names no computer player"),
+        (["report", "{file}"], "{file} is not a simulation run: it is a file, not a folder"),
     ],
 )
 def test_what_cannot_be_written_or_played_is_one_line_and_changes_nothing(
@@ -459,6 +466,28 @@ def test_what_cannot_be_written_or_played_is_one_line_and_changes_nothing(
     assert len(result.stderr.strip().splitlines()) == 1, result.stderr
     assert result.stderr.startswith(f"pardon {arguments[0]}: ") and words.format(**names) in result.stderr
     assert sorted(tmp_path.rglob("*")) == before and file.read_text(encoding="utf-8") == "kept\n"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["selfplay", "--seed", "3"],
+        ["play", "--players", "2", "--seed", "3", "--fast", "--board", "none"],
+    ],
+)
+def test_a_level_with_several_options_plays_in_every_command(command: list[str]) -> None:
+    # the list was split at every comma: "cannot read computer player 'expectimax(depth=1'"
+    result = pardon(*command, "--bots", "expectimax(depth=1,width=2),random")
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""
+
+
+def test_a_short_list_of_levels_repeats_round_the_table() -> None:
+    result = pardon("play", "--players", "4", "--bots", "greedy,random", "--seed", "3", "--fast", "--board", "none")
+    assert result.returncode == 0, result.stderr
+    assert "computer players: red greedy, blue random, yellow greedy, green random" in result.stdout
+    solo = pardon("play", "--rules", "solo", "--seed", "3", "--fast", "--board", "none")  # the default pair, cut
+    assert solo.returncode == 0 and "computer players: red greedy\n" in solo.stdout, solo.stderr
 
 
 def test_ctrl_c_in_a_simulation_ends_the_progress_line_and_says_the_run_resumes(tmp_path: Path) -> None:

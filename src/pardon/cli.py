@@ -46,8 +46,9 @@ from pardon.core.state import seats_for
 from pardon.textboard import legend, render
 from pardon.tui.watch import FOLLOWABLE_PACE, Watcher, wants_colour
 
-#: Who plays in ``pardon play`` unless --bots says.
+#: Who plays in ``pardon play`` unless --bots says (round the table; greedy alone when solo).
 DEFAULT_PLAY_BOTS = "greedy,random"
+DEFAULT_PLAY_LEVELS = tuple(DEFAULT_PLAY_BOTS.split(","))
 
 
 class UserError(Exception):
@@ -149,7 +150,7 @@ def _play_game(
     rules = parse_rules(rules_text)
     seats = seats_for(players)
     game = Game.new(rules, seats, seed)
-    bots = {colour: make_bot(bot_names[index % len(bot_names)]) for index, colour in enumerate(seats)}
+    bots = {colour: make_bot(level) for colour, level in zip(seats, _round_the_table(bot_names, players), strict=True)}
     rng = random.Random(f"pardon-bots:{seed}")
     if watcher is not None:
         watcher.opening([*heading, *_leader_draw_lines(game)], rules.tokens)
@@ -164,6 +165,33 @@ def _play_game(
         if watcher is not None and (move.card or move.actions):  # going on to the card goes without saying
             watcher.turn(len(game.moves), describe_move(game.rules, before, move), game.position, move.is_pass)
     return game
+
+
+def _levels(text: str) -> list[str]:
+    """The levels ``--bots`` names, commas inside a level's parentheses kept; at least one."""
+    from pardon.bots import split_bot_specs
+
+    specs = split_bot_specs(text)
+    if not specs:
+        raise UserError("--bots names no computer player: give at least one level, e.g. random")
+    return specs
+
+
+def _seat_levels(text: str, players: int) -> list[str]:
+    """The levels of ``--bots``, refused in one line before a game starts: none, more than
+    there are seats, or one that cannot be made."""
+    from pardon.sim.simulate import check_seat_count
+
+    specs = _levels(text)
+    check_seat_count(specs, players)
+    for spec in specs:
+        make_bot(spec)
+    return specs
+
+
+def _round_the_table(levels: Sequence[str], players: int) -> list[str]:
+    """Each seat's level in seat order: a shorter list repeats round the table."""
+    return [levels[index % len(levels)] for index in range(players)]
 
 
 def _leader_draw_lines(game: Game) -> list[str]:
@@ -181,9 +209,11 @@ def command_play(arguments: argparse.Namespace) -> int:
         raise UserError(f"--delay must be a number of seconds, not {arguments.delay}")
     seed = arguments.seed if arguments.seed is not None else random.SystemRandom().randrange(10**6)
     players = _players(arguments.rules, arguments.players, 4)
-    names = arguments.bots.split(",")
+    # without --bots the default pair, cut to one level for the solo challenge
+    names = list(DEFAULT_PLAY_LEVELS[:players]) if arguments.bots is None else _seat_levels(arguments.bots, players)
     levels = ", ".join(
-        f"{COLOUR_NAMES[colour]} {names[index % len(names)]}" for index, colour in enumerate(seats_for(players))
+        f"{COLOUR_NAMES[colour]} {level}"
+        for colour, level in zip(seats_for(players), _round_the_table(names, players), strict=True)
     )
     in_terminal = sys.stdout.isatty() and not arguments.fast
     delay = arguments.delay if arguments.delay is not None else FOLLOWABLE_PACE if in_terminal else 0.0
@@ -201,7 +231,7 @@ def command_play(arguments: argparse.Namespace) -> int:
         result.append("Points: " + ", ".join(f"{COLOUR_NAMES[c]} {points}" for c, points in game.points.items()))
     # Every option the game depends on: the same computer players too, or it is another game.
     again = shlex.join(["pardon", "play", "--rules", arguments.rules, "--players", str(players), "--seed", str(seed)])
-    again += f" --bots {shlex.quote(arguments.bots)}" if arguments.bots != DEFAULT_PLAY_BOTS else ""
+    again += f" --bots {shlex.quote(arguments.bots)}" if arguments.bots not in (None, DEFAULT_PLAY_BOTS) else ""
     result.append(f"Watch this game again with: {again}")
     watcher.end(game.position, result)
     return 0
@@ -217,7 +247,7 @@ def command_tui(arguments: argparse.Namespace) -> int:
 
 def command_selfplay(arguments: argparse.Namespace) -> int:
     players = _players(arguments.rules, arguments.players, 2)
-    game = _play_game(arguments.rules, players, arguments.seed, arguments.bots.split(","))
+    game = _play_game(arguments.rules, players, arguments.seed, _seat_levels(arguments.bots, players))
     record = format_record(record_of(game))
     if arguments.record:
         try:
@@ -420,7 +450,7 @@ def command_puzzle(arguments: argparse.Namespace) -> int:
 
 def command_sim(arguments: argparse.Namespace) -> int:
     from pardon.batch.runs import check_engine
-    from pardon.sim.simulate import Simulation, default_jobs, held_games, parse_bots, run_simulation
+    from pardon.sim.simulate import Simulation, default_jobs, held_games, run_simulation
 
     if arguments.dask and arguments.scheduler:
         raise UserError("choose --dask local or --scheduler ADDRESS, not both")
@@ -429,7 +459,7 @@ def command_sim(arguments: argparse.Namespace) -> int:
     else:
         _local_jobs(arguments.jobs)
     players = _players(arguments.rules, arguments.players, 2)
-    simulation = Simulation(arguments.rules, players, parse_bots(arguments.bots), arguments.games, arguments.seed)
+    simulation = Simulation(arguments.rules, players, tuple(_levels(arguments.bots)), arguments.games, arguments.seed)
     jobs = arguments.jobs or default_jobs()
     out = _out_directory(arguments.out)
     check_engine(out, arguments.engine)
@@ -548,13 +578,16 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="pardon", description="The board game Sorry!, played exactly by the rules.")
     parser.add_argument("--version", action="version", version=f"pardon {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    bots_help = f"computer players, comma-separated, one per seat in turn ({', '.join(BOTS)})"
+    bots_help = (
+        "computer players, comma-separated, one per seat in turn, a shorter list repeated round the table "
+        f"({', '.join(BOTS)})"
+    )
 
     play = commands.add_parser("play", help="watch computer players play a game, move by move (to play: pardon tui)")
     play.add_argument("--rules", default="classic", help="preset, optionally adjusted (see 'pardon rules')")
     play.add_argument("--players", type=int, choices=(1, 2, 3, 4), help="4 unless the rules say otherwise")
     play.add_argument("--seed", type=int, help="the game's seed (random if left out)")
-    play.add_argument("--bots", default=DEFAULT_PLAY_BOTS, help=f"{bots_help}; default {DEFAULT_PLAY_BOTS}")
+    play.add_argument("--bots", help=f"{bots_help}; default {DEFAULT_PLAY_BOTS}")
     play.add_argument(
         "--delay", type=float, help=f"seconds to pause after each move ({FOLLOWABLE_PACE:g} in a terminal, else 0)"
     )

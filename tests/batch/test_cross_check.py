@@ -71,3 +71,28 @@ def test_the_cross_check_command_reports_the_games_that_agree(capsys: pytest.Cap
     assert main(["--rules", "classic(pawns=3)", "--players", "3", "--games", "12", "--chunk", "5"]) == 0
     out, err = capsys.readouterr()
     assert out.startswith("12 games of classic(pawns=3) with 3 players: ") and "12/12 games" in err
+
+
+@pytest.mark.parametrize(
+    ("arguments", "words"),
+    [
+        (["--games", "5", "--chunk", "0"], "--chunk must be 1 or more, not 0"),  # looped for ever
+        (["--games", "5", "--chunk", "-2"], "--chunk must be 1 or more, not -2"),
+        (["--games", "-1"], "--games must be 1 or more, not -1"),  # said 0 games agree
+        (["--games", "2", "--seed", "4294967295"], "plays seeds 4294967295 to 4294967296"),  # an OverflowError
+        (["--games", "2", "--seed", "-1"], "seeds are whole numbers from 0 to 4294967295"),
+        (["--players", "5"], "the batch engine plays 2, 3 or 4 players, not 5"),  # tracebacks, status 1
+        (["--rules", "adult"], "the batch engine does not play hands"),
+    ],
+)
+def test_the_cross_check_command_refuses_bad_arguments_with_status_2(
+    capsys: pytest.CaptureFixture[str], arguments: list[str], words: str
+) -> None:
+    assert main(arguments) == 2  # 1 is a mismatch
+    out, err = capsys.readouterr()
+    assert out == "" and len(err.strip().splitlines()) == 1 and words in err, err
+    assert err.startswith("python -m pardon.batch.verify: ")
+
+
+def test_the_last_seed_of_32_bits_is_played() -> None:
+    assert main(["--games", "1", "--seed", "4294967295"]) == 0

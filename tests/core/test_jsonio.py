@@ -59,7 +59,7 @@ def test_a_key_given_twice_is_ambiguous(text: str) -> None:
 
 def test_a_colour_given_twice_in_two_spellings_is_ambiguous() -> None:
     pawns = {"red": [20, "S2", "start", "start"], "R": [21, "S2", "start", "start"], "yellow": [25] + ["start"] * 3}
-    with pytest.raises(AmbiguousError, match="the pawns of red are given twice, as 'red' and 'R'"):
+    with pytest.raises(AmbiguousError, match='the pawns of red are given twice, as "red" and "R"'):
         position_from_json(position(pawns=pawns))
     hands = {"red": ["1", "2", "3", "4", "5"], "r": ["1", "2", "3", "4", "5"]}
     adult = position(rules="adult", pawns={"red": [4, "start", "start", "start"], "yellow": [34] + ["start"] * 3})
@@ -96,6 +96,44 @@ def test_tokens_count_in_the_pawns_as_written_whatever_the_colour_is_called() ->
     }
     _, read = position_from_json(data)
     assert read.fire == (0, read.pawns[0][0]) and read.ice is not None and read.ice[0] == 2
+
+
+ADULT = position(rules="adult", pawns={"red": [4, "start", "start", "start"], "yellow": [34] + ["start"] * 3})
+MODERN = {
+    "rules": "modern",
+    "seats": ["red", "yellow"],
+    "turn": "red",
+    "pawns": {"red": ["start"] * 3, "yellow": ["start"] * 3},
+}
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        # each said in Python: None, {'red': 1000}, cards 13, {'colour': ...}
+        (position(scores={"red": 1000}), 'should be null for this position, not {"red": 1000}'),
+        (
+            {**ADULT, "hands": {"red": ["sorry"] * 5, "yellow": ["sorry", "1", "1", "1", "2"]}},
+            "the hands hold 6 Sorry! cards; the 45-card pack has 4",
+        ),
+        (
+            {**ADULT, "hands": {"red": ["1", "1", "1", "1", "1"], "yellow": ["1", "2", "2", "2", "2"]}},
+            "the hands hold 6 1s; the 45-card pack has 5",
+        ),
+        (
+            {**MODERN, "tokens": {"fire": None, "ice": {"colour": "yellow", "pawn": 0, "extra": 1}}},
+            'the ice token must be null or {"colour": C, "pawn": I}, not {"colour": "yellow", "pawn": 0, "extra": 1}',
+        ),
+        (position(seats=["red", "R"]), "'seats' names red twice"),  # was "a colour can be played by one player only"
+        (position(seats=["red", None]), "a colour is 'red', 'blue', 'yellow' or 'green', not null"),
+        (position(rules=True), "rules must be a preset name or an object of options, not true"),
+        (position(extra=None), 'unknown key "extra" in the position'),
+    ],
+)
+def test_a_message_shows_values_as_json_and_cards_as_players_name_them(data: object, message: str) -> None:
+    with pytest.raises(InvalidError) as refused:
+        position_from_json(data)
+    assert message in str(refused.value)
 
 
 def test_a_value_shown_in_a_message_is_cut_short() -> None:

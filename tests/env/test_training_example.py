@@ -23,3 +23,27 @@ def test_the_training_example_trains_and_evaluates(tmp_path: Path) -> None:
     result = json.loads(figures.read_text())
     assert result["games"] >= 80 and 0.0 <= result["final"] <= 1.0
     assert result["curve"][0][0] == 0 and len(result["curve"]) >= 3
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "words"),
+    [
+        ("--checkpoint", "0", "--checkpoint: must be 1 or more, not 0"),  # looped for ever
+        ("--envs", "0", "--envs: must be 1 or more, not 0"),  # a traceback
+        ("--evaluate", "0", "--evaluate: must be 1 or more, not 0"),  # a traceback
+        ("--games", "-5", "--games: must be 1 or more, not -5"),
+        ("--checkpoint-games", "x", "--checkpoint-games: must be a whole number, not x"),
+    ],
+)
+def test_the_training_example_refuses_counts_under_one(option: str, value: str, words: str) -> None:
+    command = [sys.executable, str(ROOT / "examples" / "train_agent.py"), option, value]
+    done = subprocess.run(command, capture_output=True, text=True, check=False, timeout=60)
+    assert done.returncode == 2 and done.stdout == ""
+    assert words in done.stderr and "Traceback" not in done.stderr
+
+
+def test_the_training_example_says_in_full_what_it_does() -> None:
+    command = [sys.executable, str(ROOT / "examples" / "train_agent.py"), "--help"]
+    done = subprocess.run(command, capture_output=True, text=True, check=True, timeout=60)
+    said = " ".join(done.stdout.split())
+    assert "on the vectorised environment, then measure it against the random player." in said

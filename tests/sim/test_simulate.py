@@ -15,7 +15,7 @@ import pytest
 
 from pardon.core.errors import InvalidError
 from pardon.sim.report import median_interval, summarise, write_report
-from pardon.sim.simulate import RESULTS, Simulation, check_simulation, read_rows, run_simulation
+from pardon.sim.simulate import RESULTS, Simulation, check_simulation, read_rows, read_settings, run_simulation
 
 SIM = Simulation("classic", 2, ("random",), 40, seed=5)
 
@@ -93,6 +93,29 @@ def test_asking_a_run_for_fewer_games_than_it_holds_plays_none_and_says_how_many
     assert again.stdout.startswith("0 games played") and f"; 30 in {tmp_path / RESULTS}" in again.stdout
     assert "[" + "#" * 30 + "] 30/30 games" in again.stderr, again.stderr  # the bar full, not overflowing
     assert results(tmp_path) == before
+
+
+@pytest.mark.parametrize("engine", ["core", "batch"])
+def test_a_run_asked_for_fewer_games_than_it_holds_keeps_the_larger_number(tmp_path: Path, engine: str) -> None:
+    # run.json said 10 while 30 games were kept, and the report showed 10 beside 30
+    from pardon.batch.simulate import run_batch_simulation
+
+    run: Callable[[Simulation, Path], int] = run_simulation if engine == "core" else run_batch_simulation
+    run(Simulation("classic", 2, ("random",), 30, seed=5), tmp_path)
+    run(Simulation("classic", 2, ("random",), 10, seed=5), tmp_path)
+    assert json.loads((tmp_path / "run.json").read_text())["games"] == 30
+    assert read_settings(tmp_path).games == len(list(read_rows(tmp_path))) == 30
+    run(Simulation("classic", 2, ("random",), 40, seed=5), tmp_path)  # and more extends the run
+    assert json.loads((tmp_path / "run.json").read_text())["games"] == 40
+
+
+def test_a_file_is_not_a_run_and_is_said_to_be_a_file(tmp_path: Path) -> None:
+    file = tmp_path / "games.jsonl"
+    file.write_text("", encoding="utf-8")
+    with pytest.raises(InvalidError, match="it is a file, not a folder"):
+        read_settings(file)
+    with pytest.raises(InvalidError, match="there is no such folder"):
+        read_settings(tmp_path / "missing")
 
 
 def test_resuming_after_a_players_options_changed_is_refused(tmp_path: Path) -> None:
@@ -272,6 +295,9 @@ def test_a_report_plots_a_place_that_never_won(tmp_path: Path) -> None:
         (Simulation("classic", 2, (), 2), "at least one computer player"),
         (Simulation("classic", 2, ("random",), 2.5), "games"),  # type: ignore[arg-type]
         (Simulation("classic", 2, ("random",), 2, seed=1.5), "seed"),  # type: ignore[arg-type]
+        # the third level never played: run.json named it, the rows did not
+        (Simulation("classic", 2, ("random", "greedy", "tactician"), 2), "2 players, 3 levels given"),
+        (Simulation("classic", 3, ("random",) * 4, 2), "3 players, 4 levels given"),
     ],
 )
 def test_a_simulation_of_the_wrong_shape_is_an_invalid_error(

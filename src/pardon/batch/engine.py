@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import functools
 import math
+import reprlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Final, NamedTuple
@@ -78,7 +79,7 @@ from pardon.batch.backend import (
 )
 from pardon.core.board import FIRST_TRACK, HOME, LAST_TRACK, START, START_EXIT
 from pardon.core.cards import CARDS, DECKS, SORRY
-from pardon.core.errors import InvalidError
+from pardon.core.errors import InvalidError, whole_number
 from pardon.core.rules import Rules, parse_rules, to_text
 from pardon.core.state import seats_for
 
@@ -140,8 +141,13 @@ class Config:
 
     def __post_init__(self) -> None:
         check_rules(self.rules)
-        if isinstance(self.players, bool) or not isinstance(self.players, int) or self.players not in (2, 3, 4):
-            raise InvalidError(f"the batch engine plays 2, 3 or 4 players, not {self.players!r}")
+        try:
+            players: int | None = whole_number(self.players, "players")  # a NumPy integer too
+        except InvalidError:  # a bool, a float, text
+            players = None
+        if players not in (2, 3, 4):
+            raise InvalidError(f"the batch engine plays 2, 3 or 4 players, not {players or reprlib.repr(self.players)}")
+        object.__setattr__(self, "players", players)  # a plain int: equal, and hashed, as one
 
     @property
     def seats(self) -> tuple[int, ...]:
@@ -808,6 +814,7 @@ def legal_lanes(config: Config, games: Games) -> Array:
     the pass; an 11 has the pass whenever no pawn can go forward 11."""
     xp = namespace(games.pawns)
     table = tables(config)
+    _check_games(config, games)
     pawns, card = games.pawns, games.card
     own = pawns[0]
     move = _move_lanes(table, own, card)
@@ -1571,10 +1578,14 @@ def play(config: Config, games: Games, actions: Array, advance: bool = True) -> 
     position a player judges its move by, an *afterstate*)."""
     xp = namespace(games.pawns)
     table = tables(config)
+    _check_games(config, games)
     pawns, card = games.pawns, games.card
     slots = column(np.arange(SLOTS), card.ndim)
     fast = _is_fast(xp, card)
     given = xp.asarray(actions)
+    if tuple(given.shape) != tuple(card.shape):  # one action would be broadcast to every game
+        wanted, found = _shape_words(tuple(card.shape)), _shape_words(tuple(given.shape))
+        raise InvalidError(f"give one action per game, an array of {wanted}, not {found}")
     index = given.astype(xp.int32)
     if is_numpy(xp) and (given.dtype.kind not in "iu" or (index.view(np.uint32) >= ACTIONS).any()):
         # a gather would wrap -1 round to action 140, and fail inside on 141
@@ -1678,6 +1689,19 @@ def _advance(config: Config, games: Games, playing: Array) -> Games:
     turn = select(passing, following, games.turn)
     winner = select(won, games.turn, games.winner)
     return games._replace(pawns=pawns, turn=turn, winner=winner, card=select(playing, games.card, I8(0)))
+
+
+def _shape_words(shape: tuple[int, ...]) -> str:
+    """An array's shape as a message says it: "a single number", "shape 3", "shape 3×2"."""
+    return "a single number" if not shape else f"shape {'×'.join(map(str, shape))}"
+
+
+def _check_games(config: Config, games: Games) -> None:
+    """InvalidError for games made for another number of players than ``config``'s (their
+    rows of pawns say it): the seats would be read wrong, not refused."""
+    made_for = games.pawns.shape[0]
+    if made_for != config.players:
+        raise InvalidError(f"these games are of {made_for} players, and the config plays {config.players}")
 
 
 def step(config: Config, games: Games, actions: Array) -> tuple[Games, Played]:

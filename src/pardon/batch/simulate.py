@@ -25,7 +25,6 @@ True
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from pathlib import Path
@@ -45,12 +44,12 @@ from pardon.sim.jsonlines import LEVELS, row_line
 from pardon.sim.progress import Progress
 from pardon.sim.simulate import (
     RESULTS,
-    SETTINGS,
     Simulation,
     check_simulation,
     held_games,
     resume_point,
     settings_of,
+    write_settings,
 )
 
 #: Games played at once (the engine's fastest size on one core; memory stays small).
@@ -81,7 +80,7 @@ def run_batch_simulation(
     settings = settings_of(simulation)
     wanted = {**settings, ENGINE: "batch", LEVELS: described(settings[LEVELS])}
     done = resume_point(directory, simulation, wanted)
-    (directory / SETTINGS).write_text(json.dumps(wanted, indent=2) + "\n", encoding="utf-8")
+    write_settings(directory, wanted, done)
     bar = Progress(max(simulation.games, done), progress)  # a run asked for fewer games than it holds
     bar.update(done)
     config = Config(parse_rules(simulation.rules), simulation.players)

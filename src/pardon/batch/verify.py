@@ -18,7 +18,8 @@ For every game of a batch played by the random player (:func:`~pardon.batch.engi
 and at the end the winner and the number of cards drawn agree.
 
 The tests replay about two thousand games; for more, run it as a command (batches of
-``--chunk`` games, progress on stderr, exit status 1 at the first disagreement)::
+``--chunk`` games, progress on stderr; exit status 0 when every game agrees, 1 at the first
+disagreement, 2 for arguments it cannot play, said in one line)::
 
     python -m pardon.batch.verify --rules classic --players 4 --games 100000 --seed 100000
 
@@ -40,6 +41,7 @@ import numpy as np
 
 from pardon.batch.convert import core_position, outcomes, position_key
 from pardon.batch.engine import (
+    SEEDS,
     STREAM_CHOICE,
     Config,
     Games,
@@ -53,6 +55,7 @@ from pardon.batch.engine import (
     random_moves,
 )
 from pardon.core.cards import CARDS
+from pardon.core.errors import InvalidError, PardonError
 from pardon.core.turn import GameState, apply, legal_moves, start
 from pardon.core.turn import draw as core_draw
 
@@ -176,16 +179,27 @@ def _describe_sets(where: str, config: Config, games: Games, index: int, mine: s
     )
 
 
+#: The exit statuses of the command: the games agree, they disagree, the arguments are wrong.
+AGREE, MISMATCH, BAD_ARGUMENTS = 0, 1, 2
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Cross-check ``--games`` batch games in chunks, printing progress; 1 on a mismatch."""
+    """Cross-check --games batch games in chunks, printing progress. Exit status 0: every game
+    agrees; 1: a game disagrees; 2: the arguments are wrong."""
     parser = argparse.ArgumentParser(prog="python -m pardon.batch.verify", description=main.__doc__)
-    parser.add_argument("--rules", default="classic")
-    parser.add_argument("--players", type=int, default=2)
-    parser.add_argument("--games", type=int, default=10_000)
-    parser.add_argument("--seed", type=int, default=100_000, help="the first game's seed (then seed + 1, ...)")
-    parser.add_argument("--chunk", type=int, default=500, help="games per batch")
+    parser.add_argument("--rules", default="classic", help="rules the batch engine plays (default classic)")
+    parser.add_argument("--players", type=int, default=2, help="2, 3 or 4 (default 2)")
+    parser.add_argument("--games", type=int, default=10_000, help="games to cross-check, 1 or more (default 10000)")
+    parser.add_argument(
+        "--seed", type=int, default=100_000, help="the first game's seed (then seed + 1, ...; default 100000)"
+    )
+    parser.add_argument("--chunk", type=int, default=500, help="games per batch, 1 or more (default 500)")
     arguments = parser.parse_args(argv)
-    config = Config.parse(arguments.rules, arguments.players)
+    try:
+        config = _checked(arguments)
+    except PardonError as error:
+        print(f"{parser.prog}: {error}", file=sys.stderr)
+        return BAD_ARGUMENTS
     started, done, decisions = time.monotonic(), 0, 0
     try:
         while done < arguments.games:
@@ -197,11 +211,27 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(shown, end="", file=sys.stderr)
     except MismatchError as mismatch:
         print(f"\nmismatch: {mismatch}", file=sys.stderr)
-        return 1
+        return MISMATCH
     print(file=sys.stderr)
     agreed = f"{decisions:,} decisions agree with the core"
     print(f"{done:,} games of {arguments.rules} with {arguments.players} players: {agreed}")
-    return 0
+    return AGREE
+
+
+def _checked(arguments: argparse.Namespace) -> Config:
+    """The config of the run; InvalidError, in one line, for arguments it cannot play: rules or
+    players the batch engine does not play, no games, no chunk, or seeds outside 32 bits (the
+    batch engine's seeds, docs/batch.md: refused, not wrapped round onto other games)."""
+    for option in ("games", "chunk"):
+        if getattr(arguments, option) < 1:
+            raise InvalidError(f"--{option} must be 1 or more, not {getattr(arguments, option)}")
+    last = arguments.seed + arguments.games - 1
+    if arguments.seed < 0 or last >= SEEDS:
+        raise InvalidError(
+            f"seeds are whole numbers from 0 to {SEEDS - 1}: --seed {arguments.seed} with --games "
+            f"{arguments.games} plays seeds {arguments.seed} to {last}"
+        )
+    return Config.parse(arguments.rules, arguments.players)
 
 
 if __name__ == "__main__":

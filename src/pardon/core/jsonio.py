@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import json
 import reprlib
+from collections import Counter
 from typing import Any
 
 from pardon.core.board import COLOUR_NAMES, COLOURS
-from pardon.core.cards import card_name
+from pardon.core.cards import DECKS, SORRY, card_name
 from pardon.core.errors import AmbiguousError, InvalidError, PardonError
 from pardon.core.hands import card_moves, hand_moves
 from pardon.core.moves import Move
@@ -28,13 +29,20 @@ from pardon.core.state import Extras, Position, check_position
 
 POSITION_KEYS = frozenset({"rules", "seats", "turn", "pawns", "winner", "hands", "tokens", "doubling", "scores"})
 
-_SHOWN = reprlib.Repr()  # a value in a message: short, however long or deep it is
+_SHOWN = reprlib.Repr()  # a value that is not JSON (given from Python) in a message
 _SHOWN.maxstring = _SHOWN.maxother = 40
+#: The most characters of a value a message shows.
+SHOWN_LENGTH = 60
 
 
 def _shown(value: object) -> str:
-    """``repr(value)``, cut short for an error message."""
-    return _SHOWN.repr(value)
+    """``value`` as JSON writes it (null, true, an object in double quotes), cut short for an
+    error message; a value JSON cannot write (given from Python) as Python shows it."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):  # not JSON, a loop, or nested too deeply
+        return _SHOWN.repr(value)
+    return text if len(text) <= SHOWN_LENGTH else text[: SHOWN_LENGTH - 3] + "..."
 
 
 def parse_json(text: str) -> Any:
@@ -44,7 +52,7 @@ def parse_json(text: str) -> Any:
     >>> parse_json('{"turn": "red", "turn": "blue"}')
     Traceback (most recent call last):
     ...
-    pardon.core.errors.AmbiguousError: the key 'turn' is given twice in one object
+    pardon.core.errors.AmbiguousError: the key "turn" is given twice in one object
     """
     if not isinstance(text, str):
         raise InvalidError(f"JSON is read from text, not {_shown(text)}")
@@ -133,7 +141,8 @@ def _by_colour(value: dict[str, Any], what: str) -> dict[int, Any]:
     for key, item in value.items():
         colour = _colour_key(key)
         if colour in found:
-            raise AmbiguousError(f"{what} of {COLOUR_NAMES[colour]} are given twice, as {keys[colour]!r} and {key!r}")
+            given = f"as {_shown(keys[colour])} and {_shown(key)}"
+            raise AmbiguousError(f"{what} of {COLOUR_NAMES[colour]} are given twice, {given}")
         found[colour], keys[colour] = item, key
     return found
 
@@ -160,7 +169,8 @@ def position_from_json(data: object) -> tuple[Rules, Position]:
         raise InvalidError("a position must be a JSON object")
     unknown = sorted(set(data) - POSITION_KEYS)
     if unknown:
-        raise InvalidError(f"unknown key {unknown[0]!r} in the position: expected {', '.join(sorted(POSITION_KEYS))}")
+        known = ", ".join(sorted(POSITION_KEYS))
+        raise InvalidError(f"unknown key {_shown(unknown[0])} in the position: expected {known}")
     for key in ("rules", "seats", "turn", "pawns"):
         if key not in data:
             raise InvalidError(f"the position has no {key!r}")
@@ -169,7 +179,7 @@ def position_from_json(data: object) -> tuple[Rules, Position]:
     seats_value = data["seats"]
     if not isinstance(seats_value, list):
         raise InvalidError("'seats' must be a list of colours")
-    seats = [_colour_key(seat) for seat in seats_value]
+    seats = _seats_from_json(seats_value)
     pawns_value = data["pawns"]
     if not isinstance(pawns_value, dict):
         raise InvalidError("'pawns' must be an object: colour -> list of locations")
@@ -190,8 +200,10 @@ def position_from_json(data: object) -> tuple[Rules, Position]:
         _colour_key(data["turn"]),
         None if winner is None else _colour_key(winner),
     )
+    hands = _hands_from_json(data.get("hands"), seats)
+    _check_cards_held(rules, hands)
     extras = Extras(
-        _hands_from_json(data.get("hands"), seats),
+        hands,
         _token_from_json(data.get("tokens"), "fire", written),
         _token_from_json(data.get("tokens"), "ice", written),
         *_doubling_from_json(data.get("doubling")),
@@ -203,8 +215,36 @@ def position_from_json(data: object) -> tuple[Rules, Position]:
         points = points_of(rules, position)
         expected = None if points is None else {COLOUR_NAMES[colour]: value for colour, value in points.items()}
         if scores != expected:
-            raise InvalidError(f"'scores' should be {expected} for this position, not {_shown(scores)}")
+            raise InvalidError(f"'scores' should be {_shown(expected)} for this position, not {_shown(scores)}")
     return rules, position
+
+
+def _seats_from_json(value: list[Any]) -> list[int]:
+    """The colours of ``"seats"``; a colour named twice (``"red"`` and ``"R"`` too) is refused."""
+    seats: list[int] = []
+    for seat in value:
+        colour = _colour_key(seat)
+        if colour in seats:
+            raise InvalidError(f"'seats' names {COLOUR_NAMES[colour]} twice: a colour is played by one player")
+        seats.append(colour)
+    return seats
+
+
+def _check_cards_held(rules: Rules, hands: tuple[tuple[int, ...], ...]) -> None:
+    """The hands together hold no more of a card than the pack has (said before the core's
+    check, in players' words: "6 Sorry! cards", not the card's number)."""
+    held = Counter(card for hand in hands for card in hand)
+    pack = DECKS.get(rules.deck, {})
+    for card, count in sorted(held.items()):
+        if card in pack and count > pack[card]:
+            raise InvalidError(
+                f"the hands hold {count} {_cards_named(card)}; the {rules.deck}-card pack has {pack[card]}"
+            )
+
+
+def _cards_named(card: int) -> str:
+    """Several of a card as players say it: "Sorry! cards", "1s", "12s"."""
+    return "Sorry! cards" if card == SORRY else f"{card}s"
 
 
 def _hands_from_json(value: object, seats: list[int]) -> tuple[tuple[int, ...], ...]:

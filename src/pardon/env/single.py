@@ -35,11 +35,16 @@ from pardon.core.errors import IllegalError, InvalidError
 from pardon.core.jsonio import position_to_json
 from pardon.core.rules import parse_rules
 from pardon.core.turn import legal_moves, observe_state
-from pardon.env.vector import action_number, observation_space, seed_number, shown
+from pardon.env.vector import action_number, observation_space, seat_number, seed_number, shown
 from pardon.textboard import render
 
 #: Decisions after which a game is cut short (truncated); no real game comes near.
 DECISION_LIMIT = 5000
+
+
+class ResetNeededError(IllegalError, gymnasium.error.ResetNeeded):
+    """A step before the first ``reset()``: an IllegalError, and Gymnasium's ResetNeeded
+    (what its OrderEnforcing wrapper raises for it)."""
 
 
 class SorryEnv(gymnasium.Env):
@@ -64,8 +69,8 @@ class SorryEnv(gymnasium.Env):
             )
         self.illegal = illegal
         self.config = Config(parse_rules(rules), players)
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
-            raise InvalidError(f"seat {seat} is not one of the {players} seats")
+        players = self.config.players  # a plain int, from a NumPy integer too
+        seat = seat_number(seat, players)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise InvalidError(f"unknown render mode {render_mode!r}: choose ansi or human")
         if not isinstance(opponents, str) and not (
@@ -92,6 +97,7 @@ class SorryEnv(gymnasium.Env):
         self.games = new_games(self.config, np.zeros(1, dtype=np.uint32))
         self.lanes = legal_lanes(self.config, self.games)
         self.chooser = random.Random(0)
+        self.was_reset = False  # until reset() the other seats have not played: no game to step in
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
         super().reset(seed=None if seed is None else seed_number(seed))
@@ -101,6 +107,7 @@ class SorryEnv(gymnasium.Env):
         self.decisions = 0
         self.forfeited = False
         self._others_play()
+        self.was_reset = True
         if self.render_mode == "human":
             self.render()
         return self._observation(), self._info()
@@ -132,6 +139,8 @@ class SorryEnv(gymnasium.Env):
         return {"position": position_to_json(self.config.rules, position), "card": card_name(card) if card else None}
 
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if not self.was_reset:
+            raise ResetNeededError("call reset() first: there is no game to play yet")
         if int(self.games.winner[0]) >= 0 or self.forfeited:
             raise IllegalError("the game is over: reset the environment")
         action = action_number(action)

@@ -28,6 +28,7 @@ game, the last observation of one that finished (seen from the learner's seat) o
 
 from __future__ import annotations
 
+import reprlib
 from typing import Any
 
 import numpy as np
@@ -42,8 +43,7 @@ from pardon.batch.convert import put_games as put
 from pardon.batch.engine import SEEDS, Config, Games, draw, legal_lanes, new_games, play
 from pardon.batch.observe import FEATURES, observe
 from pardon.batch.players import check_players, choose
-from pardon.core.errors import IllegalError, InvalidError
-from pardon.core.errors import whole_number as core_whole_number
+from pardon.core.errors import IllegalError, InvalidError, whole_number
 from pardon.core.rules import parse_rules
 
 OPPONENTS = ("random", "greedy", "self")
@@ -69,10 +69,20 @@ def seed_number(seed: Any) -> int:
     return number
 
 
-def whole_number(value: Any, what: str) -> int:
-    """``value`` as an int (a NumPy integer too); InvalidError naming ``what`` if it is not
-    one (a bool, a float, text)."""
-    return int(core_whole_number(value, what))
+def seat_number(seat: Any, players: int) -> int:
+    """The learner's seat as a plain int (a NumPy integer too): 0 to ``players - 1``;
+    InvalidError if not (a bool, a float or text would name another seat)."""
+    number = whole_number(seat, "seat")
+    if not 0 <= number < players:
+        raise InvalidError(f"seat {number} is not one of the {players} seats")
+    return number
+
+
+def flag(value: Any, what: str) -> bool:
+    """``value`` if it is a bool; InvalidError if not (the text "no" would turn it on)."""
+    if not isinstance(value, bool | np.bool_):
+        raise InvalidError(f"{what} is true or false, not {reprlib.repr(value)}")
+    return bool(value)
 
 
 def shown(text: str, render_mode: str | None) -> str | None:
@@ -127,11 +137,9 @@ class SorryVectorEnv(VectorEnv):
         if opponent != "self":
             check_players([opponent])
         self.config = Config(parse_rules(rules), players)
-        seat = whole_number(seat, "seat")
-        if not 0 <= seat < players:
-            raise InvalidError(f"seat {seat} is not one of the {players} seats")
+        seat = seat_number(seat, self.config.players)
         self.num_envs = num_envs
-        self.opponent, self.seat, self.skip_forced = opponent, seat, skip_forced
+        self.opponent, self.seat, self.skip_forced = opponent, seat, flag(skip_forced, "skip_forced")
         self.single_observation_space = observation_space()
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.single_action_space = spaces.Discrete(ACTIONS)

@@ -26,7 +26,7 @@ import json
 import os
 import random
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Final, TextIO
@@ -78,7 +78,8 @@ class Simulation:
         return int.from_bytes(digest[:6], "big")
 
     def seat_bots(self) -> tuple[str, ...]:
-        """The computer player of each seat, in seat order (the list repeats if short)."""
+        """The computer player of each seat, in seat order (a shorter list repeats round the
+        table; :func:`check_simulation` refuses a longer one)."""
         return tuple(self.bots[index % len(self.bots)] for index in range(self.players))
 
     def to_json(self) -> dict[str, Any]:
@@ -100,11 +101,20 @@ def check_simulation(simulation: Simulation) -> Simulation:
     if simulation.players not in rules.players:
         allowed = ", ".join(str(count) for count in rules.players)
         raise InvalidError(f"{to_text(rules)} is played by {allowed} players, not {simulation.players}")
+    check_seat_count(simulation.bots, simulation.players)
     if simulation.games < 1:
         raise InvalidError("a simulation plays at least one game")
     for spec in simulation.bots:
         make_bot(spec)
     return Simulation(to_text(rules), simulation.players, simulation.bots, simulation.games, simulation.seed)
+
+
+def check_seat_count(bots: Sequence[str], players: int) -> None:
+    """InvalidError if there are more computer players than seats: the last would never play.
+    A shorter list is taken round the table again (``greedy,random`` alternate)."""
+    if len(bots) > players:
+        given = f"{players} player{'s' if players != 1 else ''}, {len(bots)} levels given"
+        raise InvalidError(f"give at most one level per seat (a shorter list repeats round the table): {given}")
 
 
 # --- one game ------------------------------------------------------------------------------
@@ -284,6 +294,13 @@ def held_games(path: Path) -> str:
     return f"{complete_rows(path):,} in {path}"
 
 
+def write_settings(directory: Path, settings: dict[str, Any], held: int) -> None:
+    """Write ``DIR/run.json``; its ``games`` stays the number the folder holds when a run
+    is asked for fewer than that (the games already played are kept, and counted)."""
+    recorded = {**settings, "games": max(settings["games"], held)}
+    (directory / SETTINGS).write_text(json.dumps(recorded, indent=2) + "\n", encoding="utf-8")
+
+
 def settings_of(simulation: Simulation) -> dict[str, Any]:
     """What ``DIR/run.json`` records: the run, and what each of its players plays with."""
     return {**simulation.to_json(), LEVELS: {spec: describe_bot(spec) for spec in dict.fromkeys(simulation.bots)}}
@@ -309,7 +326,7 @@ def run_simulation(
     directory = Path(directory)  # a folder's name as text, as a script writes it
     directory.mkdir(parents=True, exist_ok=True)
     done = resume_point(directory, simulation)
-    (directory / SETTINGS).write_text(json.dumps(settings_of(simulation), indent=2) + "\n", encoding="utf-8")
+    write_settings(directory, settings_of(simulation), done)
     bar = Progress(max(simulation.games, done), progress)  # a run asked for fewer games than it holds
     bar.update(done)
     if done >= simulation.games:
@@ -360,6 +377,8 @@ def read_rows(directory: Path | str) -> Iterator[dict[str, Any]]:
 
 def read_settings(directory: Path | str) -> Simulation:
     directory = Path(directory)
+    if directory.exists() and not directory.is_dir():
+        raise InvalidError(f"{directory} is not a simulation run: it is a file, not a folder")
     if not directory.is_dir():
         raise InvalidError(f"{directory} is not a simulation run: there is no such folder")
     try:
