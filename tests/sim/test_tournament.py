@@ -21,7 +21,7 @@ from pardon.sim.stats import (
     rate_from_elo,
     wilson,
 )
-from pardon.sim.tournament import play_game, run_tournament, schedule, seatings
+from pardon.sim.tournament import format_report, play_game, run_tournament, schedule, seatings
 
 
 def test_two_players_swap_seats_on_every_deal() -> None:
@@ -114,6 +114,19 @@ def test_bradley_terry_recovers_pairwise_rates() -> None:
     assert ratings[2] == pytest.approx(381.7, abs=6)
     intervals = bootstrap_ratings(3, results, samples=20)
     assert all(interval.low <= interval.estimate <= interval.high for interval in intervals)
+
+
+def test_a_single_deal_gives_the_widest_rating_interval_not_a_false_certainty() -> None:
+    # one deal per pairing: resampling it gives it back every time, an interval of no width
+    intervals = bootstrap_ratings(3, {(0, 1): [0.5], (1, 2): [1.0], (0, 2): [0.0]}, samples=20)
+    assert (intervals[0].low, intervals[0].high) == (0.0, 0.0)  # the anchor
+    wide = elo_from_rate(0.999)
+    for interval in intervals[1:]:
+        assert interval.low == pytest.approx(interval.estimate - wide) and interval.high > interval.estimate + 1000
+    played = run_tournament(["greedy", "tactician"], games=1, seed=3)
+    text = format_report(played)
+    assert "1 game asked per pairing, 2 played (whole deals)" in text  # a deal is played in both seatings
+    assert "(+0..+0)" not in text.splitlines()[-3]  # tactician's rating: no interval of no width
 
 
 def test_a_game_of_the_schedule_replays_exactly() -> None:

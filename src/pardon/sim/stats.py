@@ -138,8 +138,19 @@ def bradley_terry(players: int, results: Results, anchor: int = 0, rounds: int =
 def bootstrap_ratings(
     players: int, results: Results, anchor: int = 0, samples: int = 200, seed: int = 0
 ) -> list[Interval]:
-    """Bradley-Terry ratings with 95% intervals from resampling each pairing's deals."""
+    """Bradley-Terry ratings with 95% intervals from resampling each pairing's deals.
+
+    A pairing of a single deal says nothing of the spread (resampling one deal gives it back
+    every time): then every rating but the anchor's is given the widest interval, the Elo of
+    the clamped 0% and 100% either side of it, rather than a false certainty.
+    """
     estimate = bradley_terry(players, results, anchor)
+    if any(len(scores) == 1 for scores in results.values()):
+        wide = elo_from_rate(ELO_CAP)
+        return [
+            Interval(value, value, value) if player == anchor else Interval(value, value - wide, value + wide)
+            for player, value in enumerate(estimate)
+        ]
     rng = random.Random(f"pardon-bootstrap:{seed}")
     draws: list[list[float]] = [[] for _ in range(players)]
     for _ in range(samples):

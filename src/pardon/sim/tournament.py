@@ -429,7 +429,7 @@ def format_report(report: TournamentReport) -> str:
     """The report as plain-text tables."""
     lines = [
         f"Duplicate tournament: rules {report.rules}, {report.players} players, "
-        f"{report.games_per_pairing} games per pairing, seed {report.seed} ({_sitting(report)})",
+        f"{_games_text(report)}, seed {report.seed} ({_sitting(report)})",
         "",
         f"{'pairing':34s} {'games':>6s} {'first wins':>10s} {'95% interval':>15s} {'Elo diff (95%)':>22s}",
     ]
@@ -454,6 +454,16 @@ def _sitting(report: TournamentReport) -> str:
     """How long this run took, and how many games earlier runs had already played."""
     took = f"{report.seconds:.0f} s"
     return f"{took}; {report.kept:,} games played earlier" if report.kept else took
+
+
+def _games_text(report: TournamentReport) -> str:
+    """Games per pairing as played: a deal is played in every seating, so a count asked for is
+    rounded up to whole deals."""
+    asked = report.games_per_pairing
+    played = max((pairing.games for pairing in report.pairings), default=asked)
+    if played in (0, asked):
+        return f"{asked:,} {'game' if asked == 1 else 'games'} per pairing"
+    return f"{asked:,} {'game' if asked == 1 else 'games'} asked per pairing, {played:,} played (whole deals)"
 
 
 def _percent_range(interval: Interval) -> str:
