@@ -325,3 +325,14 @@ def test_any_text_made_a_record_name_reads_back_as_it_was_written() -> None:
     game = Game.new(parse_rules("classic"), (0, 2), 5)
     record = record_of(game)._replace(players=((0, record_name("Zoë\u2029 " + "x" * 90)),))
     assert parse_record(format_record(record)).players == record.players
+
+
+def test_a_switch_is_read_with_a_capital_x_and_a_switch_written_as_a_step_is_shown_how() -> None:
+    rules = parse_rules("classic")
+    position = parse_position("R:0,start,start,start B:21,start,start,start turn:R")
+    assert parse_move(rules, position, 11, "11 0X21") == parse_move(rules, position, 11, "11 0x21")
+    with pytest.raises(IllegalError, match="can only switch, written with an x: 11 0x21"):
+        parse_move(rules, position, 11, "11 0-21")
+    ahead = parse_position("R:20,start,start,start B:40,start,start,start turn:R")
+    with pytest.raises(IllegalError, match="can go to 31 only, or switch: 11 20x40"):
+        parse_move(rules, ahead, 11, "11 20-40")

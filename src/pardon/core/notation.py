@@ -213,7 +213,7 @@ class _Spec(NamedTuple):
     destination: str | None
 
 
-_ACTION = re.compile(r"^(?:([RBYGrbyg]):)?([^-x]+?)(?:([-x])(.+))?$")
+_ACTION = re.compile(r"^(?:([RBYGrbyg]):)?([^-xX]+?)(?:([-xX])(.+))?$")
 
 
 def _parse_spec(player: int, text: str) -> _Spec:
@@ -222,7 +222,7 @@ def _parse_spec(player: int, text: str) -> _Spec:
         raise InvalidError(f"cannot read {text!r}: expected FROM-TO, FROMxSQUARE or a pawn's location")
     colour = parse_colour(match.group(1)) if match.group(1) else None
     origin = parse_location(player if colour is None else colour, match.group(2))
-    return _Spec(colour, origin, match.group(3) == "x", match.group(4))
+    return _Spec(colour, origin, (match.group(3) or "").lower() == "x", match.group(4))
 
 
 def _square_of(colour: int, distance: int) -> int:
@@ -445,8 +445,16 @@ def _explain(rules: Rules, position: Position, card: int, specs: list[_Spec], mo
         }
     )
     where = format_location(player, spec.origin)
+    switches = sorted(
+        format_move(position, move)
+        for move in moves
+        if move.actions and move.actions[0].kind == SWITCH and move.actions[0].origin == spec.origin
+    )
     if destinations:
-        return f"with {a_card(card)} the pawn on {where} can go to {' or '.join(destinations)} only"
+        also = f", or switch: {' or '.join(switches)}" if switches else ""
+        return f"with {a_card(card)} the pawn on {where} can go to {' or '.join(destinations)} only{also}"
+    if switches:  # "11 0-21" for a switch: say how a switch is written
+        return f"with an 11 the pawn on {where} can only switch, written with an x: {' or '.join(switches)}"
     return f"the pawn on {where} cannot move with {a_card(card)}"
 
 
