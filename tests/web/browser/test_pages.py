@@ -288,6 +288,21 @@ def test_rules_page_shows_every_preset(live_server: Any, page: Any, artefacts: P
     page.screenshot(path=str(artefacts / "rules-solo.png"))
     open_ready(page, live_server.url + "/rules/chess")
     assert "there is no preset 'chess'" in page.get_by_role("alert").inner_text()
+    # no edition is chosen in the box, so that choosing Classic (the first) shows it
+    assert page.get_by_label("Edition").input_value() == ""
+    page.get_by_label("Edition").select_option("classic")
+    page.wait_for_function("document.querySelector('h1').textContent.toLowerCase() === 'rules: classic'")
+
+
+def test_an_edition_opens_at_its_top_and_a_name_in_capitals_is_the_edition(live_server: Any, page: Any) -> None:
+    open_ready(page, live_server.url + "/rules/CLASSIC")
+    assert page.url.endswith("/rules/classic")
+    page.wait_for_function("document.querySelector('h1').textContent.toLowerCase() === 'rules: classic'")
+    page.locator("#options").scroll_into_view_if_needed()
+    assert page.evaluate("window.scrollY") > 1000
+    page.get_by_label("Edition").select_option("adult")
+    page.wait_for_function("document.querySelector('h1').textContent.toLowerCase() === 'rules: adult'")
+    page.wait_for_function("window.scrollY === 0")  # not in the middle of the adult rules
 
 
 def test_pardon_serve_prints_the_address_to_open(tmp_path: Path) -> None:

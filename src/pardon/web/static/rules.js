@@ -72,7 +72,9 @@ function show(rules) {
   $("toc").replaceChildren(...toc);
   $("rules-text").setAttribute("aria-busy", "false");
   document.title = `Rules: ${capitalise(rules.name)} — pardon`;
-  if (location.hash) document.getElementById(location.hash.slice(1))?.scrollIntoView();
+  const target = location.hash && document.getElementById(location.hash.slice(1));
+  if (target) target.scrollIntoView();
+  else window.scrollTo(0, 0); // another edition opens at its top, not where the last one was read
 }
 
 function titleHtml(title) {
@@ -97,15 +99,23 @@ async function load(name) {
 }
 
 async function start() {
-  const name = presetFromPath();
+  let name = presetFromPath();
   let presets = [];
   try {
     presets = await api("/api/presets");
   } catch (error) {
     say($("rules-error"), `The editions could not be loaded: ${error.message}`);
   }
+  const names = presets.map((preset) => preset.name);
+  if (!names.includes(name) && names.includes(name.toLowerCase())) {
+    name = name.toLowerCase(); // /rules/CLASSIC is the classic rules
+    history.replaceState({}, "", `/rules/${name}${location.hash}`);
+  }
   const select = $("preset");
+  // no edition of that name: the box offers them all, none chosen, so that choosing any shows it
+  const none = names.includes(name) || !names.length ? [] : [el("option", { value: "", disabled: true, selected: true }, "Choose an edition")];
   select.replaceChildren(
+    ...none,
     ...presets.map((preset) => el("option", { value: preset.name, selected: preset.name === name }, capitalise(preset.name))),
   );
   select.addEventListener("change", () => {
