@@ -184,6 +184,29 @@ def test_the_home_page_turns_doubling_on(live_server: Any, page: Any) -> None:
     assert live_server.rest(f"/api/games/{game_id}")["rules"] == "classic(scoring=1939,doubling=true)"
 
 
+def test_the_result_closed_stays_closed_across_a_reload(quick_server: Any, page: Any) -> None:
+    """The end-of-game dialog came back over the board (or the coach) at every reload."""
+    game = create_game(quick_server, {"seed": 6, "seats": [{"kind": "human"}, {"kind": "bot", "level": "random"}]})
+    play_to_the_end(quick_server, game, game["seats"][0]["token"], furthest)
+    open_game(page, game["seats"][0]["link"])
+    dialog, after = page.locator("#game-over"), page.locator("#after-game")
+    dialog.wait_for(state="visible")
+    page.get_by_role("button", name="See the board").click()
+    page.reload()
+    page.wait_for_function("() => window.pardonGame && window.pardonGame.state && window.pardonGame.ready")
+    expect(after).to_be_visible()
+    assert dialog.is_hidden()
+    after.get_by_role("button", name="The result").click()  # opened again: a reload shows it again
+    expect(dialog).to_be_visible()
+    page.reload()
+    dialog.wait_for(state="visible")
+    page.get_by_role("button", name="How the game went").click()
+    page.reload()
+    page.wait_for_function("() => window.pardonGame && window.pardonGame.state && window.pardonGame.ready")
+    expect(page.locator("#coach-title")).to_be_in_viewport()
+    assert dialog.is_hidden()
+
+
 def test_doubling_is_not_offered_where_it_would_replace_the_games_own_points(live_server: Any, page: Any) -> None:
     """Doubling brings the 1939 points: ticked for an Adult game, it once swapped Adult's own 1992
     points for them without a word."""

@@ -1339,9 +1339,14 @@ function renderGameOver() {
   const canRematch = Boolean(app.token) && app.role !== "spectator";
   $("rematch").hidden = !canRematch;
   $("after-rematch").hidden = !canRematch;
-  openResult();
+  const closed = stored(resultKey(), { session: true }); // closed before a reload: stays closed
+  if (closed === "coach") showHowItWent();
+  else if (closed) closeResult({ focus: false });
+  else openResult();
   loadAnalysis(state.game);
 }
+
+const resultKey = () => `pardon.result.${gameId}`;
 
 /** A rematch made by another player of the game: its buttons say they join it, and the player is told. */
 function offerRematch(state) {
@@ -1368,15 +1373,17 @@ function resultNote(state) {
 
 /** The end-of-game dialog; "See the board" closes it, and the side panel offers it again. */
 function openResult() {
+  forget(resultKey(), { session: true });
   showOverlay(true);
   $("after-game").hidden = true;
   ($("rematch").hidden ? $("close-over") : $("rematch")).focus();
 }
 
-function closeResult() {
+function closeResult({ focus = true, why = "board" } = {}) {
   showOverlay(false);
   $("after-game").hidden = false;
-  $("show-result").focus();
+  store(resultKey(), why, { session: true });
+  if (focus) $("show-result").focus();
 }
 
 /** The end-of-game dialog is modal: while it is open the page behind it is inert, so Tab stays
@@ -1387,7 +1394,7 @@ function showOverlay(open) {
 }
 
 function showHowItWent() {
-  closeResult();
+  closeResult({ why: "coach" });
   const title = $("coach-title");
   title.scrollIntoView({ block: "nearest" });
   title.focus({ preventScroll: true });
@@ -1578,7 +1585,7 @@ document.addEventListener("keydown", (event) => {
 });
 $("rematch").addEventListener("click", rematch);
 $("after-rematch").addEventListener("click", rematch);
-$("close-over").addEventListener("click", closeResult);
+$("close-over").addEventListener("click", () => closeResult());
 $("show-result").addEventListener("click", openResult);
 $("how-it-went").addEventListener("click", showHowItWent);
 $("back-to-end").addEventListener("click", () => {
