@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -423,3 +424,125 @@ def test_a_finished_games_chances_end_at_its_result(analysis: Analysis) -> None:
         coach.COLOUR_NAMES[winner]: "100%",
         coach.COLOUR_NAMES[loser]: "0%",
     }
+
+
+# ------------------------------------------------------------------ what an audit found
+
+
+THREE = "R:20,38,start,start Y:45,start,start,start G:10,start,start,start turn:R"  # Green leads
+
+
+@pytest.mark.parametrize(
+    ("text", "better", "other", "expected"),
+    [
+        (  # both switch with Yellow's pawn on 45: from 20 Red gains 25 (not 7), but Yellow's pawn
+            # comes 35 squares nearer Home; from 38 it goes 7 back
+            THREE,
+            "11 38x45",
+            "11 20x45",
+            "Don't switch your pawn on 20: it would take Yellow's pawn 35 squares nearer Home",
+        ),
+        (  # a switch that gains Red 7 against an 11 forward that gains 11: what it does to Yellow
+            THREE,
+            "11 38x45",
+            "11 38-49",
+            "Switch with Yellow's pawn (11): it sets that pawn 7 squares back",
+        ),
+        (  # the switch that gains more still says so
+            THREE,
+            "11 20x45",
+            "11 38x10",
+            "Switch with Yellow's pawn (11): it takes you 25 squares nearer Home",
+        ),
+        (  # as in the audit's game: Red's pawn on 4 gains more switching with Blue's pawn on 49
+            # (45 squares against 26) but takes it 15 squares nearer Home; from 23 it goes 26 back
+            "R:4,23,start,start B:49,start,start,start turn:R",
+            "11 23x49",
+            "11 4x49",
+            "Don't switch your pawn on 4: it would take Blue's pawn 15 squares nearer Home",
+        ),
+        (  # one pawn, two pawns to switch with: Yellow's would come 28 squares nearer Home
+            "R:23,start,start,start B:49,start,start,start Y:55,start,start,start turn:R",
+            "11 23x49",
+            "11 23x55",
+            "Don't switch with Yellow's pawn on 55: it would take that pawn 28 squares nearer Home",
+        ),
+    ],
+)
+def test_a_switch_is_never_praised_for_a_gain_the_other_move_beats(
+    text: str, better: str, other: str, expected: str
+) -> None:
+    """The reason is what the two moves differ in: where the better switch gains the player
+    less, it is what each does to the opponent's pawn, never "it takes you 7 squares nearer Home"
+    against a move that takes the player 25 squares nearer."""
+    position = parse_position(text)
+    why = reason(CLASSIC, position, named(position, 11, better), named(position, 11, other), 0.05)
+    assert why == expected
+
+
+def test_nobody_is_the_leader_when_nobody_leads() -> None:
+    """The first move of an adult game: Red's Sorry! bumps Yellow's only pawn out, 64 from Home
+    as Red's is: a bump, not a bump of the leader."""
+    rules = parse_rules("adult")
+    position = parse_position("R:4,start,start,start Y:34,start,start,start turn:R hand:R:1,3,5,12,sorry")
+    moves = {format_move(position, move): move for move in hand_moves(rules, position)}
+    why = reason(rules, position, moves["sorry start-34"], moves["1 4-5"], 0.05)
+    assert why == "Bump: sends Yellow's pawn 64 from Home back to Start"
+    # two opponents level, each with a pawn 10 from Home: neither leads
+    level = parse_position("R:23,0,start,start Y:28,start,start,start G:43,start,start,start turn:R")
+    why = reason(CLASSIC, level, named(level, 5, "5 23-28"), named(level, 5, "5 0-S3"), 0.05)
+    assert why == "Bump: sends Yellow's pawn 10 from Home back to Start"
+
+
+def test_moves_as_good_as_each_other_are_said_to_be() -> None:
+    """Where the Ice goes makes no difference to tactician's chances here: the hint's reason says
+    the two best moves are as good as each other, and claims no gain for either."""
+    rules = parse_rules("modern")
+    position = parse_position("R:50,40,start,start Y:45,20,start,start turn:Y")
+    ranked = rank_moves(rules, position, 1, "tactician", random.Random(0))
+    assert ranked[0][1] == pytest.approx(ranked[1][1], abs=coach.TIE / 10)
+    second = format_move(position, ranked[1][0])
+    assert best_reason(rules, position, ranked) == f"As good as {second}: either leaves you as likely to win"
+    better, other = ranked[2][0], ranked[-1][0]  # not a tie: the reason says what the move does
+    assert not reason(rules, position, better, other, 0.02).startswith("As good as")
+
+
+def test_the_loss_shown_is_the_difference_of_the_chances_shown(analysis: Analysis) -> None:
+    """35.27% -> 24.63% shows as 35% -> 25%, and so a loss of 10%, not the 11% of the unrounded
+    chances."""
+    mistake = analysis.mistakes[0]
+    decision = replace(mistake.decision, best_chance=0.3527, played_chance=0.2463)
+    shown = replace(analysis, mistakes=(replace(mistake, decision=decision),))
+    assert "lost 10% (35% -> 25%)" in format_analysis(shown, top=1)
+    close = replace(mistake.decision, best_chance=0.504, played_chance=0.498)
+    shown = replace(analysis, mistakes=(replace(mistake, decision=close),))
+    assert "lost under 1% (50% -> 50%)" in format_analysis(shown, top=1)
+
+
+def test_doubling_decisions_are_said_not_to_be_judged() -> None:
+    """Point Scoring Sorry! with doubling: Red doubles at once, Yellow drops. The coach judges
+    no doubling decision, so it does not say they were as good as its best."""
+    game = Game.new(parse_rules("classic-1939(scoring=1939,doubling=true)"), (RED, YELLOW), 1)
+    for answer in ("double", "drop"):
+        game.play_trusted(next(move for move in game.legal_moves() if format_move(game.position, move) == answer))
+    assert game.is_over
+    text = format_analysis(analyse(record_of(game)))
+    assert "as good as" not in text
+    assert "No mistakes found for red and yellow: no card gave a choice of moves." in text
+    assert "Doubling decisions (to double, accept or drop) are not judged: only cards are." in text
+    assert "Win chance by turn (1 and the end;" in text  # both decisions were turn 1: not "1-1"
+    assert all(len(line) <= 80 for line in text.splitlines())
+
+
+def test_a_solo_game_is_not_judged() -> None:
+    """Alone, the win chance is 100% all along: the coach says it does not judge the solo
+    challenge rather than that every move was as good as its best."""
+    game = Game.new(parse_rules("solo"), (RED,), 4)
+    bot, rng = make_bot("greedy"), random.Random(4)
+    while game.turns < 20:
+        if game.awaiting_draw:
+            game.draw()
+        game.play_trusted(bot.choose(game.observe(game.decider), game.legal_moves(), rng))
+    text = format_analysis(analyse(record_of(game)))
+    assert "The coach judges games against opponents: the solo challenge is not judged." in text
+    assert "No mistakes" not in text and "as good as" not in text

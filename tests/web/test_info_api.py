@@ -31,7 +31,7 @@ def test_presets_name_every_preset_with_its_players_and_features(server: TestCli
     assert presets["classic"]["players"] == [2, 3, 4]
     assert presets["solo"]["players"] == [1]
     assert presets["partners"]["players"] == [4] and presets["partners"]["partners"]
-    assert presets["adult"]["hands"] and presets["adult"]["points"] and not presets["adult"]["hints"]
+    assert presets["adult"]["hands"] and presets["adult"]["points"] and presets["adult"]["hints"]
     assert presets["modern"]["tokens"] and not presets["modern-no-tokens"]["tokens"]
     assert presets["modern"]["sorry_forward_4"] and presets["modern"]["leave_start"] != "circle"
     assert not presets["classic"]["sorry_forward_4"] and presets["classic"]["leave_start"] == "circle"

@@ -63,6 +63,8 @@ from pardon.core.tokens import next_corner
 DEFAULT_TOP: Final = 3
 #: A loss under half a point of win chance is within the judge's noise, not a mistake.
 NO_LOSS: Final = 0.005
+#: Two moves whose win chances differ by less than this are as good as each other: a tie.
+TIE: Final = 0.0005
 #: Squares an opponent's pawn can come forward onto yours with one card (4 and 6: a split 7's part).
 FORWARD_REACH: Final = (*range(1, 9), 10, 11, 12)
 #: Squares an opponent's pawn can go backward onto yours: a 10's back-1, a 4.
@@ -254,7 +256,8 @@ def _judge(
     loss = decision.loss or 0.0
     if loss <= NO_LOSS:
         return decision, None
-    return decision, Mistake(decision, better, reason(seen.rules, seen.position, best, move, loss))
+    shown = round(best_chance, 2) - round(played, 2)  # the loss as the chances shown beside it say
+    return decision, Mistake(decision, better, reason(seen.rules, seen.position, best, move, max(shown, 0.0) or loss))
 
 
 def _same(one: Move, other: Move) -> bool:
@@ -332,7 +335,8 @@ def _graph(
     last = by_turn[-1][0] - 1 if outcomes else by_turn[-1][0]  # the result is not a turn
     each = f"; a mark per {len(by_turn) / width:.1f} turns" if width < len(by_turn) else ""
     end = " and the end" if outcomes else ""
-    lines = [f"Win chance by turn (1-{last}{end}{each}; {marks[0]} 0% to {marks[-1]} 100%):"]
+    turns = f"1-{last}" if last > 1 else "1"
+    lines = [f"Win chance by turn ({turns}{end}{each}; {marks[0]} 0% to {marks[-1]} 100%):"]
     for colour in seats:
         line = "".join(marks[min(len(marks) - 1, int(chances[colour] * len(marks)))] for _, chances in picked)
         chance = by_turn[-1][1][colour]
@@ -356,32 +360,52 @@ def _table(seats: Sequence[int], by_turn: list[tuple[int, dict[int, float]]], en
 
 def _mistake_lines(analysis: Analysis, top: int) -> list[str]:
     coached = _names(analysis.coached)
+    if len(analysis.seats) == 1:  # alone, every move wins in the end: there is no chance to lose
+        return ["The coach judges games against opponents: the solo challenge is not judged."]
     shown = analysis.top(top)
+    doubling = any(
+        decision.card == NO_CARD and decision.choices > 1 and decision.colour in analysis.coached
+        for decision in analysis.decisions
+    )
+    unjudged = ["Doubling decisions (to double, accept or drop) are not judged: only cards are."]
+    note = unjudged if doubling else []
     if not shown:
-        return [f"No mistakes found for {coached}: every move was as good as {analysis.bot}'s best."]
+        if not any(decision.best_chance is not None for decision in analysis.decisions):
+            return [f"No mistakes found for {coached}: no card gave a choice of moves.", *note]
+        return [f"No mistakes found for {coached}: every move was as good as {analysis.bot}'s best.", *note]
     lines = [f"Biggest mistakes of {coached}, judged by {analysis.bot}:"]
     for index, mistake in enumerate(shown, start=1):
         decision = mistake.decision
+        best, played = _percent(decision.best_chance or 0.0), _percent(decision.played_chance or 0.0)
+        lost = f"{best - played}%" if best > played else "under 1%"  # the difference of the two shown
         lines += [
             f"{index:2d}. Turn {decision.turn}, {COLOUR_NAMES[decision.colour]} with {a_card(decision.card)}: "
-            f"lost {mistake.loss:.0%} ({decision.best_chance or 0.0:.0%} -> {decision.played_chance or 0.0:.0%})",
+            f"lost {lost} ({best}% -> {played}%)",
             f"    played {decision.move}, better {mistake.better}",
             f"    {mistake.reason}",
         ]
-    return lines
+    return [*lines, *note]
+
+
+def _percent(chance: float) -> int:
+    """The chance in whole percent, as ``f"{chance:.0%}"`` shows it."""
+    return int(f"{chance * 100:.0f}")
 
 
 # ------------------------------------------------------------------ reasons
 
 
-def reason(rules: Rules, position: Position, better: Move, other: Move, gain: float = 0.0) -> str:
+def reason(rules: Rules, position: Position, better: Move, other: Move, gain: float | None = None) -> str:
     """One line, in a player's words, on why ``better`` beats ``other`` for the player to move in
-    ``position``; ``gain`` (the difference of their win chances) words the fallback."""
+    ``position``; ``gain`` (the difference of their win chances, when known) words the fallback,
+    and where it is a tie (under :data:`TIE`) the line says the two moves are as good as each other."""
+    if gain is not None and abs(gain) < TIE:
+        return f"As good as {format_move(position, other)}: either leaves you as likely to win"
     for tip in _TIPS:
         found = tip(rules, position, better, other)
         if found is not None:
             return found
-    if gain >= 0.005:
+    if gain is not None and gain >= 0.005:
         return f"It leaves you {gain:.0%} more likely to win"
     return "It leaves you slightly more likely to win"
 
@@ -505,19 +529,34 @@ def _hold_sorry_tip(rules: Rules, position: Position, better: Move, other: Move)
 
 
 def _switch_tip(rules: Rules, position: Position, better: Move, other: Move) -> str | None:
-    """The better move switches with an opponent's pawn; or the other one switches backwards."""
+    """The better move switches with an opponent's pawn; or the other one switches backwards.
+
+    With two switches (or a switch against an 11 forward) the reason is what they really differ
+    in: the squares the player's side gains, else what each does to the opponent's pawn; never
+    a gain for the player that the other move beats."""
     me = position.turn
     switch, instead = _switch(better), _switch(other)
     if switch is not None and (instead is None or sum(_switch_worth(switch)) > sum(_switch_worth(instead))):
         target, square = switch.target, SQUARE[switch.colour][switch.origin]
         gained, set_back = _switch_worth(switch)
+        mine, theirs = _gains(rules, position, better), _gains(rules, position, other)
         yours = "you" if switch.colour == me else "your partner's pawn"
-        if target == _leader(rules, position, me) and set_back > 0:
+        forward = -_switch_worth(instead)[1] if instead is not None else 0  # the other switch's gift
+        if forward > 0 and instead is not None and mine[0] <= theirs[0] and mine[1] > theirs[1]:
+            if (instead.target, instead.target_origin) == (switch.target, switch.target_origin):
+                whose = "your" if instead.colour == me else "your partner's"
+                pawn = f"{whose} pawn on {SQUARE[instead.colour][instead.origin]}"
+                return f"Don't switch {pawn}: it would take {_colour(target)}'s pawn {forward} squares nearer Home"
+            pawn = f"{_colour(instead.target)}'s pawn on {SQUARE[instead.colour][instead.end]}"
+            return f"Don't switch with {pawn}: it would take that pawn {forward} squares nearer Home"
+        if target == _leader(rules, position, me) and set_back > 0 and mine[1] > theirs[1]:
             pawn = f"{_colour(target)}'s pawn {switch.target_origin} from Home"
             whose = "your" if switch.colour == me else "your partner's"
             return f"Switch with the leader's pawn (11): {pawn} goes back to {whose} square {square}"
-        if gained > 0:
+        if gained > 0 and mine[0] > theirs[0]:
             return f"Switch with {_colour(target)}'s pawn (11): it takes {yours} {gained} squares nearer Home"
+        if mine[1] <= theirs[1]:
+            return None  # neither the player's gain nor the opponents' loss is the better move's
         if set_back > 0:
             return f"Switch with {_colour(target)}'s pawn (11): it sets that pawn {set_back} squares back"
         return None
@@ -533,6 +572,22 @@ def _switch_tip(rules: Rules, position: Position, better: Move, other: Move) -> 
         pawn = f"{_colour(instead.target)}'s pawn"
         return f"Don't switch with {pawn}: it would take that pawn {-set_back} squares nearer Home"
     return None
+
+
+def _gains(rules: Rules, position: Position, move: Move) -> tuple[int, int]:
+    """What a move does to the race: the squares the player's side gains, and the squares the
+    opponents lose (negative: they gain)."""
+    me = position.turn
+    side = _side(rules, me)
+    opponents = [colour for colour in position.seats if _is_opponent(rules, me, colour)]
+
+    def progress(board: Position, colours: Sequence[int]) -> int:
+        return sum(_my_progress(board, colour) for colour in colours)
+
+    return (
+        progress(move.result, side) - progress(position, side),
+        progress(position, opponents) - progress(move.result, opponents),
+    )
 
 
 def _switch_worth(switch: Action) -> tuple[int, int]:
@@ -713,9 +768,21 @@ def _my_progress(position: Position, colour: int) -> int:
 
 
 def _leader(rules: Rules, position: Position, me: int) -> int | None:
-    """The opponent whose pawns have come furthest (None in a solo game)."""
+    """The opponent who leads the race: its pawns have come strictly further than every other
+    opponent's, and it is ahead of the player's side (its pawns have come further than each of
+    theirs, or it has a pawn on the track nearer Home than all of theirs).  None when nobody
+    leads: a tie (the first move of a game), a player ahead, a solo game."""
     opponents = [colour for colour in position.seats if _is_opponent(rules, me, colour)]
-    return max(opponents, key=lambda colour: _my_progress(position, colour), default=None)
+    if not opponents:
+        return None
+    leader = max(opponents, key=lambda colour: _my_progress(position, colour))
+    come = _my_progress(position, leader)
+    if any(_my_progress(position, colour) >= come for colour in opponents if colour != leader):
+        return None
+    side = [colour for colour in _side(rules, me) if colour in position.seats]
+    nearest = min((pawn for colour in side for pawn in position.pawns[colour] if pawn != HOME), default=START)
+    ahead = all(_my_progress(position, colour) < come for colour in side) or _lead_pawn(position, leader) < nearest
+    return leader if ahead else None
 
 
 def _lead_pawn(position: Position, colour: int) -> int:

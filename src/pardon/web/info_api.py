@@ -46,7 +46,7 @@ class Preset(BaseModel):
     name: str
     description: str
     players: list[int] = Field(description="the numbers of players the preset allows")
-    hints: bool = Field(description="whether hints can be asked for (not in hand games)")
+    hints: bool = Field(description="whether hints can be asked for (in hand games they rank every card of the hand)")
     doubling: bool
     hands: bool = Field(description="players hold hands of five cards")
     tokens: bool = Field(description="the Fire and Ice tokens of 2013")
@@ -114,7 +114,7 @@ def preset_of(name: str, rules: Rules) -> Preset:
         name=name,
         description=PRESET_HELP[name],
         players=list(rules.players),
-        hints=not rules.hand,
+        hints=True,
         doubling=rules.doubling,
         hands=bool(rules.hand),
         tokens=rules.tokens,

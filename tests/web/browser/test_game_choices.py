@@ -30,6 +30,24 @@ def test_a_hint_names_a_legal_move_with_its_chance(live_server: Any, page: Any) 
     assert page.evaluate("() => window.pardonGame.state.event") == now["event"]  # a hint is not a move
 
 
+def test_a_hint_in_a_hand_game_weighs_every_card_of_the_hand(live_server: Any, page: Any) -> None:
+    """The server ranked every card of a hand, but the page offered no Hint button in hand games
+    (it waited for a card drawn, which a hand game never has)."""
+    seats = [{"kind": "human"}, {"kind": "bot", "level": "greedy"}]
+    game = create_game(live_server, {"rules": "adult", "seed": 6, "hints": True, "seats": seats})
+    open_game(page, game["seats"][0]["link"])
+    now = wait_my_turn(page)
+    assert now["card"] is None and len({move["card"] for move in now["moves"]}) > 1  # a hand, no card chosen
+    page.locator("#hint").click()
+    page.wait_for_function("() => window.pardonGame.hinted !== null")
+    chances = page.evaluate("() => window.pardonGame.hinted.chances")
+    assert set(chances) == {move["move"] for move in now["moves"]}  # every card's moves
+    best = max(chances, key=chances.get)
+    text = next(move["text"] for move in now["moves"] if move["move"] == best)
+    assert page.locator("#message").inner_text().startswith(f"Hint: {text}")
+    assert page.evaluate("() => window.pardonGame.state.event") == now["event"]
+
+
 def test_a_double_is_offered_before_the_draw_and_answered_by_the_computer(live_server: Any, page: Any) -> None:
     seats = [{"kind": "human"}, {"kind": "bot", "level": "greedy"}]
     rules = "classic-1939(scoring=1939,doubling=true)"

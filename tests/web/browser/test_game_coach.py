@@ -75,7 +75,10 @@ def test_the_end_of_a_game_shows_how_it_went_and_the_mistakes_on_the_board(
         card = "Sorry!" if mistake["card"] == "sorry" else mistake["card"]
         assert f"Turn {mistake['turn']}, {card}:" in text
         assert f"You played {mistake['played']}; better: {mistake['better']}" in text
-        assert f"−{percent(mistake['loss'])}" in text and mistake["reason"] in text
+        lost = round(mistake["best_chance"] * 100) - round(mistake["played_chance"] * 100)  # of the two shown
+        assert (f"−{lost}%" if lost > 0 else "−<1%") in text
+        assert f"({percent(mistake['best_chance'])} → {percent(mistake['played_chance'])} to win)" in text
+        assert mistake["reason"] in text
     page.screenshot(path=str(artefacts / "coach-panel.png"), full_page=True)
     problems = serious_problems(page)
     assert not problems, "\n".join(problems)
@@ -149,3 +152,31 @@ def test_a_hand_games_mistake_is_shown_with_the_card_the_better_move_plays(quick
     assert name.startswith(f"Better card: {label} (turn {other['turn']}; the {played} was played)")
     assert page.locator("#card-text").text_content() == other["better_card_text"]
     assert f"with the {label}: {other['better_text']}" in (page.locator("#reviewing-text").text_content() or "")
+
+
+def test_a_game_with_doubles_says_its_doubling_decisions_are_not_judged(quick_server: Server, page: Any) -> None:
+    """Point Scoring Sorry! with doubles: the human doubles whenever it may. The coach judges no
+    decision to double, accept or drop, and the panel says so."""
+    game = create_game(
+        quick_server,
+        {
+            "seed": 3,
+            "rules": "classic-1939(scoring=1939,doubling=true)",
+            "seats": [{"kind": "human"}, {"kind": "bot", "level": "greedy"}],
+        },
+    )
+
+    def doubling(moves: list[Any]) -> Any:
+        return next((move for move in moves if move["move"] == "double"), moves[0])
+
+    play_to_the_end(quick_server, game, game["seats"][0]["token"], doubling)
+    analysis = quick_server.rest(f"/api/games/{game['id']}/analysis")
+    assert any(decision["move"] == "double" and decision["best"] is None for decision in analysis["decisions"])
+    open_game(page, game["seats"][0]["link"])
+    page.locator("#game-over").wait_for(state="visible")
+    page.get_by_role("button", name="How the game went").click()
+    page.locator("#coach[data-state=ready]").wait_for()
+    note = page.locator("#coach .coach-note")
+    assert note.text_content() == "Doubling decisions (to double, accept or drop) are not judged: only cards are."
+    title = page.locator("#chance-graph-title").text_content() or ""
+    assert title.endswith(" and the end") and " to " in title

@@ -7,6 +7,7 @@
  *   chanceGraph(analysis, {names, final})  // a <figure>: the SVG graph and its table
  *   mistakeList(mistakes, {mine, names, onShow})  // an <ol>: one item per mistake, a button each
  *   byTurn(decisions)                      // [{turn, chances}]: the chances before each turn's first decision
+ *   unjudged(analysis)                     // what the coach did not judge, in a sentence (or null)
  */
 
 import { el } from "/static/site.js";
@@ -19,7 +20,8 @@ const TABLE_ROWS = 11; // turns the table samples, first and last included
 const DASHES = { red: "", blue: "7 3", yellow: "2 3", green: "10 3 2 3" }; // not by colour alone
 const CARD_LABELS = { sorry: "Sorry!" };
 
-const percent = (chance) => `${Math.round(chance * 100)}%`;
+const whole = (chance) => Math.round(chance * 100);
+const percent = (chance) => `${whole(chance)}%`;
 const cardLabel = (card) => CARD_LABELS[card] ?? card;
 
 function svg(name, attributes = {}, parent = null, text = null) {
@@ -37,6 +39,14 @@ export function byTurn(decisions) {
     if (!turns.length || turns[turns.length - 1].turn !== decision.turn) turns.push({ turn: decision.turn, chances: decision.chances });
   }
   return turns;
+}
+
+/** What the coach did not judge, said plainly: the solo challenge (alone, the chance to win is
+ * 100% all along), or the doubling decisions of a game with doubles (to double, accept or drop). */
+export function unjudged(analysis) {
+  if (analysis.seats.length === 1) return "The coach judges games against opponents: the solo challenge is not judged.";
+  const doubling = analysis.decisions.some((decision) => decision.card === null && decision.choices > 1 && analysis.coached.includes(decision.colour));
+  return doubling ? "Doubling decisions (to double, accept or drop) are not judged: only cards are." : null;
 }
 
 /** The points of the graph: each turn, then the end (`final`: each colour's 1 or 0), if given. */
@@ -61,6 +71,9 @@ export function chanceGraph(analysis, { names, final = null, marks = [] }) {
   const points = pointsOf(analysis, final);
   const first = points[0]?.turn ?? 1;
   const last = points[points.length - 1]?.turn ?? 1;
+  const ended = Boolean(points[points.length - 1]?.end);
+  const lastTurn = ended && points.length > 1 ? points[points.length - 2].turn : last; // the end is not a turn
+  const turns = `${lastTurn > first ? `turns ${first} to ${lastTurn}` : `turn ${first}`}${ended ? " and the end" : ""}`;
   const width = WIDTH - PLOT.left - PLOT.right;
   const height = HEIGHT - PLOT.top - PLOT.bottom;
   const x = (turn) => PLOT.left + (last > first ? ((turn - first) / (last - first)) * width : width / 2);
@@ -73,7 +86,7 @@ export function chanceGraph(analysis, { names, final = null, marks = [] }) {
     role: "img",
     "aria-labelledby": "chance-graph-title chance-graph-desc",
   });
-  svg("title", { id: "chance-graph-title" }, graph, `Win chance by turn, turns ${first} to ${last}`);
+  svg("title", { id: "chance-graph-title" }, graph, `Win chance by turn, ${turns}`);
   svg("desc", { id: "chance-graph-desc" }, graph, `${described}.`);
   const axes = svg("g", { class: "axes", "aria-hidden": "true" }, graph);
   for (const chance of [0, 0.25, 0.5, 0.75, 1]) {
@@ -83,7 +96,7 @@ export function chanceGraph(analysis, { names, final = null, marks = [] }) {
   svg("line", { class: "axis", x1: PLOT.left, x2: PLOT.left, y1: PLOT.top, y2: PLOT.top + height }, axes);
   const middle = Math.round((first + last) / 2);
   for (const turn of new Set([first, middle, last])) {
-    svg("text", { class: "tick x-tick", x: x(turn), y: PLOT.top + height + 15 }, axes, String(turn));
+    svg("text", { class: "tick x-tick", x: x(turn), y: PLOT.top + height + 15 }, axes, ended && turn === last ? "End" : String(turn));
   }
   svg("text", { class: "axis-title", x: PLOT.left + width / 2, y: HEIGHT - 4 }, axes, "Turn");
   svg("text", { class: "axis-title", x: 11, y: PLOT.top + height / 2, transform: `rotate(-90 11 ${PLOT.top + height / 2})` }, axes, "Win chance");
@@ -103,7 +116,9 @@ export function chanceGraph(analysis, { names, final = null, marks = [] }) {
     { class: "chance-legend", "aria-hidden": "true" },
     analysis.seats.map((colour) => el("li", {}, el("span", { class: `swatch line-${colour}`, dataset: { dash: DASHES[colour] ? "dashed" : "solid" } }), names(colour))),
   );
-  return el("figure", { class: "chance-figure" }, graph, legend, chanceTable(analysis.seats, points, names));
+  const note = unjudged(analysis);
+  const said = note ? el("p", { class: "coach-note" }, note) : null;
+  return el("figure", { class: "chance-figure" }, graph, legend, chanceTable(analysis.seats, points, names), said);
 }
 
 /** The graph as a table: a sample of the turns (the first, the last, and evenly between). */
@@ -136,6 +151,7 @@ export function mistakeList(mistakes, { mine, names, onShow }) {
     { class: "mistakes" },
     mistakes.map((mistake) => {
       const who = mine(mistake.colour) ? "You" : names(mistake.colour);
+      const lost = whole(mistake.best_chance) - whole(mistake.played_chance); // the difference of the two shown
       return el(
         "li",
         { class: "mistake", dataset: { decision: String(mistake.decision), colour: mistake.colour } },
@@ -144,7 +160,7 @@ export function mistakeList(mistakes, { mine, names, onShow }) {
           { class: "mistake-head" },
           el("span", { class: `dot ${mistake.colour}`, "aria-hidden": "true" }),
           ` Turn ${mistake.turn}, ${cardLabel(mistake.card)}: `,
-          el("strong", { class: "loss" }, `−${percent(mistake.loss)}`),
+          el("strong", { class: "loss" }, lost > 0 ? `−${lost}%` : "−<1%"),
           el("span", { class: "chances" }, ` (${percent(mistake.best_chance)} → ${percent(mistake.played_chance)} to win)`),
         ),
         el(

@@ -19,7 +19,7 @@ import {
   showPosition,
   showTurn,
 } from "/static/board.js";
-import { chanceGraph, mistakeList } from "/static/coach.js";
+import { chanceGraph, mistakeList, unjudged } from "/static/coach.js";
 import { api, decodePart, forget, hostTokenOf, levelName, seatLabel, seatToComputer, store, stored } from "/static/site.js";
 
 const PAWN_KINDS = new Set(["step", "switch", "sorry", "bonus-home"]);
@@ -663,7 +663,7 @@ function renderChoices() {
     first?.focus({ preventScroll: true });
     app.focusedEvent = app.state.event;
   }
-  if (app.hints && app.state.card && !selection.chosen.length && moves.length > 1) {
+  if (app.hints && hintable() && !selection.chosen.length) {
     const hint = document.createElement("button");
     hint.type = "button";
     hint.id = "hint";
@@ -1235,6 +1235,14 @@ function play(move) {
 }
 
 /** Ask the server for a hint; the button waits, disabled, until the answer (or a refusal) comes. */
+/** Whether a hint has something to rank: the moves of the card drawn, or in a hand game those of
+ * every card of the hand (whichever card is chosen, the hint weighs them all). */
+function hintable() {
+  const state = app.state;
+  if (state.position.hands && state.stage === "card") return state.moves.length > 1;
+  return Boolean(state.card) && openMoves().length > 1;
+}
+
 function askHint() {
   if (app.hintAsked === app.state.event || !myDecision()) return;
   app.hintAsked = app.state.event;
@@ -1451,9 +1459,14 @@ function renderAnalysis(analysis) {
   const box = $("coach-mistakes");
   if (!analysis.coached.length) {
     box.replaceChildren(paragraph("Only computers played this game: there are no mistakes to show."));
+  } else if (analysis.seats.length === 1) {
+    box.replaceChildren(); // the note under the graph says the solo challenge is not judged
+    title.hidden = true;
   } else if (!mistakes.length) {
     const who = mineOnly ? "you" : "anyone";
-    box.replaceChildren(paragraph(`No mistakes: every move ${who} made was as good as the computer's best (${level}).`));
+    // decisions without a card (to double, accept or drop) are not judged: the note says so, and this claims nothing of them
+    const what = unjudged(analysis) ? "card" : "move";
+    box.replaceChildren(paragraph(`No mistakes: every ${what} ${who} played was as good as the computer's best (${level}).`));
   } else {
     const mine = (colour) => app.seats.length === 1 && app.seats.includes(colour);
     box.replaceChildren(mistakeList(mistakes, { mine, names: playerName, onShow: showMistake }));
