@@ -38,6 +38,8 @@ def test_a_hint_in_a_hand_game_weighs_every_card_of_the_hand(live_server: Any, p
     open_game(page, game["seats"][0]["link"])
     now = wait_my_turn(page)
     assert now["card"] is None and len({move["card"] for move in now["moves"]}) > 1  # a hand, no card chosen
+    # the list of all legal moves holds every card's (it said "All legal moves (0)")
+    assert page.locator("#move-count").inner_text() == str(len(now["moves"]))
     page.locator("#hint").click()
     page.wait_for_function("() => window.pardonGame.hinted !== null")
     chances = page.evaluate("() => window.pardonGame.hinted.chances")

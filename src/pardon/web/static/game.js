@@ -544,6 +544,14 @@ function openMoves() {
   return moves;
 }
 
+/** The moves the list of all legal moves shows: those of the card in play; in a hand game before
+ * a card is chosen, those of every card of the hand (each names its card), not none. */
+function listedMoves() {
+  const open = openMoves();
+  const state = app.state;
+  return !open.length && myDecision() && state.position.hands && state.stage === "card" ? state.moves : open;
+}
+
 const pawnActions = (move) => move.actions.filter((action) => PAWN_KINDS.has(action.kind));
 const tokenActions = (move) => move.actions.filter((action) => TOKEN_KINDS.has(action.kind));
 const landingPlace = (action) => placeKey(action.colour, action.landing ?? action.to);
@@ -639,7 +647,7 @@ function renderChoices() {
   const routes = routesOf(moves);
   if (!app.selection) {
     app.selection = { chosen: [], candidates: routes, pawn: null };
-    if (resumeHalfMove()) return renderMoveList(moves);
+    if (resumeHalfMove()) return renderMoveList(listedMoves());
   }
   const selection = app.selection;
   const buttons = moves.filter((move) => !pawnActions(move).length);
@@ -673,7 +681,7 @@ function renderChoices() {
   }
   markSelection();
   focusFirstPawn();
-  renderMoveList(moves);
+  renderMoveList(listedMoves());
 }
 
 /** A hot-seat turn with a hand of cards: nothing of the hand shows until its player has the device. */
@@ -1276,7 +1284,7 @@ function showHint(message) {
     $("moves-details").open = true;
     preview(move);
   }
-  renderMoveList(openMoves());
+  renderMoveList(listedMoves());
 }
 
 // --- game over ---------------------------------------------------------------------------
