@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 import pytest
 from fastapi.testclient import TestClient
@@ -14,6 +15,19 @@ def _human_pair(server: TestClient, **options: object) -> Message:
     return create(server, [{"kind": "human"}, {"kind": "human"}], seed=21, **options)
 
 
+@contextmanager
+def _both_seated(server: TestClient, game: Message) -> Iterator[tuple[Player, Player]]:
+    """Red and Yellow, each at their seat of ``game`` on a websocket of their own."""
+    with (
+        server.websocket_connect(game["websocket"]) as red_socket,
+        server.websocket_connect(game["websocket"]) as yellow_socket,
+    ):
+        red, yellow = Player(red_socket), Player(yellow_socket)
+        red.hello(token_of(game, "red"))
+        yellow.hello(token_of(game, "yellow"))
+        yield red, yellow
+
+
 def _snapshot(server: TestClient, game: Message, player: Player) -> tuple[object, ...]:
     summary = server.get(f"/api/games/{game['id']}").json()
     player.round_trip()
@@ -22,13 +36,7 @@ def _snapshot(server: TestClient, game: Message, player: Player) -> tuple[object
 
 def test_bad_commands_are_refused_and_change_nothing(server: TestClient) -> None:
     game = _human_pair(server)
-    with (
-        server.websocket_connect(game["websocket"]) as red_socket,
-        server.websocket_connect(game["websocket"]) as yellow_socket,
-    ):
-        red, yellow = Player(red_socket), Player(yellow_socket)
-        red.hello(token_of(game, "red"))
-        yellow.hello(token_of(game, "yellow"))
+    with _both_seated(server, game) as (red, yellow):
         players = {"red": red, "yellow": yellow}
         for _ in range(3):  # a few decisions first, so that there are events to be stale about
             mover = players[yellow.state["decider"]]
@@ -141,13 +149,7 @@ def _place_json(action: Message, key: str) -> str:
 
 def test_why_a_pawn_cannot_go_somewhere_is_answered_and_changes_nothing(server: TestClient) -> None:
     game = _human_pair(server)
-    with (
-        server.websocket_connect(game["websocket"]) as red_socket,
-        server.websocket_connect(game["websocket"]) as yellow_socket,
-    ):
-        red, yellow = Player(red_socket), Player(yellow_socket)
-        red.hello(token_of(game, "red"))
-        yellow.hello(token_of(game, "yellow"))
+    with _both_seated(server, game) as (red, yellow):
         players = {"red": red, "yellow": yellow}
         for _ in range(40):  # until a card moves a pawn by count, with wrong squares to point at
             mover = players[red.state["decider"]]
