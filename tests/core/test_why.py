@@ -11,14 +11,14 @@ from collections.abc import Iterator
 import pytest
 
 from pardon.core import Game, IllegalError, Position, Rules, parse_card, parse_move, parse_position, parse_rules
-from pardon.core.board import BLUE, DISTANCE, HOME, RED, SAFETY_LENGTH, START, TRACK_LENGTH, partner
+from pardon.core.board import BLUE, COLOUR_NAMES, DISTANCE, HOME, RED, SAFETY_LENGTH, START, TRACK_LENGTH, partner
 from pardon.core.cards import CARDS, card_name
 from pardon.core.game import CARD
 from pardon.core.moves import BONUS_HOME, BUMP_FROM_START, STEP, SWITCH, legal_moves
 from pardon.core.notation import format_position, parse_location
 from pardon.core.state import seats_for
 from pardon.core.why import why_pawn_cannot_go, why_pawn_cannot_move
-from pardon.web.views import moves_json, pawn_key, view_json
+from pardon.web.views import moves_json, pawn_key, view_json, why_not_there
 
 CLASSIC = parse_rules("classic")
 POSITION = "R:20,S2,4,start Y:25,S1,start,start turn:R"
@@ -433,3 +433,22 @@ def test_the_end_of_a_slide_is_a_place_the_pawn_goes() -> None:
     assert why_pawn_cannot_go(CLASSIC, position, 3, origin, square(19)) is None
     said = why_pawn_cannot_go(CLASSIC, position, 3, origin, square(17))
     assert said is not None and said.startswith("a 3 moves a pawn forward 3: this pawn to square 16")
+
+
+@pytest.mark.parametrize(("text", "players"), [("partners(partner_split=any)", 4), ("adult", 3), ("modern", 4)])
+def test_the_server_answers_from_the_moves_it_keeps_as_from_the_rules(text: str, players: int) -> None:
+    """The server answers "why not there?" from the legal moves it keeps for the game's state
+    (a partners' 7 has hundreds): the same answers as working them out afresh."""
+    rules = parse_rules(text)
+    checked = 0
+    for game in card_positions(rules, players, seed=3):
+        viewer = game.decider
+        offered = game.legal_moves()
+        cards = [game.card] if game.card is not None else sorted(set(game.position.hands[viewer]))
+        for card in cards:
+            for distance in sorted(set(game.position.pawns[viewer]) - {HOME}):
+                for to in ("red:30", "red:S2", f"{COLOUR_NAMES[viewer]}:home", "blue:12"):
+                    asked = (game, viewer, card_name(card), pawn_key(viewer, distance), to)
+                    assert why_not_there(*asked, offered) == why_not_there(*asked)
+                    checked += 1
+    assert checked > 100

@@ -537,7 +537,7 @@ class Room:
             raise CommandError(errors.NOT_YOUR_TURN, "why a pawn cannot go somewhere is asked of your own card")
         card, pawn, to = asked
         try:
-            reason = why_not_there(self.game, colour, card, pawn, to)
+            reason = why_not_there(self.game, colour, card, pawn, to, self.offered())
         except InvalidError as error:
             raise CommandError(errors.MALFORMED, str(error)) from None
         listener.deliver({"type": "why", "event": event, "card": card, "pawn": pawn, "to": to, "reason": reason})

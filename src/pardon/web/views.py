@@ -313,11 +313,16 @@ def why_not_json(game: Game, viewer: int) -> dict[str, dict[str, str]]:
     }
 
 
-def why_not_there(game: Game, viewer: int, card_word: str, pawn: str, to: str) -> str | None:
+def why_not_there(
+    game: Game, viewer: int, card_word: str, pawn: str, to: str, offered: Sequence[Move] | None = None
+) -> str | None:
     """Why the deciding player's pawn ``pawn`` (a pawn key) cannot go to ``to`` (a place named
     as a pawn key names one: ``red:S2``, ``blue:home``, a track square by any colour) with the
     card ``card_word`` (the card drawn, or one of their hand); None if a legal move takes it
-    there.  :class:`InvalidError` for what names no card, pawn or place of this decision."""
+    there.  :class:`InvalidError` for what names no card, pawn or place of this decision.
+
+    ``offered``, the game's legal moves now if the caller keeps them, spares working out the
+    card's again (a partners' 7 has hundreds)."""
     card = parse_card_word(card_word)
     view = game.observe(viewer).position
     playable = [game.card] if game.card is not None else sorted(set(view.hands[viewer])) if view.hands else []
@@ -325,7 +330,8 @@ def why_not_there(game: Game, viewer: int, card_word: str, pawn: str, to: str) -
         raise InvalidError(f"{a_card(card)} is not a card to play now")
     colour, origin = _read_key(pawn, "pawn")
     place = _read_key(to, "place")
-    return why_pawn_cannot_go(game.rules, view, card, origin, place, colour)
+    moves = None if offered is None else [move for move in offered if move.card == card]
+    return why_pawn_cannot_go(game.rules, view, card, origin, place, colour, moves)
 
 
 def _read_key(key: str, what: str) -> tuple[int, int]:
