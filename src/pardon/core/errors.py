@@ -9,6 +9,7 @@ A refused input never changes a game.
 
 from __future__ import annotations
 
+import json
 import operator
 import reprlib
 
@@ -39,3 +40,19 @@ def whole_number(value: object, what: str, kind: str = "a whole number") -> int:
         except TypeError:
             pass
     raise InvalidError(f"{what} must be {kind}, not {reprlib.repr(value)}")
+
+
+_SHOWN = reprlib.Repr()  # a value that is not JSON (given from Python) in a message
+_SHOWN.maxstring = _SHOWN.maxother = 40
+#: The most characters of a value a message shows.
+SHOWN_LENGTH = 60
+
+
+def shown_json(value: object) -> str:
+    """``value`` as JSON writes it (null, true, an object in double quotes), cut short for an
+    error message; a value JSON cannot write (given from Python) as Python shows it."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):  # not JSON, a loop, or nested too deeply
+        return _SHOWN.repr(value)
+    return text if len(text) <= SHOWN_LENGTH else text[: SHOWN_LENGTH - 3] + "..."

@@ -13,13 +13,12 @@ not play, and anything said twice (a repeated key, a colour written as ``"red"``
 from __future__ import annotations
 
 import json
-import reprlib
 from collections import Counter
 from typing import Any
 
 from pardon.core.board import COLOUR_NAMES, COLOURS
 from pardon.core.cards import DECKS, SORRY, card_name
-from pardon.core.errors import AmbiguousError, InvalidError, PardonError
+from pardon.core.errors import AmbiguousError, InvalidError, PardonError, shown_json
 from pardon.core.hands import card_moves, hand_moves
 from pardon.core.moves import Move
 from pardon.core.notation import format_move, location_from_json, location_to_json, parse_card_word, parse_colour
@@ -28,21 +27,6 @@ from pardon.core.scoring import points_of
 from pardon.core.state import Extras, Position, check_position
 
 POSITION_KEYS = frozenset({"rules", "seats", "turn", "pawns", "winner", "hands", "tokens", "doubling", "scores"})
-
-_SHOWN = reprlib.Repr()  # a value that is not JSON (given from Python) in a message
-_SHOWN.maxstring = _SHOWN.maxother = 40
-#: The most characters of a value a message shows.
-SHOWN_LENGTH = 60
-
-
-def _shown(value: object) -> str:
-    """``value`` as JSON writes it (null, true, an object in double quotes), cut short for an
-    error message; a value JSON cannot write (given from Python) as Python shows it."""
-    try:
-        text = json.dumps(value, ensure_ascii=False)
-    except (TypeError, ValueError, RecursionError):  # not JSON, a loop, or nested too deeply
-        return _SHOWN.repr(value)
-    return text if len(text) <= SHOWN_LENGTH else text[: SHOWN_LENGTH - 3] + "..."
 
 
 def parse_json(text: str) -> Any:
@@ -55,7 +39,7 @@ def parse_json(text: str) -> Any:
     pardon.core.errors.AmbiguousError: the key "turn" is given twice in one object
     """
     if not isinstance(text, str):
-        raise InvalidError(f"JSON is read from text, not {_shown(text)}")
+        raise InvalidError(f"JSON is read from text, not {shown_json(text)}")
     try:
         return json.loads(text, object_pairs_hook=_object_once)
     except json.JSONDecodeError as error:
@@ -72,7 +56,7 @@ def _object_once(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     found: dict[str, Any] = {}
     for key, value in pairs:
         if key in found:
-            raise AmbiguousError(f"the key {_shown(key)} is given twice in one object")
+            raise AmbiguousError(f"the key {shown_json(key)} is given twice in one object")
         found[key] = value
     return found
 
@@ -88,7 +72,7 @@ def rules_from_json(value: object) -> Rules:
         return parse_rules(value)
     if isinstance(value, dict):
         return from_dict(value)
-    raise InvalidError(f"rules must be a preset name or an object of options, not {_shown(value)}")
+    raise InvalidError(f"rules must be a preset name or an object of options, not {shown_json(value)}")
 
 
 def position_to_json(rules: Rules, position: Position) -> dict[str, Any]:
@@ -130,7 +114,7 @@ def _token_to_json(position: Position, pawn: tuple[int, int] | None) -> dict[str
 
 def _colour_key(value: object) -> int:
     if not isinstance(value, str):
-        raise InvalidError(f"a colour is 'red', 'blue', 'yellow' or 'green', not {_shown(value)}")
+        raise InvalidError(f"a colour is 'red', 'blue', 'yellow' or 'green', not {shown_json(value)}")
     return parse_colour(value)
 
 
@@ -141,7 +125,7 @@ def _by_colour(value: dict[str, Any], what: str) -> dict[int, Any]:
     for key, item in value.items():
         colour = _colour_key(key)
         if colour in found:
-            given = f"as {_shown(keys[colour])} and {_shown(key)}"
+            given = f"as {shown_json(keys[colour])} and {shown_json(key)}"
             raise AmbiguousError(f"{what} of {COLOUR_NAMES[colour]} are given twice, {given}")
         found[colour], keys[colour] = item, key
     return found
@@ -170,7 +154,7 @@ def position_from_json(data: object) -> tuple[Rules, Position]:
     unknown = sorted(set(data) - POSITION_KEYS)
     if unknown:
         known = ", ".join(sorted(POSITION_KEYS))
-        raise InvalidError(f"unknown key {_shown(unknown[0])} in the position: expected {known}")
+        raise InvalidError(f"unknown key {shown_json(unknown[0])} in the position: expected {known}")
     for key in ("rules", "seats", "turn", "pawns"):
         if key not in data:
             raise InvalidError(f"the position has no {key!r}")
@@ -215,7 +199,7 @@ def position_from_json(data: object) -> tuple[Rules, Position]:
         points = points_of(rules, position)
         expected = None if points is None else {COLOUR_NAMES[colour]: value for colour, value in points.items()}
         if scores != expected:
-            raise InvalidError(f"'scores' should be {_shown(expected)} for this position, not {_shown(scores)}")
+            raise InvalidError(f"'scores' should be {shown_json(expected)} for this position, not {shown_json(scores)}")
     return rules, position
 
 
@@ -269,13 +253,13 @@ def _token_from_json(value: object, word: str, written: dict[int, list[int]]) ->
     if token is None:
         return None
     if not isinstance(token, dict) or set(token) != {"colour", "pawn"}:
-        raise InvalidError(f'the {word} token must be null or {{"colour": C, "pawn": I}}, not {_shown(token)}')
+        raise InvalidError(f'the {word} token must be null or {{"colour": C, "pawn": I}}, not {shown_json(token)}')
     colour = _colour_key(token["colour"])
     index = token["pawn"]
     pawns = written.get(colour, [])
     if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(pawns):
         name = COLOUR_NAMES[colour]
-        raise InvalidError(f"the {word} token's pawn must be an index into {name}'s pawns, not {_shown(index)}")
+        raise InvalidError(f"the {word} token's pawn must be an index into {name}'s pawns, not {shown_json(index)}")
     return colour, pawns[index]
 
 
@@ -287,7 +271,7 @@ def _doubling_from_json(value: object) -> tuple[int, tuple[int, ...]]:
     stake = value.get("stake", 1)
     out = value.get("out", [])
     if isinstance(stake, bool) or not isinstance(stake, int):
-        raise InvalidError(f"the stake must be a whole number, not {_shown(stake)}")
+        raise InvalidError(f"the stake must be a whole number, not {shown_json(stake)}")
     if not isinstance(out, list):
         raise InvalidError("'out' must be a list of colours")
     return stake, tuple(sorted(_colour_key(colour) for colour in out))

@@ -58,7 +58,7 @@ from pardon.core.board import (
     safety_distance,
 )
 from pardon.core.cards import CARD_NAMES, NO_CARD, SORRY, Pack, a_card, card_name, card_number, parse_card
-from pardon.core.errors import AmbiguousError, IllegalError, InvalidError, PardonError, whole_number
+from pardon.core.errors import AmbiguousError, IllegalError, InvalidError, PardonError, shown_json, whole_number
 from pardon.core.hands import card_moves
 from pardon.core.locations import format_location
 from pardon.core.moves import (
@@ -126,13 +126,15 @@ def location_to_json(colour: int, distance: int) -> str | int:
 
 def location_from_json(colour: int, value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, str)):
-        raise InvalidError(f"a location is 'start', 'home', 'S1'-'S5' or a square 0-59, not {value!r}")
+        raise InvalidError(f'a location is "start", "home", "S1"-"S5" or a square 0-59, not {shown_json(value)}')
     if isinstance(value, int):
         if not 0 <= value < TRACK_LENGTH:
             raise InvalidError(f"there is no square {value}: the track has squares 0-59")
         return DISTANCE[colour][value]
     if value.strip().isdigit():
-        raise InvalidError(f"a track square is written as a number, not the string {value!r}")
+        raise InvalidError(
+            f"a track square is written as a number, {value.strip()}, not the string {shown_json(value)}"
+        )
     return parse_location(colour, value)
 
 
