@@ -157,6 +157,32 @@ def positive(text: str) -> int:
     return number
 
 
+def above_zero(text: str) -> float:
+    """A rate or a count of games that may have a fraction: a number above 0."""
+    number = _number(text)
+    if not number > 0:
+        raise argparse.ArgumentTypeError(f"must be above 0, not {text}")
+    return number
+
+
+def share(text: str) -> float:
+    """A share of the actions: a number from 0 to 1."""
+    number = _number(text)
+    if not 0 <= number <= 1:
+        raise argparse.ArgumentTypeError(f"must be from 0 to 1, not {text}")
+    return number
+
+
+def _number(text: str) -> float:
+    try:
+        number = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number, not {text}") from None
+    if number != number or number in (float("inf"), float("-inf")):  # nan and infinity compare as no rate
+        raise argparse.ArgumentTypeError(f"must be a finite number, not {text}")
+    return number
+
+
 def _description() -> str:
     """The module's first paragraph, as --help says it (its first line alone stops mid-sentence)."""
     assert __doc__ is not None
@@ -167,11 +193,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=_description())
     parser.add_argument("--games", type=positive, default=20_000, help="training games (20,000)")
     parser.add_argument("--envs", type=positive, default=512, help="games played at once (512)")
-    parser.add_argument("--rate", type=float, default=0.05, help="learning rate at first (0.05)")
+    parser.add_argument("--rate", type=above_zero, default=0.05, help="learning rate at first (0.05)")
     parser.add_argument(
-        "--halving", type=float, default=20_000, help="training games until the rate is halved (20,000)"
+        "--halving", type=above_zero, default=20_000, help="training games until the rate is halved (20,000)"
     )
-    parser.add_argument("--explore", type=float, default=0.05, help="share of random actions while learning (0.05)")
+    parser.add_argument("--explore", type=share, default=0.05, help="share of random actions while learning (0.05)")
     parser.add_argument(
         "--checkpoint", type=positive, default=2_000, help="training games between curve points (2,000)"
     )

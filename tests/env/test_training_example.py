@@ -33,6 +33,10 @@ def test_the_training_example_trains_and_evaluates(tmp_path: Path) -> None:
         ("--evaluate", "0", "--evaluate: must be 1 or more, not 0"),  # a traceback
         ("--games", "-5", "--games: must be 1 or more, not -5"),
         ("--checkpoint-games", "x", "--checkpoint-games: must be a whole number, not x"),
+        ("--halving", "0", "--halving: must be above 0, not 0"),  # divided by zero
+        ("--rate", "-0.1", "--rate: must be above 0, not -0.1"),
+        ("--rate", "nan", "--rate: must be a finite number, not nan"),
+        ("--explore", "1.5", "--explore: must be from 0 to 1, not 1.5"),
     ],
 )
 def test_the_training_example_refuses_counts_under_one(option: str, value: str, words: str) -> None:
