@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import time
 from pathlib import Path
 
@@ -178,7 +179,7 @@ def _number(text: str) -> float:
         number = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"must be a number, not {text}") from None
-    if number != number or number in (float("inf"), float("-inf")):  # nan and infinity compare as no rate
+    if not math.isfinite(number):  # nan and infinity are no rate
         raise argparse.ArgumentTypeError(f"must be a finite number, not {text}")
     return number
 
