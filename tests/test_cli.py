@@ -252,6 +252,33 @@ def test_moves_in_a_hand_game_name_the_card_and_need_no_card_option() -> None:
     assert refused.returncode == 2 and "leave out --card" in refused.stderr
 
 
+def test_moves_check_says_whether_a_move_is_legal_and_why_not() -> None:
+    """Players who argue about a move ask the rules, not a list: --check answers for one move."""
+
+    def check(data: object, move: str, card: str | None = "5") -> dict[str, Any]:
+        given = ("--card", card) if card else ()
+        result = pardon("moves", "-", *given, "--check", move, stdin=json.dumps(data))
+        assert result.returncode == 0 and result.stderr == "", result.stderr
+        answer: dict[str, Any] = json.loads(result.stdout)
+        assert answer["move"] == move
+        return answer
+
+    legal = check(position(), "5 20")  # a short form, read as the notation reads it
+    moves = moves_of(position(), "5")["moves"]
+    assert legal["legal"] and legal["as"] == "5 20-25" and not legal["pass"]
+    assert legal["result"] == next(move["result"] for move in moves if move["move"] == "5 20-25")
+    home = check(position(), "5 S4-home")
+    assert not home["legal"] and "a pawn needs the exact count to reach Home" in home["reason"]
+    wrong_card = check(position(), "4 20-16")
+    assert not wrong_card["legal"] and wrong_card["reason"] == "the card to play is a 5, not a 4"
+    in_hand = check(hand_position(), "8 4-12", card=None)
+    assert not in_hand["legal"] and "there is no 8 in your hand" in in_hand["reason"]
+    assert check(hand_position(), "sorry 34", card=None)["as"] == "sorry start-34"
+    for move, words in (("5 nowhere", "cannot read location"), ("10 20", "could mean")):  # bad input, not a ruling
+        refused = pardon("moves", "-", "--card", move.split()[0], "--check", move, stdin=json.dumps(position()))
+        assert refused.returncode == 2 and refused.stdout == "" and words in refused.stderr, refused.stderr
+
+
 def test_moves_reads_tokens_and_doubling_and_refuses_what_cannot_be() -> None:
     modern = {
         "rules": "modern",

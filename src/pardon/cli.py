@@ -37,12 +37,12 @@ from pardon.bots import BOTS, DEFAULT_BOT, DEFAULT_COACH, make_bot
 from pardon.core.board import COLOUR_NAMES
 from pardon.core.cards import card_name
 from pardon.core.describe import describe_move
-from pardon.core.errors import PardonError
+from pardon.core.errors import IllegalError, PardonError
 from pardon.core.game import Game, record_of, replay
-from pardon.core.jsonio import moves_to_json, parse_json, position_from_json, position_to_json
-from pardon.core.notation import format_record, parse_card_word, parse_record
-from pardon.core.rules import OPTION_HELP, PRESET_HELP, PRESETS, parse_rules, to_dict
-from pardon.core.state import seats_for
+from pardon.core.jsonio import move_to_json, moves_to_json, parse_json, position_from_json, position_to_json
+from pardon.core.notation import format_record, parse_card_word, parse_move, parse_record
+from pardon.core.rules import OPTION_HELP, PRESET_HELP, PRESETS, Rules, parse_rules, to_dict
+from pardon.core.state import Position, seats_for
 from pardon.textboard import legend, render
 from pardon.tui.watch import FOLLOWABLE_PACE, Watcher, wants_colour
 
@@ -114,20 +114,30 @@ def command_moves(arguments: argparse.Namespace) -> int:
     if rules.hand:  # the moves name the cards of the hand
         if arguments.card is not None:
             raise UserError("in a game with hands the cards come from the hand: leave out --card")
-        print(
-            json.dumps(
-                {
-                    "hand": [card_name(card) for card in position.hands[position.turn]],
-                    "moves": moves_to_json(rules, position, None),
-                }
-            )
-        )
-        return 0
-    if arguments.card is None:
-        raise UserError("say which card was drawn: --card CARD")
-    card = parse_card_word(arguments.card)
-    print(json.dumps({"card": card_name(card), "moves": moves_to_json(rules, position, card)}))
+        card = None
+        about: dict[str, object] = {"hand": [card_name(held) for held in position.hands[position.turn]]}
+    else:
+        if arguments.card is None:
+            raise UserError("say which card was drawn: --card CARD")
+        card = parse_card_word(arguments.card)
+        about = {"card": card_name(card)}
+    if arguments.check is not None:
+        print(json.dumps({**about, **_checked_move(rules, position, card, arguments.check)}))
+    else:
+        print(json.dumps({**about, "moves": moves_to_json(rules, position, card)}))
     return 0
+
+
+def _checked_move(rules: Rules, position: Position, card: int | None, text: str) -> dict[str, object]:
+    """Whether the move written ``text`` is legal: the move as notation writes it and the
+    position after it, or why not (the rule it breaks).  A move that cannot be read, or that
+    could mean several, is bad input (PardonError)."""
+    try:
+        move = parse_move(rules, position, card, text)
+    except IllegalError as error:
+        return {"move": text, "legal": False, "reason": str(error)}
+    made = move_to_json(rules, position, move)  # the move as notation writes it, and the position after
+    return {"move": text, "legal": True, "as": made["move"], "pass": made["pass"], "result": made["result"]}
 
 
 def _players(rules_text: str, players: int | None, usual: int) -> int:
@@ -625,6 +635,9 @@ def _parser() -> argparse.ArgumentParser:
     moves = commands.add_parser("moves", help="list every legal move in a JSON position")
     moves.add_argument("file", help="position JSON file, or - for standard input")
     moves.add_argument("--card", help="the card drawn: 1 2 3 4 5 7 8 10 11 12 or sorry (not with hands)")
+    moves.add_argument(
+        "--check", metavar="MOVE", help="say whether this move is legal, and if not, why (e.g. '4 20-24')"
+    )
     moves.set_defaults(run=command_moves)
 
     selfplay = commands.add_parser("selfplay", help="play a game between computer players and write its record")
