@@ -194,3 +194,38 @@ def test_every_one_sees_how_many_windows_a_seat_is_open_in(server: TestClient) -
         player = Player(socket)
         player.hello(token_of(computer, "red"))
         assert {seat["colour"]: seat["windows"] for seat in player.state["seats"]}["yellow"] == 0
+
+
+def test_a_hot_seat_screen_put_down_keeps_its_familys_game(make_server: Callable[..., TestClient]) -> None:
+    """A tablet locked, or its tab closed, once had the computer play every seat of the family
+    after the takeover time: the game went on, and could end, without them.  Now it waits; a
+    hot-seat seat is taken over only while someone at another screen waits for it."""
+    server = make_server(takeover_after=0.05)
+    family = create(server, [{"kind": "hotseat"}, {"kind": "hotseat"}, {"kind": "bot", "level": "random"}], seed=3)
+    with server.websocket_connect(family["websocket"]) as socket:
+        host = Player(socket)
+        host.hello(family["host_token"])
+        host.until(lambda message: message.get("state", {}).get("status") == "playing")
+        left_at = host.state["event"]
+    time.sleep(0.6)  # many takeover times
+    summary = server.get(f"/api/games/{family['id']}").json()
+    assert summary["status"] == "playing" and summary["event"] <= left_at + 4  # the computer's own turn at most (a 2 draws again)
+    with server.websocket_connect(family["websocket"]) as socket:
+        back = Player(socket)
+        back.hello(family["host_token"], since=left_at)
+        assert not any(seat["computer_playing"] for seat in back.state["seats"] if seat["kind"] == "hotseat")
+
+    mixed = create(server, [{"kind": "hotseat"}, {"kind": "human"}], seed=4)  # a friend online waits for the screen
+    with server.websocket_connect(mixed["websocket"]) as host_socket:
+        Player(host_socket).hello(mixed["host_token"])
+        with server.websocket_connect(mixed["websocket"]) as friend_socket:
+            friend = Player(friend_socket)
+            friend.hello(token_of(mixed, "yellow"))
+            host_socket.close()
+            taken = friend.until(
+                lambda message: (
+                    message["type"] == "presence"
+                    and any(seat["colour"] == "red" and seat["computer_playing"] for seat in message["seats"])
+                )
+            )
+            assert taken

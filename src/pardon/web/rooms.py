@@ -552,9 +552,21 @@ class Room:
             self._driver = asyncio.get_running_loop().create_task(self._drive())
 
     def _taken_over(self, seat: Seat) -> bool:
+        """A person away long enough is played by a computer, so that those still here need not
+        wait; a hot-seat screen put down (a tablet locked, a tab closed) keeps its family's game
+        unless someone at another screen is waiting for it."""
         if seat.is_machine or seat.away_since is None or self.row.status != PLAYING:
             return False
+        if seat.row.kind == HOTSEAT and not self._someone_else_waits():
+            return False
         return time.monotonic() - seat.away_since >= self.settings.takeover_after
+
+    def _someone_else_waits(self) -> bool:
+        """Whether a person at another screen than the hot-seat one is here (an online player)."""
+        return any(
+            not other.is_machine and other.row.kind != HOTSEAT and other.connections > 0
+            for other in self.seats.values()
+        )
 
     def _machine_decider(self) -> int | None:
         """The colour a computer decides for now, if any (the owner's computers)."""
