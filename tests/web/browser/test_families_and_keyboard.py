@@ -92,6 +92,36 @@ def test_a_hot_seat_hand_stays_hidden_until_its_player_takes_the_device(live_ser
     assert shown == {"red", "yellow"}
 
 
+def test_a_double_tap_never_plays_the_next_players_turn(live_server: Any, page: Any) -> None:
+    """On one screen, a double tap on the only move (or Pass) once sent the second tap as the next
+    player's move: the old button played against the new turn, or a new button drawn in the same
+    place took the next player's choice before they held the device."""
+    game = create_game(live_server, {"seed": 3, "seats": [{"kind": "hotseat"}, {"kind": "hotseat"}]})
+    open_game(page, game["host_link"])
+    doubled = 0
+    for _ in range(60):
+        now = wait_my_turn(page)
+        only = page.locator("#choices button.confirm, #choices button[data-move$='pass']")
+        if len(now["moves"]) == 1 and now["card"] != "2" and only.count():  # a 2 draws again: the same player
+            box = only.first.bounding_box()
+            assert box is not None
+            x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+            page.mouse.click(x, y)
+            page.wait_for_function(f"() => window.pardonGame.state.event > {now['event']}", polling=10)
+            page.mouse.click(x, y)  # the second tap of a double tap, landing as the turn has moved on
+            page.wait_for_timeout(900)
+            page.wait_for_function(READY)
+            after = state(page)
+            assert after["event"] == now["event"] + 1, "the second tap played the next player's turn"
+            assert after["decider"] != now["decider"]
+            doubled += 1
+            if doubled == 3:
+                return
+            continue
+        play_by_clicks(page, furthest(now["moves"]))
+    raise AssertionError(f"only {doubled} single-move turns to double-tap")
+
+
 def kinds(move: Move) -> set[str]:
     return {action["kind"] for action in move["actions"]}
 

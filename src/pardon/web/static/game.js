@@ -55,6 +55,8 @@ const app = {
   hinted: null,
   hintAsked: null, // the event a hint has been asked for, until its answer comes
   whyAsked: null, // {event, pawn, to, text, otherwise}: why a pawn cannot go somewhere, until the answer comes
+  turnShownAt: -Infinity, // when the decision passed to another player (performance.now())
+  sentAt: -Infinity, // when this screen last sent a move
   retry: 0,
   closedForGood: false,
   lastDecider: null,
@@ -208,6 +210,8 @@ async function show(state, decision) {
   app.state = state;
   app.lastEvent = state.event;
   app.pending = false;
+  if (state.decider !== before?.decider) app.turnShownAt = performance.now();
+  for (const move of state.moves) move.shownAt = state.event; // a button knows the decision it was drawn for
   if (app.refusal && state.event > app.refusal.event) {
     // the game has moved on since: what was said of an earlier move no longer applies
     if ($("message").textContent === app.refusal.text) say("");
@@ -233,7 +237,15 @@ async function show(state, decision) {
   render();
   keepFocus();
   announceTurn();
-  app.ready = true;
+  const settling = sameTapLeft(); // a tap now would still be the last player's double tap
+  if (settling > 0) setTimeout(() => app.state === state && (app.ready = true), settling);
+  else app.ready = true;
+}
+
+/** How long a tap is still taken for the last player's double tap (see play), in ms; 0 if not. */
+function sameTapLeft() {
+  if (app.seats.length < 2 || app.turnShownAt <= app.sentAt) return 0;
+  return Math.max(0, SAME_TAP_MS - (performance.now() - app.sentAt));
 }
 
 /** A decision as the live region says it: a pawn of this page's player sent back is said so, plainly. */
@@ -1226,8 +1238,16 @@ function seatField() {
   return app.seats.length > 1 ? { seat: app.state.decider } : {};
 }
 
+/** On a screen of several players, a tap this soon after this screen's last move, once the turn
+ * has passed to another, is the last player's double tap, not the next player's choice. */
+const SAME_TAP_MS = 600;
+
 function play(move) {
   if (app.pending || !myDecision()) return;
+  // a button drawn for a decision before this one (a double tap landing as the turn moves on)
+  // plays nothing, though the same words may be a move now
+  if (move.shownAt !== app.state.event) return;
+  if (sameTapLeft() > 0) return;
   if (app.socket?.readyState !== WebSocket.OPEN) {
     // nothing would go: say so, rather than wait for an answer that cannot come
     const text = "Not connected: that move was not sent. Make it again once the connection is back.";
@@ -1236,6 +1256,7 @@ function play(move) {
     return;
   }
   app.pending = true;
+  app.sentAt = performance.now();
   forgetHalfMove();
   say("");
   app.keepFocus = Boolean(document.activeElement?.closest?.("#board, #choices, #hand, #moves"));
