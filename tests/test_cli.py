@@ -452,6 +452,28 @@ def test_serve_refuses_a_level_it_cannot_make_before_it_starts(
 
 
 @pytest.mark.parametrize(
+    ("option", "value", "words"),
+    [
+        ("--create-rate", "-3", "--create-rate must be a number from 0 to"),  # was read as no limit at all
+        ("--create-rate", "nan", "not nan"),
+        ("--bot-pace", "inf", "--bot-pace must be a number from 0 to 60"),  # computers that never move
+        ("--takeover-after", "-5", "--takeover-after must be a number from 0"),
+        ("--expire-waiting", "-1", "--expire-waiting must be a number from 0"),  # was read as never
+        ("--public-url", "games.example:8000", "--public-url must be an address such as https://"),
+        ("--allow-origin", "https://a.example/path", "--allow-origin must be an address"),
+    ],
+)
+def test_serve_refuses_an_option_value_that_would_quietly_change_what_it_does(
+    option: str, value: str, words: str, tmp_path: Path
+) -> None:
+    database = tmp_path / "games.sqlite3"
+    result = pardon("serve", "--port", "0", "--db", str(database), option, value)
+    assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert words in result.stderr
+    assert not database.exists()  # nothing was made
+
+
+@pytest.mark.parametrize(
     ("arguments", "words"),
     [
         (["sim", "--games", "5", "--out", "{file}"], "--out {file}: it is a file, not a directory"),

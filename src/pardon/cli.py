@@ -28,6 +28,7 @@ import random
 import shlex
 import sys
 import time
+import urllib.parse
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
@@ -534,14 +535,25 @@ def command_serve(arguments: argparse.Namespace) -> int:
         raise UserError(f"--port must be 0-65535, not {arguments.port}")
     for option in ("hint_level", "takeover_level", "coach_level"):
         _check_level(f"--{option.replace('_', '-')}", getattr(arguments, option))
+    seconds = {  # a typo must not quietly lift a limit (a negative rate read as "no limit")
+        "--bot-pace": _bounded("--bot-pace", arguments.bot_pace, 0, 60),
+        "--takeover-after": _bounded("--takeover-after", arguments.takeover_after, 0, 86_400),
+        "--create-rate": _bounded("--create-rate", arguments.create_rate, 0, 1_000_000),
+        "--expire-waiting": _bounded("--expire-waiting", arguments.expire_waiting, 0, 24 * 365),
+    }
+    for url, option in [
+        (arguments.public_url, "--public-url"),
+        *((origin, "--allow-origin") for origin in arguments.allow_origin),
+    ]:
+        _check_web_address(option, url)
     settings = Settings(
         database=database_url(arguments.db),
-        bot_pace=max(0.0, arguments.bot_pace),
-        takeover_after=max(0.0, arguments.takeover_after),
+        bot_pace=seconds["--bot-pace"],
+        takeover_after=seconds["--takeover-after"],
         allowed_origins=tuple(arguments.allow_origin),
         public_url=arguments.public_url,
-        create_rate=max(0.0, arguments.create_rate),
-        waiting_expiry=max(0.0, arguments.expire_waiting) * 3600,
+        create_rate=seconds["--create-rate"],
+        waiting_expiry=seconds["--expire-waiting"] * 3600,
         hint_level=arguments.hint_level,
         takeover_level=arguments.takeover_level,
         coach_level=arguments.coach_level,
@@ -558,6 +570,23 @@ def command_serve(arguments: argparse.Namespace) -> int:
         raise UserError(str(error)) from None
     serve(settings, arguments.host, arguments.port)
     return 0
+
+
+def _bounded(option: str, value: float, low: int, high: int) -> float:
+    """A number of the server's options, from ``low`` to ``high`` (nan and infinity refused)."""
+    if not math.isfinite(value) or not low <= value <= high:
+        raise UserError(f"{option} must be a number from {low:,} to {high:,}, not {value:g}")
+    return value
+
+
+def _check_web_address(option: str, url: str | None) -> None:
+    """An address of the site as browsers write it: http(s)://host[:port][/path]."""
+    if url is None:
+        return
+    parts = urllib.parse.urlsplit(url)
+    origin = option == "--allow-origin"  # a browser's Origin has no path
+    if parts.scheme not in ("http", "https") or not parts.hostname or (origin and parts.path not in ("", "/")):
+        raise UserError(f"{option} must be an address such as https://games.example.org, not {url!r}")
 
 
 def command_sheets(arguments: argparse.Namespace) -> int:
