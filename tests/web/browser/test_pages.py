@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import expect
-from tests.web.browser.play_support import wait_finished
+from tests.web.browser.play_support import play_to_the_end, wait_finished
 
 from pardon.core.rules import PRESETS
 from pardon.web.pages import STATIC
@@ -218,6 +218,29 @@ def test_a_friend_who_cannot_come_is_played_by_the_computer_so_the_game_can_star
     assert [kind for _, kind, _, _ in seats_of(live_server, game["id"])] == ["human", "bot", "bot"]
 
 
+def test_a_game_put_down_is_offered_again_on_the_home_page_until_it_is_over(live_server: Any, page: Any) -> None:
+    """A hot-seat game left (the Back button, a tab closed) could only be found again through the
+    browser's history: the home page now offers every game of this browser still going."""
+    seats = [{"kind": "hotseat", "name": "Mémé"}, {"kind": "hotseat", "name": "Léo"}, {"kind": "bot"}]
+    family = live_server.rest("/api/games", {"seed": 2, "seats": seats})
+    page.goto(family["host_link"])
+    page.wait_for_function("() => window.pardonGame && window.pardonGame.ready")
+    over = live_server.rest("/api/games", {"seed": 3, "seats": [{"kind": "human"}, {"kind": "bot", "level": "random"}]})
+    play_to_the_end(live_server, over, over["seats"][0]["token"])
+    page.goto(over["seats"][0]["link"])
+    page.wait_for_function("() => window.pardonGame && window.pardonGame.ready")
+    open_ready(page, live_server.url + "/")
+    games = page.locator("#my-games")
+    expect(games).to_be_visible()
+    items = games.locator("li")
+    assert items.count() == 1  # the game that is over is not offered
+    assert "Mémé (Red), Léo (Blue)" in items.first.inner_text()
+    items.first.get_by_role("link", name="Continue").click()
+    page.wait_for_url(f"**/play/{family['id']}")
+    page.wait_for_function("() => window.pardonGame && window.pardonGame.ready")
+    assert page.evaluate("() => window.pardonGame.seats") == ["red", "blue"]  # the seats, without the link
+
+
 def test_a_friend_invited_without_a_name_is_named_by_colour_once(live_server: Any, page: Any, artefacts: Path) -> None:
     open_ready(page, live_server.url + "/")
     form = page.locator("#online")
@@ -278,7 +301,7 @@ def test_rules_page_shows_every_preset(live_server: Any, page: Any, artefacts: P
     }
     for name in PRESETS:
         page.get_by_label("Edition").select_option(name)
-        page.wait_for_function(f"document.querySelector('h1').textContent.toLowerCase() === 'rules: {name}'")
+        page.wait_for_function(f"document.querySelector('h1')?.textContent.toLowerCase() === 'rules: {name}'")
         assert page.url.endswith(f"/rules/{name}")
         if name in own_section:
             own = page.get_by_role("heading", name=re.compile("^" + re.escape(own_section[name])))
@@ -291,17 +314,17 @@ def test_rules_page_shows_every_preset(live_server: Any, page: Any, artefacts: P
     # no edition is chosen in the box, so that choosing Classic (the first) shows it
     assert page.get_by_label("Edition").input_value() == ""
     page.get_by_label("Edition").select_option("classic")
-    page.wait_for_function("document.querySelector('h1').textContent.toLowerCase() === 'rules: classic'")
+    page.wait_for_function("document.querySelector('h1')?.textContent.toLowerCase() === 'rules: classic'")
 
 
 def test_an_edition_opens_at_its_top_and_a_name_in_capitals_is_the_edition(live_server: Any, page: Any) -> None:
     open_ready(page, live_server.url + "/rules/CLASSIC")
     assert page.url.endswith("/rules/classic")
-    page.wait_for_function("document.querySelector('h1').textContent.toLowerCase() === 'rules: classic'")
+    page.wait_for_function("document.querySelector('h1')?.textContent.toLowerCase() === 'rules: classic'")
     page.locator("#options").scroll_into_view_if_needed()
     assert page.evaluate("window.scrollY") > 1000
     page.get_by_label("Edition").select_option("adult")
-    page.wait_for_function("document.querySelector('h1').textContent.toLowerCase() === 'rules: adult'")
+    page.wait_for_function("document.querySelector('h1')?.textContent.toLowerCase() === 'rules: adult'")
     page.wait_for_function("window.scrollY === 0")  # not in the middle of the adult rules
 
 

@@ -20,7 +20,18 @@ import {
   showTurn,
 } from "/static/board.js";
 import { chanceGraph, mistakeList, unjudged } from "/static/coach.js";
-import { api, decodePart, forget, hostTokenOf, levelName, seatLabel, seatToComputer, store, stored } from "/static/site.js";
+import {
+  api,
+  decodePart,
+  forget,
+  hostTokenOf,
+  levelName,
+  noteMyGame,
+  seatLabel,
+  seatToComputer,
+  store,
+  stored,
+} from "/static/site.js";
 
 const PAWN_KINDS = new Set(["step", "switch", "sorry", "bonus-home"]);
 const TOKEN_KINDS = new Set(["fire", "ice"]);
@@ -169,6 +180,7 @@ async function handle(message) {
     case "welcome":
       app.role = message.role;
       app.seats = message.seats;
+      if (app.seats.length) noteMyGame(gameId); // the home page offers it again until it is over
       if (app.lastError && $("message").textContent === app.lastError) say(""); // a refusal before this connection
       app.lastError = null;
       return;

@@ -12,9 +12,12 @@ import {
   el,
   forget,
   levelName,
+  forgetMyGame,
   localPath,
+  myGames,
   ONLINE_GAME_KEY as ONLINE_KEY,
   say,
+  seatLabel,
   seatToComputer,
   store,
   stored,
@@ -569,6 +572,40 @@ async function refreshSeats(id, badges, handOvers) {
   }
 }
 
+// --- games in progress ----------------------------------------------------------------------
+
+/** The games this browser has a seat of that are still going, each with a link back to it: a
+ * hot-seat game put down, or a game left by mistake, is one click away. */
+async function renderMyGames() {
+  const ids = myGames();
+  if (!ids.length) return;
+  const found = await Promise.all(ids.map((id) => api(`/api/games/${encodeURIComponent(id)}`).catch((error) => error)));
+  const going = [];
+  found.forEach((summary, index) => {
+    if (summary instanceof Error) {
+      if (summary.status === 404) forgetMyGame(ids[index]); // expired, or another server's
+    } else if (summary.status === "finished") {
+      forgetMyGame(summary.id);
+    } else {
+      going.push(summary);
+    }
+  });
+  $("my-games").hidden = !going.length;
+  $("my-games-list").replaceChildren(...going.map(myGameItem));
+}
+
+function myGameItem(summary) {
+  const players = summary.seats.map((seat) => seatLabel(seat)).join(", ");
+  const moves = summary.event === 0 ? "just begun" : `${summary.event} ${summary.event === 1 ? "move" : "moves"} in`;
+  const where = summary.status === "waiting" ? "waiting for players" : moves;
+  return el(
+    "li",
+    { dataset: { game: summary.id } },
+    el("span", {}, `${summary.rules_name}: ${players} (${where})`),
+    el("a", { class: "button primary", href: `/play/${encodeURIComponent(summary.id)}` }, "Continue"),
+  );
+}
+
 // --- start ------------------------------------------------------------------------------------
 
 function showRulesName() {
@@ -610,7 +647,7 @@ async function start() {
   $("hotseat").addEventListener("submit", startHotseat);
   $("online").addEventListener("submit", startOnline);
   choosePreset("classic");
-  await restoreGameLobby();
+  await Promise.all([restoreGameLobby(), renderMyGames()]);
   document.body.dataset.ready = "true";
 }
 

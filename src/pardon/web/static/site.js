@@ -137,6 +137,33 @@ export function seatToComputer(id, colour, hostToken) {
   return api(path, { json: {}, headers: { Authorization: `Bearer ${hostToken}` } });
 }
 
+/* --- the games this browser plays ------------------------------------------------------------
+ * The game page notes each game it opens a seat of (newest first), so that the home page can
+ * offer them again: a hot-seat game put down, or a game against the computer left by mistake. */
+
+export const MY_GAMES_KEY = "pardon.myGames";
+const MY_GAMES_KEPT = 12;
+
+/** The ids of the games this browser has opened a seat of, newest first. */
+export function myGames() {
+  try {
+    const kept = JSON.parse(stored(MY_GAMES_KEY) ?? "[]");
+    return Array.isArray(kept) ? kept.filter((id) => typeof id === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Note game `id` as the newest of this browser's games. */
+export function noteMyGame(id) {
+  store(MY_GAMES_KEY, JSON.stringify([id, ...myGames().filter((other) => other !== id)].slice(0, MY_GAMES_KEPT)));
+}
+
+/** Forget game `id` (it is over, or the server no longer has it). */
+export function forgetMyGame(id) {
+  store(MY_GAMES_KEY, JSON.stringify(myGames().filter((other) => other !== id)));
+}
+
 /** el("p", {class: "x", onclick: f}, "text", child) */
 export function el(tag, attributes = {}, ...children) {
   const node = document.createElement(tag);
