@@ -89,6 +89,10 @@ def test_hot_seat_names_are_used_in_the_banner_and_the_win(live_server: Any, pag
     who = {"red": "Ann (Red)", "yellow": "Bob (Yellow)"}
     assert page.locator("#turn").inner_text().strip() == f"{who[now['decider']]} to play"
     assert page.locator("#pass-device").inner_text() == f"Pass the device to {who[now['decider']]}"
+    page.reload()  # a reload (or the presence message that follows a connection) once took it away
+    wait_my_turn(page)
+    page.wait_for_timeout(800)
+    expect(page.locator("#pass-device")).to_have_text(f"Pass the device to {who[now['decider']]}")
     assert "(you)" not in page.locator("#seats").inner_text()
     assert "Ann (Red)" in page.locator("#seats").inner_text()
 

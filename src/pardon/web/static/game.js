@@ -70,7 +70,7 @@ const app = {
   sentAt: -Infinity, // when this screen last sent a move
   retry: 0,
   closedForGood: false,
-  lastDecider: null,
+  passTo: null, // on a screen of several players, the player the turn has just passed to, until they act
   lastError: null, // the last error the server sent: a close for good says why
   refusal: null, // {text, event}: the refusal on show, and the event it came at (a later one clears it)
   ready: false, // the latest state is drawn and no animation runs
@@ -222,7 +222,10 @@ async function show(state, decision) {
   app.state = state;
   app.lastEvent = state.event;
   app.pending = false;
-  if (state.decider !== before?.decider) app.turnShownAt = performance.now();
+  if (state.decider !== before?.decider) {
+    app.turnShownAt = performance.now();
+    app.passTo = state.decider; // "Pass the device to …" until they act
+  }
   for (const move of state.moves) move.shownAt = state.event; // a button knows the decision it was drawn for
   if (app.refusal && state.event > app.refusal.event) {
     // the game has moved on since: what was said of an earlier move no longer applies
@@ -448,7 +451,7 @@ function renderTurn() {
   if (myDecision()) {
     banner.classList.add("yours");
     words.textContent = app.seats.length > 1 ? `${playerName(decider)} to play` : `Your turn (${name(decider)})`;
-    if (app.seats.length > 1 && app.lastDecider !== decider) {
+    if (app.seats.length > 1 && app.passTo === decider && !handHidden()) { // a hidden hand's gate says it itself
       passDevice.hidden = false;
       passDevice.textContent = `Pass the device to ${playerName(decider)}`;
     }
@@ -665,7 +668,6 @@ function renderChoices() {
     renderMoveList([]);
     return;
   }
-  app.lastDecider = app.state.decider;
   if (handHidden()) return renderHandGate();
   if (app.tokenChoice) return renderTokenChoice();
   const routes = routesOf(moves);
@@ -724,6 +726,7 @@ function renderHandGate() {
   show.textContent = `Show ${who}'s hand`;
   show.addEventListener("click", () => {
     app.revealed = app.state.decider;
+    app.passTo = null; // they hold the device now
     app.focusedEvent = null;
     renderHand();
     renderCard();
@@ -1268,6 +1271,7 @@ function play(move) {
     return;
   }
   app.pending = true;
+  app.passTo = null;
   app.sentAt = performance.now();
   forgetHalfMove();
   say("");
