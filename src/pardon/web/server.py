@@ -83,6 +83,21 @@ class _Server(uvicorn.Server):
             port = self.servers[0].sockets[0].getsockname()[1]
             address = browser_address(self.config.host, port)
             print(f"pardon is running: open {address} in your browser (Ctrl+C stops it)", flush=True)
+            shared = network_address() if self.config.host in ANY_ADDRESS else None
+            if shared is not None:  # invite links follow the address the page was opened at
+                print(f"for friends on your network, open {browser_address(shared, port)} instead", flush=True)
+
+
+def network_address() -> str | None:
+    """This machine's address on its network (what a friend's browser can reach), if it has one:
+    the source address of a route outwards (a UDP socket sends nothing to learn it)."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("10.255.255.255", 1))
+            found: str = probe.getsockname()[0]
+    except OSError:
+        return None
+    return None if found.startswith("127.") or found == "0.0.0.0" else found
 
 
 if WebSocketsSansIOProtocol is not None:

@@ -19,6 +19,7 @@ from tests.web.browser.play_support import play_to_the_end, wait_finished
 
 from pardon.core.rules import PRESETS
 from pardon.web.pages import STATIC
+from pardon.web.server import network_address
 
 ROOT = Path(__file__).resolve().parents[3]
 PLAY_URL = re.compile(r"/play/(?P<id>[A-Za-z0-9_-]+)#token=(?P<token>[A-Za-z0-9_-]+)$")
@@ -345,6 +346,34 @@ def test_pardon_serve_prints_the_address_to_open(tmp_path: Path) -> None:
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+def test_pardon_serve_on_every_address_prints_the_one_friends_can_open(tmp_path: Path) -> None:
+    """Opened at localhost, the invite links lead to localhost: a host serving friends on the
+    network is told the address to open instead (when the machine has one)."""
+    command = [sys.executable, "-m", "pardon", "serve", "--host", "0.0.0.0", "--port", "0"]
+    server = subprocess.Popen(
+        [*command, "--db", str(tmp_path / "g.sqlite3")], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
+    )
+    try:
+        assert server.stdout is not None
+        first = server.stdout.readline()
+        assert re.fullmatch(
+            r"pardon is running: open http://localhost:\d+ in your browser \(Ctrl\+C stops it\)\n", first
+        )
+        shared = network_address()
+        if shared is not None:  # a machine with no network has no such address to give
+            second = server.stdout.readline()
+            assert second.startswith(f"for friends on your network, open http://{shared}:"), second
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def test_invite_links_to_localhost_say_a_friend_elsewhere_cannot_open_them(live_server: Any, page: Any) -> None:
+    open_ready(page, live_server.url.replace("127.0.0.1", "localhost") + "/")
+    page.locator("#online").get_by_role("button", name="Create the online game").click()
+    expect(page.locator("#local-links")).to_contain_text("These links lead to this computer only")
 
 
 def test_pardon_serve_says_when_the_port_is_taken(live_server: Any, tmp_path: Path) -> None:

@@ -442,6 +442,7 @@ function showGameLobby(game, myColour, isPublic, { focus = true } = {}) {
     friends.length
       ? el("p", {}, "Send each friend their own link (it is their seat: keep it between you):")
       : el("p", {}, open.length ? "The other seats are open to anyone in the lobby." : "Every other seat is a computer player."),
+    ...(friends.length && onlyThisComputer(friends[0].link) ? [localLinksNote()] : []),
     el(
       "ul",
       { class: "invites" },
@@ -488,6 +489,23 @@ function showGameLobby(game, myColour, isPublic, { focus = true } = {}) {
   const refresh = () => refreshSeats(game.id, badges, handOvers);
   page.poll = setInterval(refresh, POLL_MS);
   refresh();
+}
+
+/** Whether a link leads only to this computer (the page was opened at localhost): a friend
+ * elsewhere would find nothing there. */
+function onlyThisComputer(link) {
+  const host = new URL(link, location.href).hostname;
+  return host === "localhost" || host.startsWith("127.") || host === "[::1]" || host === "::1";
+}
+
+function localLinksNote() {
+  return el(
+    "p",
+    { class: "alert", id: "local-links" },
+    "These links lead to this computer only (localhost): a friend elsewhere cannot open them. " +
+      "Start the server with pardon serve --host 0.0.0.0 and open this page at the network address it prints, " +
+      "or give the server its public address with --public-url.",
+  );
 }
 
 function computerBadge(colour, badges) {
