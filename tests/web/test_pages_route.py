@@ -40,3 +40,10 @@ def test_only_a_page_opened_is_answered_with_a_page(server: TestClient) -> None:
     refused = server.post("/nowhere", headers={"Accept": BROWSER})
     assert refused.status_code in (404, 405) and refused.headers["content-type"] == "application/json"
     assert server.get("/play/somegame", headers={"Accept": BROWSER}).status_code == 200  # the page says if it exists
+
+
+@pytest.mark.parametrize("path", ["/", "/lobby", "/rules/classic", "/scorekeeper", "/healthz", "/sheets/rules.pdf"])
+def test_a_page_answers_head_for_uptime_checks(server: TestClient, path: str) -> None:
+    answer = server.head(path)
+    assert answer.status_code == 200, answer.text
+    assert answer.content == b""  # the headers alone

@@ -85,6 +85,10 @@ def create_app(settings: Settings) -> FastAPI:
     def healthz() -> dict[str, str]:
         return {"status": "ok"}
 
+    @app.head("/healthz", include_in_schema=False)  # uptime checks that ask for the headers alone
+    def healthz_headers() -> dict[str, str]:
+        return {"status": "ok"}
+
     @app.websocket("/ws/games/{game_id}")
     async def play(socket: WebSocket, game_id: str) -> None:
         await serve_connection(socket, game_id, app.state.rooms, settings, connections)

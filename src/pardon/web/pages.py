@@ -30,6 +30,9 @@ from pardon.web.api import ApiError
 
 STATIC = Path(__file__).resolve().parent / "static"
 
+#: HEAD too: uptime checks and `curl -I` ask for a page's headers alone.
+PAGE_METHODS = ["GET", "HEAD"]
+
 router = APIRouter(include_in_schema=False)
 
 
@@ -76,38 +79,38 @@ def prefers_html(accept: str) -> bool:
     return html > as_json
 
 
-@router.get("/")
+@router.api_route("/", methods=PAGE_METHODS)
 def home() -> FileResponse:
     return page("index.html")
 
 
-@router.get("/lobby")
+@router.api_route("/lobby", methods=PAGE_METHODS)
 def lobby_page() -> FileResponse:
     return page("lobby.html")
 
 
-@router.get("/play/{game_id}")
+@router.api_route("/play/{game_id}", methods=PAGE_METHODS)
 def game_page(game_id: str) -> FileResponse:
     return page("game.html")
 
 
-@router.get("/replay/{game_id}")
+@router.api_route("/replay/{game_id}", methods=PAGE_METHODS)
 def replay_page(game_id: str) -> FileResponse:
     return page("replay.html")
 
 
-@router.get("/rules")
-@router.get("/rules/{name}")
+@router.api_route("/rules", methods=PAGE_METHODS)
+@router.api_route("/rules/{name}", methods=PAGE_METHODS)
 def rules_page(name: str = "classic") -> FileResponse:
     return page("rules.html")
 
 
-@router.get("/scorekeeper")
+@router.api_route("/scorekeeper", methods=PAGE_METHODS)
 def scorekeeper_page() -> FileResponse:
     return page("scorekeeper.html")
 
 
-@router.get("/sheets/{name}")
+@router.api_route("/sheets/{name}", methods=PAGE_METHODS)
 def sheet_file(name: str) -> Response:
     """A printable sheet as PDF, made on the first request and kept in memory: a version always makes the same bytes."""
     try:
