@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -27,7 +28,7 @@ def _create(port: int) -> Message:
     return game
 
 
-def test_a_killed_server_resumes_every_game_exactly(database: str) -> None:
+def test_a_killed_server_resumes_every_game_exactly(database: str, tmp_path: Path) -> None:
     port = free_port()
     with served(database, port) as process:
         interrupted, control = _create(port), _create(port)
@@ -39,7 +40,9 @@ def test_a_killed_server_resumes_every_game_exactly(database: str) -> None:
             connection.send(json.dumps({"type": "move", "move": move, "event": seen}))
             os.kill(process.pid, signal.SIGKILL)
             process.wait(timeout=10)
-    with served(database, port):
+    log = tmp_path / "restarted.log"
+    with served(database, port, log=log):
+        assert "pardon serve: 2 unfinished games resumed" in log.read_text()  # the operator is told
         summary = httpx.get(f"http://127.0.0.1:{port}/api/games/{interrupted['id']}").json()
         assert summary["status"] == "playing" and summary["event"] >= seen
         with connect(_address(port, interrupted)) as connection:

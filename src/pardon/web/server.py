@@ -259,6 +259,17 @@ def _file_problem(path: Path) -> str | None:
     return None
 
 
+def _log_to_the_operator() -> None:
+    """The server's own lines (the games resumed at a restart, a game set aside and why) on
+    standard error beside uvicorn's, in its manner; Python alone would print warnings only."""
+    server_log = logging.getLogger("pardon")
+    if not server_log.handlers:
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("%(levelname)s:     %(message)s"))
+        server_log.addHandler(handler)
+        server_log.setLevel(logging.INFO)
+
+
 def _why_not_listening(host: str, port: int) -> str:
     """Why the server could not listen on ``host``:``port``, found by trying it again: a busy
     port wants another port, a mistyped address another --host."""
@@ -283,6 +294,7 @@ def _why_not_listening(host: str, port: int) -> str:
 
 def serve(settings: Settings, host: str, port: int) -> None:
     """Serve until interrupted (the database checked first: :func:`database_problem`)."""
+    _log_to_the_operator()
     app = create_app(settings)
     config = uvicorn.Config(
         app,
