@@ -92,6 +92,23 @@ def test_a_hot_seat_hand_stays_hidden_until_its_player_takes_the_device(live_ser
     assert shown == {"red", "yellow"}
 
 
+def test_on_a_tablet_held_upright_the_one_thing_to_do_is_on_screen(live_server: Any, browser: Any) -> None:
+    """The hand's gate ("Show Mum's hand") sat below the screen of a 768x1024 tablet, where a
+    grandparent would not think to scroll."""
+    seats = [{"kind": "hotseat", "name": "Mum"}, {"kind": "hotseat", "name": "Sam"}]
+    game = create_game(live_server, {"rules": "adult", "seed": 5, "seats": seats})
+    tablet = browser.new_context(viewport={"width": 768, "height": 1024}, has_touch=True, is_mobile=True)
+    try:
+        page = tablet.new_page()
+        open_game(page, game["host_link"])
+        gate = page.locator("#show-hand")
+        gate.wait_for()
+        box = gate.bounding_box()
+        assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= 1024 + 1, box  # a pixel's rounding
+    finally:
+        tablet.close()
+
+
 def test_a_double_tap_never_plays_the_next_players_turn(live_server: Any, page: Any) -> None:
     """On one screen, a double tap on the only move (or Pass) once sent the second tap as the next
     player's move: the old button played against the new turn, or a new button drawn in the same

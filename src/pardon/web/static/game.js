@@ -695,6 +695,7 @@ function renderChoices() {
     if (pawnActions(only).length) choices.prepend(moveButton(only, `Play: ${only.text}`, "primary confirm"));
     const first = choices.querySelector("button");
     first?.focus({ preventScroll: true });
+    inView(first); // the one thing to do: on a tablet held upright it sat below the screen
     app.focusedEvent = app.state.event;
   }
   if (app.hints && hintable() && !selection.chosen.length) {
@@ -736,6 +737,13 @@ function renderHandGate() {
   $("choices").replaceChildren(show);
   const active = document.activeElement;
   if (!active || active === document.body || active.closest("#board, #choices, #hand, #turn")) show.focus({ preventScroll: true });
+  inView(show);
+}
+
+/** Bring `element` on screen if it is off it (not at all if it is on screen already). */
+function inView(element) {
+  const box = element?.getBoundingClientRect();
+  if (box && (box.bottom > window.innerHeight || box.top < 0)) element.scrollIntoView({ block: "nearest" });
 }
 
 /** In a hand game, the first card that can be played takes the focus at the start of a decision. */
