@@ -95,6 +95,11 @@ def test_hot_seat_names_are_used_in_the_banner_and_the_win(live_server: Any, pag
     expect(page.locator("#pass-device")).to_have_text(f"Pass the device to {who[now['decider']]}")
     assert "(you)" not in page.locator("#seats").inner_text()
     assert "Ann (Red)" in page.locator("#seats").inner_text()
+    # the log names the player as the banner does ("Ann (Red) plays a 1"), not by colour alone
+    first = who[now["decider"]]
+    play_by_clicks(page, furthest(now["moves"]))
+    page.wait_for_function(READY)
+    assert page.locator("#log li").last.inner_text().startswith(f"{first} ")
 
 
 def test_a_long_name_without_spaces_fits_a_phone(live_server: Any, browser: Any) -> None:

@@ -185,7 +185,7 @@ async function handle(message) {
       app.lastError = null;
       return;
     case "sync":
-      for (const event of message.events) log(logText(event.text ?? `${name(event.colour)}: ${event.move}`, event.event));
+      for (const event of message.events) log(logText(event.text ?? `${name(event.colour)}: ${event.move}`, event.event, event.colour));
       if (app.autoPassed === message.state.event) {
         // a pass by itself that this new connection has not heard of was lost with the old one
         // (never sent, or never stored): pass again, rather than wait for it for ever
@@ -241,7 +241,7 @@ async function show(state, decision) {
     app.selection = null;
     app.tokenChoice = null;
     if (app.autoPassed === before.event) rememberAutoPass(state.event);
-    const text = logText(state.last.text, state.event);
+    const text = logText(state.last.text, state.event, state.last.colour);
     log(text);
     announce(spokenDecision(state.last, text));
     await animateDecision(app.board, before.position, state.position, state.last);
@@ -793,8 +793,18 @@ function rememberAutoPass(decision) {
 }
 
 /** A decision's line in the log; one this page passed by itself says so. */
-function logText(text, decision) {
-  return autoPassedDecisions().includes(decision) ? `${text} — passed automatically` : text;
+function logText(text, decision, colour) {
+  const named = byName(text, colour);
+  return autoPassedDecisions().includes(decision) ? `${named} — passed automatically` : named;
+}
+
+/** A decision's words with its player named as the page names them ("Papa (Yellow) plays a 3"),
+ * where a name was given for the seat; the server's words name the colour alone. */
+function byName(text, colour) {
+  if (!colour || !app.state) return text;
+  const plain = name(colour);
+  const named = playerName(colour);
+  return named !== plain && text.startsWith(`${plain} `) ? `${named}${text.slice(plain.length)}` : text;
 }
 
 function setAutoPass(on) {
