@@ -10,6 +10,7 @@ import random
 import re
 import shlex
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -653,6 +654,31 @@ def test_serve_with_a_database_whose_driver_is_missing_is_one_line(tmp_path: Pat
         result.stderr == "pardon serve: --db: this database needs the Python package MySQLdb, which is not installed\n"
     )
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("tables", "words"),
+    [
+        (["CREATE TABLE customers (id INTEGER)"], "it holds another program's tables (customers)"),
+        (
+            ["CREATE TABLE alembic_version (version_num VARCHAR(32))", "INSERT INTO alembic_version VALUES ('abc123')"],
+            "it holds another program's schema (revision abc123, not pardon's)",
+        ),
+    ],
+)
+def test_serve_never_writes_into_another_programs_database(tmp_path: Path, tables: list[str], words: str) -> None:
+    """A --db mistyped onto another program's SQLite file once had pardon's tables added to it."""
+    database = tmp_path / "theirs.sqlite3"
+    with sqlite3.connect(database) as connection:
+        for statement in tables:
+            connection.execute(statement)
+    before = database.read_bytes()
+    result = pardon("serve", "--port", "0", "--db", str(database))
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr == (
+        f"pardon serve: will not use the database at {database}: {words}; give pardon a database of its own\n"
+    )
+    assert database.read_bytes() == before  # not a byte written
 
 
 def test_hint_in_a_hand_game_ranks_only_a_card_of_the_hand() -> None:

@@ -6,15 +6,42 @@ from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy.engine import Engine
+from alembic.script import ScriptDirectory
+from sqlalchemy import inspect, text
+from sqlalchemy.engine import Connection, Engine
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 
 
 def upgrade(engine: Engine) -> None:
     """Apply every migration not yet applied; a database already at the newest is left as it is."""
-    config = Config()
-    config.set_main_option("script_location", str(MIGRATIONS))
+    config = _config()
     with engine.begin() as connection:
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
+
+
+def _config() -> Config:
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    return config
+
+
+def revisions() -> set[str]:
+    """Every schema revision of pardon's (what ``alembic_version`` holds in its databases)."""
+    return {script.revision for script in ScriptDirectory.from_config(_config()).walk_revisions()}
+
+
+def foreign_tables(connection: Connection) -> str | None:
+    """Why the database is another program's, in words; None if it is empty or pardon's (a
+    database of ours holds ``alembic_version`` with one of our revisions)."""
+    tables = sorted(inspect(connection).get_table_names())
+    if not tables:
+        return None
+    if "alembic_version" not in tables:
+        shown = ", ".join(tables[:4]) + (", …" if len(tables) > 4 else "")
+        return f"it holds another program's tables ({shown})"
+    found = {row[0] for row in connection.execute(text("SELECT version_num FROM alembic_version"))}
+    if found and not found <= revisions():
+        return f"it holds another program's schema (revision {', '.join(sorted(found))}, not pardon's)"
+    return None

@@ -13,13 +13,14 @@ from pathlib import Path
 from typing import Any
 
 import uvicorn
-from sqlalchemy import text
-from sqlalchemy.engine import make_url
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import SQLAlchemyError
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from pardon.web import errors
 from pardon.web.app import create_app
+from pardon.web.migrate import foreign_tables
 from pardon.web.protocol import CLOSE_TRY_LATER, COUNTED, Connections, error_message
 from pardon.web.settings import Settings
 from pardon.web.storage import make_engine
@@ -216,10 +217,16 @@ def database_problem(url: str) -> str | None:
     if problem is not None:
         return f"cannot open the database at {where}: {problem}"
     try:
+        # another program's data is never written into, not even a journal mode: read it first
+        if path is not None and path.exists():
+            foreign = _foreign(create_engine(f"sqlite:///file:{path}?mode=ro&uri=true"))
+            if foreign is not None:
+                return f"will not use the database at {where}: {foreign}; give pardon a database of its own"
         engine = make_engine(url)
         try:
             with engine.connect() as connection:
                 connection.execute(text("SELECT 1"))
+                foreign = foreign_tables(connection)
         finally:
             engine.dispose()
     except OSError as error:
@@ -227,7 +234,18 @@ def database_problem(url: str) -> str | None:
     except SQLAlchemyError as error:
         reason = str(getattr(error, "orig", None) or error).strip().splitlines()[0]
         return f"cannot open the database at {where}: {reason}"
+    if foreign is not None:
+        return f"will not use the database at {where}: {foreign}; give pardon a database of its own"
     return None
+
+
+def _foreign(engine: Engine) -> str | None:
+    """:func:`foreign_tables` of a database opened for reading only."""
+    try:
+        with engine.connect() as connection:
+            return foreign_tables(connection)
+    finally:
+        engine.dispose()
 
 
 def _shown(url: str) -> str:
