@@ -95,6 +95,12 @@ def test_hot_seat_names_are_used_in_the_banner_and_the_win(live_server: Any, pag
     expect(page.locator("#pass-device")).to_have_text(f"Pass the device to {who[now['decider']]}")
     assert "(you)" not in page.locator("#seats").inner_text()
     assert "Ann (Red)" in page.locator("#seats").inner_text()
+    # on a shared screen "you" is whoever holds it: another colour's pawn names the player to move
+    other = "yellow" if now["decider"] == "red" else "red"
+    page.locator(f'.pawn[data-key^="{other}:"]').first.click(force=True)
+    expect(page.locator("#message")).to_have_text(
+        f"That is {other.capitalize()}'s pawn: it is {who[now['decider']]}'s turn."
+    )
     # the log names the player as the banner does ("Ann (Red) plays a 1"), not by colour alone
     first = who[now["decider"]]
     play_by_clicks(page, furthest(now["moves"]))

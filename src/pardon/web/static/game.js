@@ -1060,7 +1060,11 @@ function whyNot(key) {
   const reasons = (card && state.why_not[card]) || {};
   if (reasons[key]) return say(`Why not? ${reasons[key]}.`);
   const [colour] = key.split(":");
-  if (colour !== state.decider && !pawnsOfMoves().has(colour)) return say(`That is ${name(colour)}'s pawn: you play ${name(state.decider)}.`);
+  if (colour !== state.decider && !pawnsOfMoves().has(colour)) {
+    // on a screen of several players "you" is whoever holds it: name the player to move
+    const playing = app.seats.length > 1 ? `it is ${playerName(state.decider)}'s turn` : `you play ${name(state.decider)}`;
+    return say(`That is ${name(colour)}'s pawn: ${playing}.`);
+  }
   if (app.selection?.chosen.length) return say(`That pawn ${restOfMove(key)}.`);
   if (!card && state.position.hands) return say("Choose a card from your hand first.");
   if (!card) return say("Draw a card first.");
