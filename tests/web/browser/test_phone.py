@@ -57,6 +57,23 @@ def no_sideways_scroll(page: Any) -> bool:
     return fits
 
 
+def test_a_laptop_zoomed_to_200_percent_reads_the_panels_at_full_width(live_server: Server, browser: Any) -> None:
+    """At 200% a 1024x768 laptop is 512x384 CSS pixels: the sideways phone's two columns left the
+    panels 170px wide, with words broken mid-word. One column it is, the panels under the board."""
+    game = live_server.rest("/api/games", {"seed": 2, "seats": [{"kind": "human"}, {"kind": "bot"}]})
+    context = browser.new_context(viewport={"width": 512, "height": 384})
+    try:
+        page = context.new_page()
+        page.goto(game["seats"][0]["link"])
+        page.wait_for_function("() => window.pardonGame && window.pardonGame.ready")
+        board, side = page.locator("#board").bounding_box(), page.locator(".side").bounding_box()
+        assert board is not None and side is not None
+        assert side["width"] > 400 and side["y"] >= board["y"] + board["height"] - 1  # under the board
+        assert no_sideways_scroll(page)
+    finally:
+        context.close()
+
+
 def test_the_game_turned_sideways_shows_the_whole_board_beside_the_turn(
     live_server: Server, phone: Any, artefacts: Path
 ) -> None:
