@@ -434,27 +434,11 @@ def test_puzzle_chooses_by_level_and_refuses_an_unknown_one() -> None:
 
 
 @pytest.mark.parametrize(
-    ("option", "level", "words"),
+    ("option", "value", "words"),
     [
         ("--coach-level", "wizard", "unknown computer player 'wizard'"),
         ("--hint-level", "tactician(nonsense=2)", "does not take the options"),
         ("--takeover-level", "mcts(iterations=", "--takeover-level"),
-    ],
-)
-def test_serve_refuses_a_level_it_cannot_make_before_it_starts(
-    option: str, level: str, words: str, tmp_path: Path
-) -> None:
-    database = tmp_path / "games.sqlite3"
-    result = pardon("serve", "--port", "0", "--db", str(database), option, level)
-    assert result.returncode == 2
-    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
-    assert words in result.stderr and option in result.stderr
-    assert not database.exists()  # nothing was made
-
-
-@pytest.mark.parametrize(
-    ("option", "value", "words"),
-    [
         ("--create-rate", "-3", "--create-rate must be a number from 0 to"),  # was read as no limit at all
         ("--create-rate", "nan", "not nan"),
         ("--bot-pace", "inf", "--bot-pace must be a number from 0 to 60"),  # computers that never move
@@ -464,14 +448,14 @@ def test_serve_refuses_a_level_it_cannot_make_before_it_starts(
         ("--allow-origin", "https://a.example/path", "--allow-origin must be an address"),
     ],
 )
-def test_serve_refuses_an_option_value_that_would_quietly_change_what_it_does(
-    option: str, value: str, words: str, tmp_path: Path
-) -> None:
+def test_serve_refuses_a_bad_option_before_it_starts(option: str, value: str, words: str, tmp_path: Path) -> None:
+    """A level it cannot make, or a value that would quietly change what it does: one line, and
+    nothing made."""
     database = tmp_path / "games.sqlite3"
     result = pardon("serve", "--port", "0", "--db", str(database), option, value)
     assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1, result.stderr
     assert words in result.stderr
-    assert not database.exists()  # nothing was made
+    assert not database.exists()
 
 
 @pytest.mark.parametrize(
