@@ -8,11 +8,13 @@ them: is there such a pawn, can this card move it at all, how far, and where it 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from pardon.core.board import DISTANCE, FIRST_TRACK, HOME, SQUARE, START, START_EXIT, TRACK_LENGTH, partner
 from pardon.core.cards import SORRY, a_card
 from pardon.core.kernel import land, moved
 from pardon.core.locations import format_location
-from pardon.core.moves import BONUS_HOME, BUMP_FROM_START, STEP, SWITCH, Move, context, legal_moves
+from pardon.core.moves import BONUS_HOME, BUMP_FROM_START, STEP, SWITCH, Action, Move, context, legal_moves
 from pardon.core.rules import Rules
 from pardon.core.state import Position
 from pardon.core.tokens import ice_targets
@@ -29,15 +31,19 @@ def _where(colour: int, distance: int) -> str:
     return format_location(colour, distance).capitalize()
 
 
+def _pawn_moves(moves: list[Move], colour: int, origin: int) -> Iterator[Action]:
+    """The actions of ``moves`` that move the pawn of ``colour`` at ``origin``."""
+    for move in moves:
+        for action in move.actions:
+            if action.kind in PAWN_ACTIONS and action.colour == colour and action.origin == origin:
+                yield action
+
+
 def can_move_pawn(moves: list[Move], colour: int, origin: int) -> bool:
     """Whether one of ``moves`` (a card's legal moves) moves the pawn of ``colour`` at
     ``origin``: steps it, switches it, brings it out with a Sorry!, or sends it straight Home
     after the Fire pawn."""
-    return any(
-        action.kind in PAWN_ACTIONS and action.colour == colour and action.origin == origin
-        for move in moves
-        for action in move.actions
-    )
+    return any(_pawn_moves(moves, colour, origin))
 
 
 def why_pawn_cannot_move(
@@ -148,24 +154,12 @@ def why_pawn_cannot_go(
 def _reaches(moves: list[Move], colour: int, origin: int, target: int) -> bool:
     """Whether one of ``moves`` takes the pawn of ``colour`` at ``origin`` to ``target``
     (its distance), landing there or sliding on to it."""
-    return any(
-        action.kind in PAWN_ACTIONS
-        and action.colour == colour
-        and action.origin == origin
-        and target in (action.landing, action.end)
-        for move in moves
-        for action in move.actions
-    )
+    return any(target in (action.landing, action.end) for action in _pawn_moves(moves, colour, origin))
 
 
 def _places(moves: list[Move], colour: int, origin: int) -> list[str]:
     """Where ``moves`` take the pawn of ``colour`` at ``origin``, as a player says it."""
-    landings = {
-        action.landing
-        for move in moves
-        for action in move.actions
-        if action.kind in PAWN_ACTIONS and action.colour == colour and action.origin == origin
-    }
+    landings = {action.landing for action in _pawn_moves(moves, colour, origin)}
     return [_where(colour, landing) for landing in sorted(landings, reverse=True)]
 
 

@@ -485,11 +485,17 @@ def _level_of_computers(row: GameRow) -> str:
 
 
 def _check_host(room: Room, authorization: str | None) -> None:
+    token = _bearer(authorization, "the host's token")
+    if not token_matches(token, room.row.host_hash):
+        raise ApiError(403, "bad_token", "only the game's host may do that")
+
+
+def _bearer(authorization: str | None, whose: str) -> str:
+    """The token of an ``Authorization: Bearer TOKEN`` header; 401 without one."""
     scheme, _, token = (authorization or "").partition(" ")
     if scheme.lower() != "bearer" or not token:
-        raise ApiError(401, "bad_token", "send the host's token: Authorization: Bearer TOKEN")
-    if not token_matches(token.strip(), room.row.host_hash):
-        raise ApiError(403, "bad_token", "only the game's host may do that")
+        raise ApiError(401, "bad_token", f"send {whose}: Authorization: Bearer TOKEN")
+    return token.strip()
 
 
 @router.post("/games/{game_id}/rematch", response_model=Rematch, summary="The same players again, the winner first")
@@ -529,11 +535,9 @@ def rematch(
 
 
 def _check_member(room: Room, authorization: str | None) -> None:
-    scheme, _, token = (authorization or "").partition(" ")
-    if scheme.lower() != "bearer" or not token:
-        raise ApiError(401, "bad_token", "send the host's or a player's token: Authorization: Bearer TOKEN")
+    token = _bearer(authorization, "the host's or a player's token")
     hashes = [room.row.host_hash, *(seat.token_hash for seat in room.row.seats)]
-    if not any([token_matches(token.strip(), stored) for stored in hashes]):  # noqa: C419 - compare every one
+    if not any([token_matches(token, stored) for stored in hashes]):  # noqa: C419 - compare every one
         raise ApiError(403, "bad_token", "that token is not one of this game's players")
 
 

@@ -302,7 +302,7 @@ def why_not_json(game: Game, viewer: int) -> dict[str, dict[str, str]]:
     if game.stage != CARD or game.is_over or game.decider != viewer:
         return {}
     view = game.observe(viewer).position
-    cards = [game.card] if game.card is not None else sorted(set(view.hands[viewer])) if view.hands else []
+    cards = _playable(game, view, viewer)
     team = (position.turn, partner(position.turn)) if game.rules.partners else (position.turn,)
     return {
         card_name(card): {
@@ -325,13 +325,19 @@ def why_not_there(
     card's again (a partners' 7 has hundreds)."""
     card = parse_card_word(card_word)
     view = game.observe(viewer).position
-    playable = [game.card] if game.card is not None else sorted(set(view.hands[viewer])) if view.hands else []
-    if card not in playable:
+    if card not in _playable(game, view, viewer):
         raise InvalidError(f"{a_card(card)} is not a card to play now")
     colour, origin = _read_key(pawn, "pawn")
     place = _read_key(to, "place")
     moves = None if offered is None else [move for move in offered if move.card == card]
     return why_pawn_cannot_go(game.rules, view, card, origin, place, colour, moves)
+
+
+def _playable(game: Game, view: Position, viewer: int) -> list[int]:
+    """The cards the deciding ``viewer`` may play: the card drawn, or each card of their hand."""
+    if game.card is not None:
+        return [game.card]
+    return sorted(set(view.hands[viewer])) if view.hands else []
 
 
 def _read_key(key: str, what: str) -> tuple[int, int]:
