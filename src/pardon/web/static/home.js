@@ -11,23 +11,22 @@ import {
   copyField,
   el,
   forget,
-  levelName,
   forgetMyGame,
+  levelName,
   localPath,
   myGames,
   ONLINE_GAME_KEY as ONLINE_KEY,
+  savedOnlineGame,
   say,
   seatLabel,
   seatToComputer,
   store,
-  stored,
 } from "/static/site.js";
 
 /** The usual colours for each number of players; a chosen colour the usual ones lack replaces one. */
 const USUAL = { 1: ["red"], 2: ["red", "yellow"], 3: ["red", "blue", "yellow"], 4: ["red", "blue", "yellow", "green"] };
 const OPPOSITE = { red: "yellow", yellow: "red", blue: "green", green: "blue" };
 const POLL_MS = 1500;
-/** The online game this browser created and still waits for players: its links are shown only here. */
 
 const page = {
   presets: [],
@@ -467,7 +466,7 @@ function showGameLobby(game, myColour, isPublic, { focus = true } = {}) {
         el(
           "li",
           { class: "invite", dataset: { colour: seat.colour } },
-          el("div", { class: "invite-head" }, chip(seat.colour, `${capitalise(seat.colour)} — ${seat.name}`), computerBadge(seat.colour, badges)),
+          computerHead(seat.colour, seat.name, badges),
         ),
       ),
     ),
@@ -508,8 +507,10 @@ function localLinksNote() {
   );
 }
 
-function computerBadge(colour, badges) {
-  return (badges[colour] = el("span", { class: "badge joined", dataset: { colour } }, "Computer"));
+/** A computer seat in the game's panel: "Blue — Computer (Hard)", marked Computer. */
+function computerHead(colour, name, badges) {
+  const badge = (badges[colour] = el("span", { class: "badge joined", dataset: { colour } }, "Computer"));
+  return el("div", { class: "invite-head" }, chip(colour, `${capitalise(colour)} — ${name}`), badge);
 }
 
 /** For a friend who cannot come: a computer plays their seat, so the others need not wait. */
@@ -521,8 +522,7 @@ function handOverButton(game, seat, badges, handOvers) {
     try {
       const summary = await seatToComputer(game.id, seat.colour, game.host_token);
       const given = summary.seats.find((item) => item.colour === seat.colour);
-      const head = el("div", { class: "invite-head" }, chip(seat.colour, `${colour} — ${given.name}`), computerBadge(seat.colour, badges));
-      button.closest("li").replaceChildren(head);
+      button.closest("li").replaceChildren(computerHead(seat.colour, given.name, badges));
       delete handOvers[seat.colour];
       say($("game-status"), `${colour} is played by the computer (${levelName(given.level)}) now: their link opens no seat any more.`, "ok");
     } catch (failure) {
@@ -548,13 +548,8 @@ function forgetOnlineGame() {
 
 /** The online game created here before a reload, or the tab closed, shown again while it waits for players. */
 async function restoreGameLobby() {
-  let saved = null;
-  try {
-    saved = JSON.parse(stored(ONLINE_KEY) ?? "null");
-  } catch {
-    return; // not what this page wrote
-  }
-  if (!saved?.game?.id) return;
+  const saved = savedOnlineGame();
+  if (!saved) return;
   try {
     const summary = await api(`/api/games/${encodeURIComponent(saved.game.id)}`);
     if (summary.status !== "waiting") return forgetOnlineGame(); // under way: its players have their seats

@@ -120,14 +120,21 @@ export async function api(path, { method, json, headers } = {}) {
 
 export const ONLINE_GAME_KEY = "pardon.onlineGame";
 
-/** The host's token of game `id`, if this browser made it; else null. */
-export function hostTokenOf(id) {
+/** The online game this browser created and still waits for players ({game, colour, isPublic}:
+ * its links are shown only on the home page); null if none, or not what the home page wrote. */
+export function savedOnlineGame() {
   try {
     const saved = JSON.parse(stored(ONLINE_GAME_KEY) ?? "null");
-    return saved?.game?.id === id && typeof saved.game.host_token === "string" ? saved.game.host_token : null;
+    return saved?.game?.id ? saved : null;
   } catch {
     return null;
   }
+}
+
+/** The host's token of game `id`, if this browser made it; else null. */
+export function hostTokenOf(id) {
+  const game = savedOnlineGame()?.game;
+  return game?.id === id && typeof game.host_token === "string" ? game.host_token : null;
 }
 
 /** Let a computer play the seat of `colour`, whose player has not come (the host only): the
