@@ -217,18 +217,19 @@ def database_problem(url: str) -> str | None:
     if problem is not None:
         return f"cannot open the database at {where}: {problem}"
     try:
-        # another program's data is never written into, not even a journal mode: read it first
+        # another program's data is never written into, not even a journal mode: a file is read first
+        foreign = None
         if path is not None and path.exists():
             foreign = _foreign(create_engine(f"sqlite:///file:{path}?mode=ro&uri=true"))
-            if foreign is not None:
-                return f"will not use the database at {where}: {foreign}; give pardon a database of its own"
-        engine = make_engine(url)
-        try:
-            with engine.connect() as connection:
-                connection.execute(text("SELECT 1"))
-                foreign = foreign_tables(connection)
-        finally:
-            engine.dispose()
+        if foreign is None:
+            engine = make_engine(url)
+            try:
+                with engine.connect() as connection:
+                    connection.execute(text("SELECT 1"))
+                    if path is None:  # a database server's (PostgreSQL): looked at once connected
+                        foreign = foreign_tables(connection)
+            finally:
+                engine.dispose()
     except OSError as error:
         return f"cannot open the database at {where}: {(error.strerror or str(error)).lower()}"
     except SQLAlchemyError as error:
