@@ -446,6 +446,7 @@ def test_puzzle_chooses_by_level_and_refuses_an_unknown_one() -> None:
         ("--expire-waiting", "-1", "--expire-waiting must be a number from 0"),  # was read as never
         ("--public-url", "games.example:8000", "--public-url must be an address such as https://"),
         ("--allow-origin", "https://a.example/path", "--allow-origin must be an address"),
+        ("--public-url", "https://games.example/pardon", "pardon cannot be served under a path"),  # pages load /static
     ],
 )
 def test_serve_refuses_a_bad_option_before_it_starts(option: str, value: str, words: str, tmp_path: Path) -> None:

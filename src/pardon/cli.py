@@ -587,6 +587,11 @@ def _check_web_address(option: str, url: str | None) -> None:
     origin = option == "--allow-origin"  # a browser's Origin has no path
     if parts.scheme not in ("http", "https") or not parts.hostname or (origin and parts.path not in ("", "/")):
         raise UserError(f"{option} must be an address such as https://games.example.org, not {url!r}")
+    if parts.path not in ("", "/"):  # the pages load /static and /api from the root of their address
+        raise UserError(
+            f"{option} must be the root of an address, not {url!r}: pardon cannot be served under a path such as"
+            f" {parts.path!r}; give it a host name or a port of its own (https://games.example.org)"
+        )
 
 
 def command_sheets(arguments: argparse.Namespace) -> int:

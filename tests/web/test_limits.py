@@ -205,7 +205,7 @@ def test_the_origin_is_checked_against_the_servers_own_address_not_the_host_head
 def test_allowed_origins_and_the_public_url_may_connect(tmp_path: Path) -> None:
     port = free_port()
     command = [sys.executable, "-m", "pardon", "serve", "--port", str(port), "--db", str(tmp_path / "g.sqlite3")]
-    command += ["--allow-origin", "https://friends.example", "--public-url", "https://games.example/pardon"]
+    command += ["--allow-origin", "https://friends.example", "--public-url", "https://games.example/"]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         wait_until_up(f"http://127.0.0.1:{port}", process)
