@@ -342,7 +342,7 @@ def test_a_server_game_is_added_to_the_match_with_one_click(page: Any, browser: 
     # the server's result is kept as it is: no Edit, but Remove, and a note saying so
     assert page.get_by_role("button", name="Edit game 1").count() == 0
     assert page.get_by_role("button", name="Remove game 1").is_visible()
-    expect(page.locator("#sheet-note")).to_contain_text("keep the result the server recorded")
+    expect(page.locator("#sheet-note")).to_contain_text("which keeps their result, so they have no Edit")
 
     # a match counting wins, with the same people named in other case: matched by name; doubled counts 2
     context = browser.new_context()
@@ -355,7 +355,7 @@ def test_a_server_game_is_added_to_the_match_with_one_click(page: Any, browser: 
         other.get_by_role("button", name="Add this game to the match").click()
         wins = dict(zip(sheet(other)[0][1:], sheet(other)[-1][1:], strict=True))
         assert wins == {"sam": "0", "Ann": "1", "grandma": "0", winner.lower(): "2"}
-        assert sheet(other)[2][0] == "2 ×2 online"
+        assert sheet(other)[2][0] == "2 ×2 pardon"
     finally:
         context.close()
 
