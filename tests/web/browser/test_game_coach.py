@@ -180,3 +180,36 @@ def test_a_game_with_doubles_says_its_doubling_decisions_are_not_judged(quick_se
     assert note.text_content() == "Doubling decisions (to double, accept or drop) are not judged: only cards are."
     title = page.locator("#chance-graph-title").text_content() or ""
     assert title.endswith(" and the end") and " to " in title
+
+
+def test_players_at_one_screen_each_find_their_own_mistakes_under_their_name(quick_server: Server, page: Any) -> None:
+    """A hot-seat game: the mistakes of everyone at the screen were one list, biggest first, so a
+    family had to read the dots to find their own. Each player now has their own, under their name."""
+    seats = [{"kind": "hotseat", "name": "Mum"}, {"kind": "hotseat", "name": "Sam"}]
+    game = create_game(quick_server, {"seed": 3, "seats": seats})
+    play_to_the_end(quick_server, game, game["host_token"])
+    analysis = quick_server.rest(f"/api/games/{game['id']}/analysis")
+    assert analysis["coached"] == ["red", "yellow"]
+    by_colour = {colour: [m for m in analysis["mistakes"] if m["colour"] == colour] for colour in analysis["coached"]}
+    assert any(by_colour.values()), "seed 3: the first legal move every time costs something"
+
+    open_game(page, game["host_link"])
+    page.locator("#game-over").wait_for(state="visible")
+    page.get_by_role("button", name="How the game went").click()
+    page.locator("#coach[data-state=ready]").wait_for()
+    assert page.locator("#mistakes-title").text_content() == "Biggest mistakes"
+    sections = page.locator("#coach-mistakes section.player-mistakes")
+    assert sections.count() == 2
+    for index, (colour, name) in enumerate([("red", "Mum"), ("yellow", "Sam")]):
+        section = sections.nth(index)
+        assert section.get_attribute("data-colour") == colour
+        assert name in (section.get_by_role("heading").text_content() or "")
+        items = section.locator("ol.mistakes > li")
+        assert items.count() == len(by_colour[colour])
+        for item, mistake in zip(items.all(), by_colour[colour], strict=True):
+            assert f"played {mistake['played']}; better: {mistake['better']}" in item.inner_text()
+            assert item.get_attribute("data-colour") == colour
+        if not by_colour[colour]:
+            assert (section.locator(".no-mistakes").text_content() or "").startswith(f"No mistakes: every move {name}")
+    problems = serious_problems(page)
+    assert not problems, "\n".join(problems)

@@ -1506,10 +1506,16 @@ async function loadAnalysis(game) {
   }
 }
 
-/** The mistakes this page cares about: its own seats' if it plays any that were coached, else all. */
+/** The coached players this page cares about: its own seats if it plays any that were coached, else all. */
+function playersShown(analysis) {
+  const mine = analysis.coached.filter((colour) => app.seats.includes(colour));
+  return mine.length ? mine : analysis.coached;
+}
+
+/** The mistakes of those players. */
 function mistakesShown(analysis) {
-  const mine = analysis.mistakes.filter((mistake) => app.seats.includes(mistake.colour));
-  return analysis.coached.some((colour) => app.seats.includes(colour)) ? mine : analysis.mistakes;
+  const players = playersShown(analysis);
+  return analysis.mistakes.filter((mistake) => players.includes(mistake.colour));
 }
 
 function renderAnalysis(analysis) {
@@ -1529,15 +1535,40 @@ function renderAnalysis(analysis) {
   } else if (analysis.seats.length === 1) {
     box.replaceChildren(); // the note under the graph says the solo challenge is not judged
     title.hidden = true;
+  } else if (playersShown(analysis).length > 1 && mistakes.length) {
+    // several players at this screen (or a spectator): each finds their own, under their name
+    box.replaceChildren(...playersShown(analysis).map((colour) => playerMistakes(analysis, colour, level)));
   } else if (!mistakes.length) {
-    const who = mineOnly ? "you" : "anyone";
-    // decisions without a card (to double, accept or drop) are not judged: the note says so, and this claims nothing of them
-    const what = unjudged(analysis) ? "card" : "move";
-    box.replaceChildren(paragraph(`No mistakes: every ${what} ${who} played was as good as the computer's best (${level}).`));
+    box.replaceChildren(paragraph(noMistakes(analysis, mineOnly ? "you" : "anyone", level)));
   } else {
     const mine = (colour) => app.seats.length === 1 && app.seats.includes(colour);
     box.replaceChildren(mistakeList(mistakes, { mine, names: playerName, onShow: showMistake }));
   }
+}
+
+/** "No mistakes" said of cards only where doubling decisions, which are not judged, were made. */
+function noMistakes(analysis, who, level) {
+  const what = unjudged(analysis) ? "card" : "move";
+  return `No mistakes: every ${what} ${who} played was as good as the computer's best (${level}).`;
+}
+
+/** One player's mistakes under their name, or that they made none. */
+function playerMistakes(analysis, colour, level) {
+  const own = analysis.mistakes.filter((mistake) => mistake.colour === colour);
+  const section = document.createElement("section");
+  section.className = "player-mistakes";
+  section.dataset.colour = colour;
+  const heading = document.createElement("h4");
+  heading.className = "player-mistakes-title";
+  const dot = document.createElement("span");
+  dot.className = `dot ${colour}`;
+  dot.setAttribute("aria-hidden", "true");
+  heading.append(dot, ` ${playerName(colour)}`);
+  const body = own.length
+    ? mistakeList(own, { mine: () => false, names: playerName, onShow: showMistake })
+    : paragraph(noMistakes(analysis, playerName(colour), level));
+  section.append(heading, body);
+  return section;
 }
 
 function paragraph(text) {
