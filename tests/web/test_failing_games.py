@@ -161,3 +161,22 @@ def test_a_refused_computer_move_is_tried_again_later_and_later(
             _accept_decisions(database)
             final = watcher.until(lambda message: message.get("state", {}).get("status") == "finished")
     assert final["state"]["winner"] in ("red", "yellow")
+
+
+def test_an_unexpected_error_is_answered_and_its_traceback_logged_once(
+    database: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """uvicorn logs the traceback of an error Starlette raises again after the answer; the app's own
+    line names the request only (the traceback was printed twice)."""
+    app = create_app(Settings(database=database))
+
+    def broken() -> None:
+        raise ZeroDivisionError("a bug")
+
+    app.add_api_route("/api/broken", broken)
+    with caplog.at_level(logging.ERROR, logger="pardon.web"), TestClient(app, raise_server_exceptions=False) as client:
+        answer = client.get("/api/broken")
+    assert answer.status_code == 500
+    assert answer.json() == {"error": "server_error", "message": "something went wrong"}
+    [line] = [record for record in caplog.records if record.name.startswith("pardon")]
+    assert line.getMessage() == "GET /api/broken failed: ZeroDivisionError" and line.exc_info is None

@@ -189,6 +189,8 @@ async def _http_error(request: Request, error: HTTPException) -> Response:
     return JSONResponse(body, status_code=error.status_code, headers=error.headers)
 
 
-async def _server_error(_request: Request, error: Exception) -> JSONResponse:
-    log.error("request failed", exc_info=error)
+async def _server_error(request: Request, error: Exception) -> JSONResponse:
+    # Starlette raises the error again once this answer is sent, and uvicorn logs its traceback:
+    # this line names the request, without a second copy of the traceback.
+    log.error("%s %s failed: %s", request.method, request.url.path, type(error).__name__)
     return JSONResponse({"error": "server_error", "message": "something went wrong"}, status_code=500)
