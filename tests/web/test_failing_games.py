@@ -9,6 +9,7 @@ import logging
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -180,3 +181,24 @@ def test_an_unexpected_error_is_answered_and_its_traceback_logged_once(
     assert answer.json() == {"error": "server_error", "message": "something went wrong"}
     [line] = [record for record in caplog.records if record.name.startswith("pardon")]
     assert line.getMessage() == "GET /api/broken failed: ZeroDivisionError" and line.exc_info is None
+
+
+def test_a_database_file_deleted_under_the_server_fails_the_health_check(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The server goes on writing to a SQLite file deleted under it, and a restart makes a new empty
+    one: every game since is lost. An uptime check now hears of it (it was told "ok")."""
+    path = tmp_path / "games.sqlite3"
+    app = create_app(Settings(database=f"sqlite:///{path}"))
+    with caplog.at_level(logging.ERROR, logger="pardon.web"), TestClient(app) as client:
+        assert client.get("/healthz").json() == {"status": "ok"}
+        path.unlink()
+        for _ in range(3):
+            answer = client.get("/healthz")
+            assert answer.status_code == 503 and answer.json()["status"] == "failing"
+            assert f"the database file {path} is gone" in answer.json()["problem"]
+            assert client.head("/healthz").status_code == 503
+        said = [record.getMessage() for record in caplog.records if "is gone" in record.getMessage()]
+        assert len(said) == 1  # logged once, not at every check
+        path.write_bytes(b"")  # another file in its place is not the server's database either
+        assert "was replaced" in client.get("/healthz").json()["problem"]

@@ -12,11 +12,14 @@ import json
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
+from sqlalchemy import text
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -32,7 +35,7 @@ from pardon.web.protocol import Connections, serve_connection
 from pardon.web.results_api import router as results_router
 from pardon.web.rooms import Rooms
 from pardon.web.settings import Settings
-from pardon.web.storage import Store, lock_database, make_engine
+from pardon.web.storage import Store, lock_database, make_engine, sqlite_file
 
 log = logging.getLogger("pardon.web")
 
@@ -46,6 +49,7 @@ def create_app(settings: Settings) -> FastAPI:
         try:
             engine = make_engine(settings.database)
             upgrade(engine)
+            app.state.database_file = _file_identity(sqlite_file(settings.database))
             rooms = Rooms(Store(engine), settings)
             app.state.rooms = rooms
             app.state.creation_limit = CreationLimit(settings.create_rate, settings.create_burst)
@@ -81,19 +85,58 @@ def create_app(settings: Settings) -> FastAPI:
     app.add_exception_handler(HTTPException, _http_error)  # type: ignore[arg-type]
     app.add_exception_handler(Exception, _server_error)
 
-    @app.get("/healthz", summary="Whether the server is up")
-    def healthz() -> dict[str, str]:
-        return {"status": "ok"}
+    @app.get("/healthz", summary="Whether the server is up and its database answers")
+    def healthz() -> JSONResponse:
+        return _health(app)
 
     @app.head("/healthz", include_in_schema=False)  # uptime checks that ask for the headers alone
-    def healthz_headers() -> dict[str, str]:
-        return {"status": "ok"}
+    def healthz_headers() -> JSONResponse:
+        return _health(app)
 
     @app.websocket("/ws/games/{game_id}")
     async def play(socket: WebSocket, game_id: str) -> None:
         await serve_connection(socket, game_id, app.state.rooms, settings, connections)
 
     return app
+
+
+def _file_identity(path: Path | None) -> tuple[Path, int, int] | None:
+    """A SQLite file and which file it is (device and inode), to notice it deleted or replaced."""
+    if path is None or not path.exists():
+        return None
+    found = path.stat()
+    return path, found.st_dev, found.st_ino
+
+
+def _health(app: FastAPI) -> JSONResponse:
+    """``ok``, or 503 with the problem: an uptime check then hears of a database deleted under the
+    running server (whose games would be lost at the next restart) or one that no longer answers."""
+    problem = _database_problem(app)
+    if problem is None:
+        app.state.health_reported = None
+        return JSONResponse({"status": "ok"})
+    if getattr(app.state, "health_reported", None) != problem:  # logged once, not at every check
+        app.state.health_reported = problem
+        log.error("pardon serve: %s", problem)
+    return JSONResponse({"status": "failing", "problem": problem}, status_code=503)
+
+
+def _database_problem(app: FastAPI) -> str | None:
+    known = getattr(app.state, "database_file", None)
+    if known is not None:
+        path, device, inode = known
+        try:
+            found = path.stat()
+        except OSError:
+            return f"the database file {path} is gone: the games played from now on are lost at the next restart"
+        if (found.st_dev, found.st_ino) != (device, inode):
+            return f"the database file {path} was replaced: restart the server to use the new one"
+    try:
+        with app.state.rooms.store.engine.connect() as connection:
+            connection.execute(text("SELECT 1"))
+    except SQLAlchemyError as error:
+        return f"the database does not answer: {type(error).__name__}"
+    return None
 
 
 class BodyLimit:
