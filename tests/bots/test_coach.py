@@ -269,6 +269,14 @@ def test_a_pawn_left_in_reach_is_named_with_the_card_that_reaches_it() -> None:
     assert why == "Move out of reach: Yellow's pawn on 15 could bump yours on 20 with a 5"
 
 
+def test_taking_a_threat_away_is_not_called_moving_out_of_reach() -> None:
+    """Both moves bump with a Sorry!; the better one bumps the Red pawn that could bump Yellow's
+    pawn on 31 with a 10's back-1. It was called "Move out of reach", though no pawn moves away."""
+    position = parse_position("R:32,33,start,start Y:31,start,start,start turn:Y")
+    why = reason(CLASSIC, position, named(position, 13, "sorry start-32"), named(position, 13, "sorry start-33"))
+    assert why == "Bump the pawn that threatens yours: Red's pawn on 32 could bump yours on 31 with a 10's back-1"
+
+
 def test_with_nothing_to_name_the_reason_is_the_chance() -> None:
     position = parse_position("R:4,20,start,start Y:start,start,start,start turn:R")
     better, other = named(position, 3, "3 20-23"), named(position, 3, "3 4-7")
@@ -316,7 +324,7 @@ def test_a_hand_game_is_judged_from_the_movers_own_hand_only(monkeypatch: pytest
             None,
             "2 start-4",
             "11 43x30",
-            "Move out of reach: Yellow's pawn on 43 could bump yours on 45 with a 2",
+            "Stay out of reach: Yellow's pawn on 43 could bump yours on 45 with a 2",
         ),
         (  # the switch would carry Red's last pawn most of a lap
             "classic",

@@ -647,10 +647,17 @@ def _reach_tip(rules: Rules, position: Position, better: Move, other: Move) -> s
         exposed[0],
     )
     colour, distance = attacker
-    return (
-        f"Move out of reach: {_colour(colour)}'s pawn on {SQUARE[colour][distance]} "
-        f"could bump yours on {SQUARE[me][mine]} with {card}"
+    threat = (
+        f"{_colour(colour)}'s pawn on {SQUARE[colour][distance]} could bump yours on {SQUARE[me][mine]} with {card}"
     )
+    was_there = mine in position.pawns[me]
+    if was_there and mine not in better.result.pawns[me]:
+        return f"Move out of reach: {threat}"
+    if was_there and distance in position.pawns[colour] and distance not in better.result.pawns[colour]:
+        # the better move leaves the pawn where it is and takes its attacker away
+        sent_back = better.result.pawns[colour].count(START) > position.pawns[colour].count(START)
+        return f"{'Bump the pawn that threatens yours' if sent_back else 'Take the threat away'}: {threat}"
+    return f"Stay out of reach: {threat}"  # the other move puts a pawn in reach, or brings an attacker near
 
 
 def _start_exit_tip(rules: Rules, position: Position, better: Move, other: Move) -> str | None:
