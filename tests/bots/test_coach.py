@@ -277,6 +277,17 @@ def test_taking_a_threat_away_is_not_called_moving_out_of_reach() -> None:
     assert why == "Bump the pawn that threatens yours: Red's pawn on 32 could bump yours on 31 with a 10's back-1"
 
 
+def test_a_pawn_moved_out_of_reach_is_told_so_though_the_other_move_moves_it_too() -> None:
+    # Yellow's pawn on 57 is 7 ahead of Red's on 50: the 10 carries it out of reach, its back-1 only to 56
+    position = parse_position("R:50,20,start,start Y:57,start,start,start turn:Y")
+    why = reason(CLASSIC, position, named(position, 10, "10 57-7"), named(position, 10, "10 57-56"))
+    assert why == "Move out of reach: Red's pawn on 50 could bump yours on 56 with a split 7"
+    # with no other pawn out, Red cannot split a 7: 6 squares are out of its reach
+    alone = parse_position("R:50,start,start,start Y:57,start,start,start turn:Y")
+    why = reason(CLASSIC, alone, named(alone, 10, "10 57-7"), named(alone, 10, "10 57-56"))
+    assert "split 7" not in why, why
+
+
 def test_with_nothing_to_name_the_reason_is_the_chance() -> None:
     position = parse_position("R:4,20,start,start Y:start,start,start,start turn:R")
     better, other = named(position, 3, "3 20-23"), named(position, 3, "3 4-7")

@@ -650,13 +650,14 @@ def _reach_tip(rules: Rules, position: Position, better: Move, other: Move) -> s
     threat = (
         f"{_colour(colour)}'s pawn on {SQUARE[colour][distance]} could bump yours on {SQUARE[me][mine]} with {card}"
     )
-    was_there = mine in position.pawns[me]
-    if was_there and mine not in better.result.pawns[me]:
-        return f"Move out of reach: {threat}"
-    if was_there and distance in position.pawns[colour] and distance not in better.result.pawns[colour]:
+    stays = mine in position.pawns[me] and mine in better.result.pawns[me]
+    if stays and distance in position.pawns[colour] and distance not in better.result.pawns[colour]:
         # the better move leaves the pawn where it is and takes its attacker away
         sent_back = better.result.pawns[colour].count(START) > position.pawns[colour].count(START)
         return f"{'Bump the pawn that threatens yours' if sent_back else 'Take the threat away'}: {threat}"
+    in_reach_before = {threat[0] for threat in _exposed(rules, position, me)}
+    if any(pawn not in better.result.pawns[me] for pawn in in_reach_before - exposed_after_better):
+        return f"Move out of reach: {threat}"  # the better move takes a pawn in reach away
     return f"Stay out of reach: {threat}"  # the other move puts a pawn in reach, or brings an attacker near
 
 
@@ -848,10 +849,13 @@ def _behind(attacker: int, target: int) -> int:
     return (target - attacker) % TRACK_LENGTH
 
 
-def _threat_card(behind: int) -> str | None:
-    """The card that lets a pawn ``behind`` squares back (negative: ahead) land on a pawn."""
+def _threat_card(behind: int, can_split: bool) -> str | None:
+    """The card that lets a pawn ``behind`` squares back (negative: ahead) land on a pawn; a split
+    7 only where its colour has another pawn out to move the rest of the 7."""
     if behind in FORWARD_REACH:
-        return "a split 7" if behind in (4, 6) else a_card(behind)
+        if behind in (4, 6):
+            return "a split 7" if can_split else None
+        return a_card(behind)
     if -behind in BACKWARD_REACH:
         return "a 4" if behind == -4 else "a 10's back-1"
     return None
@@ -876,11 +880,12 @@ def _exposed(rules: Rules, position: Position, me: int) -> list[tuple[int, tuple
 
 
 def _attacker(position: Position, colour: int, target: int) -> tuple[tuple[int, int], str] | None:
+    out = sum(pawn not in (START, HOME) for pawn in position.pawns[colour])
     for pawn in position.pawns[colour]:
         if not is_on_track(pawn):
             continue
         behind = _behind(SQUARE[colour][pawn], target)
-        card = _threat_card(behind if behind <= TRACK_LENGTH // 2 else behind - TRACK_LENGTH)
+        card = _threat_card(behind if behind <= TRACK_LENGTH // 2 else behind - TRACK_LENGTH, out > 1)
         if card is not None:
             return (colour, pawn), card
     return None
