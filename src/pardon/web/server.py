@@ -9,8 +9,9 @@ import logging
 import os
 import socket
 import sys
+import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import uvicorn
 from sqlalchemy import create_engine, text
@@ -21,7 +22,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from pardon.web import errors
 from pardon.web.app import create_app
 from pardon.web.migrate import foreign_tables
-from pardon.web.protocol import CLOSE_TRY_LATER, COUNTED, Connections, error_message
+from pardon.web.protocol import CLOSE_TRY_LATER, COUNTED, Connections, Quota, error_message
 from pardon.web.settings import Settings
 from pardon.web.storage import make_engine
 
@@ -49,6 +50,31 @@ QUIET.setLevel(logging.WARNING)
 
 #: Addresses that mean "every interface": a browser on this machine reaches them as localhost.
 ANY_ADDRESS = ("0.0.0.0", "::", "")
+
+#: Seconds a connection has to send a whole request, headers and body (a small one: at most
+#: Settings.max_body), counted from when it opens or from the answer to its last request.  One
+#: that sends nothing, or a byte at a time (slowloris), is closed then (``408 too_slow`` if it
+#: had begun a request).  Generous for a phone on a poor network, where a request is a packet
+#: or two, each sent again after 1, 2, 4, 8 s when lost.  Once a request is in, the clock
+#: stops: an answer takes what it takes, and an upgraded websocket is no longer HTTP at all.
+#: Between requests an idle connection goes sooner, at uvicorn's keep-alive timeout (5 s).
+REQUEST_TIMEOUT = 20.0
+
+#: HTTP connections (pages, API requests, websockets before their upgrade) open at once from
+#: one client address.  A browser opens about six to one server, so a household of browsers
+#: behind one address fits many times over.  Past it a connection is answered ``503
+#: too_many_connections`` as soon as it is made, and closed; those already open go on.  An
+#: upgraded websocket leaves this count for its own (Settings.max_connections_per_address).
+MAX_HTTP_PER_ADDRESS = 64
+
+#: Seconds between two lines in the log about one address's refused connections.
+REFUSALS_LOGGED_EVERY = 60.0
+
+#: The error code of a request that did not arrive within :data:`REQUEST_TIMEOUT`.
+TOO_SLOW = "too_slow"
+
+#: Where the server says that it refuses an address's connections (once a minute at most).
+LOG = logging.getLogger("pardon.web.server")
 
 
 def browser_address(host: str, port: int) -> str:
@@ -186,19 +212,149 @@ def _protocol_for(connections: Connections) -> type[asyncio.Protocol]:
     return type("PardonWebSocketProtocol", (WebSocketProtocol,), {"counted": connections})
 
 
-def _http_protocol_for(connections: Connections) -> type[asyncio.Protocol]:
-    """uvicorn's HTTP protocol, which drops a connection from a flooding address as soon as it
-    is made: an address holding its whole share of websockets that keeps opening more past
-    the refusals answered each second costs a socket accepted and closed, not a handshake."""
-    base = HttpToolsProtocol if HttpToolsProtocol is not None else H11Protocol
+if TYPE_CHECKING:  # the mixin below is typed as one of the protocols it is mixed into
+    _HttpBase = H11Protocol
+else:
+    _HttpBase = asyncio.Protocol
 
-    def connection_made(self: Any, transport: asyncio.Transport) -> None:
-        base.connection_made(self, transport)
+
+class _GuardedHttp(_HttpBase):
+    """What pardon adds to uvicorn's HTTP protocol (either one, :func:`_http_protocol_for`):
+
+    - a connection from a flooding address (:meth:`Connections.is_flooding`) is dropped as
+      soon as it is made, without a word;
+    - each connection holds a place of its client address, :data:`MAX_HTTP_PER_ADDRESS` at
+      most: past them it is answered 503 and closed at once (and the operator told, once a
+      minute for each address); an upgrade to a websocket gives the place back;
+    - a connection that owes a request (new, or answered and kept alive) has
+      :data:`REQUEST_TIMEOUT` seconds to send all of it: uvicorn itself waits for ever on a
+      connection that sends nothing, or a byte now and then, and cancels its keep-alive
+      timer at the first byte."""
+
+    #: The server's count of its websockets (set for each server).
+    counted: Connections
+    #: Its HTTP connections of each client address (set for each server).
+    places: Quota
+    #: When each address was last logged as refused (set for each server).
+    refusals: _Refusals
+    #: The client address whose place this connection holds, once counted.
+    holds: str | None = None
+    #: The clock of the request this connection owes, while it runs; whether any of it came.
+    deadline: asyncio.TimerHandle | None = None
+    heard = False
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
         peer = transport.get_extra_info("peername")
-        if isinstance(peer, tuple) and connections.is_flooding(str(peer[0])):
+        address = str(peer[0]) if isinstance(peer, tuple) else None
+        if address is not None and self.counted.is_flooding(address):
             transport.abort()
+            return
+        if address is not None and not self.places.take(address):
+            limit = self.places.limit
+            self.refusals.tell(address, f"more than {limit} connections open at once from one address")
+            message = f"at most {limit} connections at once from one address: try again later"
+            transport.write(_http_error(503, errors.TOO_MANY_CONNECTIONS, message, retry_after=10))
+            transport.close()
+            return
+        self.holds = address
+        self._watch()
 
-    return type("PardonHttpProtocol", (base,), {"connection_made": connection_made})
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._stop()
+        self._give_back()
+        super().connection_lost(exc)
+
+    def data_received(self, data: bytes) -> None:
+        self.heard = self.heard or bool(data)
+        super().data_received(data)
+        if self.transport.get_protocol() is self:  # not upgraded to a websocket by this data
+            self._watch()
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        self._watch()
+
+    def handle_websocket_upgrade(self, *event: Any) -> None:
+        """A websocket from now on: no clock, and no place among the HTTP connections (the
+        websocket protocol counts it against its own cap)."""
+        self._stop()
+        self._give_back()
+        super().handle_websocket_upgrade(*event)
+
+    def _watch(self) -> None:
+        """Run the clock while the connection owes a request (its headers or the rest of its
+        body), from the first moment it does; stop it once a request is in."""
+        cycle = self.cycle
+        received = cycle is not None and not cycle.response_complete and not cycle.more_body
+        if received or self.transport.is_closing():
+            self._stop()
+        elif self.deadline is None:
+            self.heard = False
+            self.deadline = self.loop.call_later(REQUEST_TIMEOUT, self._too_slow)
+
+    def _stop(self) -> None:
+        if self.deadline is not None:
+            self.deadline.cancel()
+            self.deadline = None
+
+    def _too_slow(self) -> None:
+        """Time is up: close, saying why to a client that had begun a request (unless its
+        answer has begun, which a word more would corrupt)."""
+        self.deadline = None
+        transport = self.transport
+        if transport.is_closing() or transport.get_protocol() is not self:
+            return
+        cycle = self.cycle
+        answering = cycle is not None and cycle.response_started and not cycle.response_complete
+        if self.heard and not answering:
+            message = f"the request did not arrive within {REQUEST_TIMEOUT:g} seconds"
+            transport.write(_http_error(408, TOO_SLOW, message))
+        transport.close()
+
+    def _give_back(self) -> None:
+        if self.holds is not None:
+            self.places.give_back(self.holds)
+            self.holds = None
+
+
+class _Refusals:
+    """Tells the operator that an address's connections are refused: once in
+    :data:`REFUSALS_LOGGED_EVERY` seconds for each address at most, however many there are."""
+
+    def __init__(self) -> None:
+        self.told: dict[str, float] = {}
+
+    def tell(self, address: str, why: str) -> None:
+        now = time.monotonic()
+        last = self.told.get(address)
+        if last is not None and now - last < REFUSALS_LOGGED_EVERY:
+            return
+        if len(self.told) >= 1024:  # forget the addresses told long enough ago
+            self.told = {known: at for known, at in self.told.items() if now - at < REFUSALS_LOGGED_EVERY}
+        self.told[address] = now
+        LOG.warning("refusing connections from %s: %s (said once a minute at most for each address)", address, why)
+
+
+def _http_error(status: int, code: str, message: str, retry_after: int | None = None) -> bytes:
+    """A whole HTTP answer that closes the connection: an error of the API's kind,
+    ``{"error": CODE, "message": TEXT}``, written straight to the socket."""
+    body = json.dumps({"error": code, "message": message}, separators=(",", ":")).encode()
+    reason = {408: "Request Timeout", 503: "Service Unavailable"}[status]
+    head = [f"HTTP/1.1 {status} {reason}", "content-type: application/json", f"content-length: {len(body)}"]
+    if retry_after is not None:
+        head.append(f"retry-after: {retry_after}")
+    head.append("connection: close")
+    return ("\r\n".join(head) + "\r\n\r\n").encode() + body
+
+
+def _http_protocol_for(connections: Connections, base: type[asyncio.Protocol] | None = None) -> type[asyncio.Protocol]:
+    """uvicorn's HTTP protocol (``base``: httptools' where it is installed, else h11's),
+    guarded for one server (:class:`_GuardedHttp`)."""
+    if base is None:
+        base = HttpToolsProtocol if HttpToolsProtocol is not None else H11Protocol
+    shared = {"counted": connections, "places": Quota(MAX_HTTP_PER_ADDRESS), "refusals": _Refusals()}
+    return type("PardonHttpProtocol", (_GuardedHttp, base), shared)
 
 
 def _is_utf8(frames: list[bytes]) -> bool:
