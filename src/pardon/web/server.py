@@ -70,9 +70,6 @@ MAX_HTTP_PER_ADDRESS = 64
 #: Seconds between two lines in the log about one address's refused connections.
 REFUSALS_LOGGED_EVERY = 60.0
 
-#: The error code of a request that did not arrive within :data:`REQUEST_TIMEOUT`.
-TOO_SLOW = "too_slow"
-
 #: Where the server says that it refuses an address's connections (once a minute at most).
 LOG = logging.getLogger("pardon.web.server")
 
@@ -309,7 +306,7 @@ class _GuardedHttp(_HttpBase):
         answering = cycle is not None and cycle.response_started and not cycle.response_complete
         if self.heard and not answering:
             message = f"the request did not arrive within {REQUEST_TIMEOUT:g} seconds"
-            transport.write(_http_error(408, TOO_SLOW, message))
+            transport.write(_http_error(408, errors.TOO_SLOW, message))
         transport.close()
 
     def _give_back(self) -> None:
