@@ -441,6 +441,7 @@ def test_puzzle_chooses_by_level_and_refuses_an_unknown_one() -> None:
         ("--takeover-level", "mcts(iterations=", "--takeover-level"),
         ("--create-rate", "-3", "--create-rate must be a number from 0 to"),  # was read as no limit at all
         ("--create-rate", "nan", "not nan"),
+        ("--join-rate", "-1", "--join-rate must be a number from 0 to"),
         ("--bot-pace", "inf", "--bot-pace must be a number from 0 to 60"),  # computers that never move
         ("--takeover-after", "-5", "--takeover-after must be a number from 0"),
         ("--expire-waiting", "-1", "--expire-waiting must be a number from 0"),  # was read as never

@@ -539,6 +539,7 @@ def command_serve(arguments: argparse.Namespace) -> int:
         "--bot-pace": _bounded("--bot-pace", arguments.bot_pace, 0, 60),
         "--takeover-after": _bounded("--takeover-after", arguments.takeover_after, 0, 86_400),
         "--create-rate": _bounded("--create-rate", arguments.create_rate, 0, 1_000_000),
+        "--join-rate": _bounded("--join-rate", arguments.join_rate, 0, 1_000_000),
         "--expire-waiting": _bounded("--expire-waiting", arguments.expire_waiting, 0, 24 * 365),
     }
     for url, option in [
@@ -553,6 +554,7 @@ def command_serve(arguments: argparse.Namespace) -> int:
         allowed_origins=tuple(arguments.allow_origin),
         public_url=arguments.public_url,
         create_rate=seconds["--create-rate"],
+        join_rate=seconds["--join-rate"],
         waiting_expiry=seconds["--expire-waiting"] * 3600,
         hint_level=arguments.hint_level,
         takeover_level=arguments.takeover_level,
@@ -775,6 +777,12 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--public-url", help="the address written in invite links (default: the request's)")
     serve.add_argument(
         "--create-rate", type=float, default=10.0, help="games one address may create a minute (0: no limit)"
+    )
+    serve.add_argument(
+        "--join-rate",
+        type=float,
+        default=6.0,
+        help="lobby seats one address may join a minute, 3 at once, 3 not yet gone to (0: no limit)",
     )
     serve.add_argument(
         "--expire-waiting", type=float, default=24.0, help="hours a game may wait with nobody at it (0: never expires)"

@@ -38,7 +38,7 @@ class Server:
             port = str(probe.getsockname()[1])
         self.url = f"http://127.0.0.1:{port}"
         command = [sys.executable, "-m", "pardon", "serve", "--port", port, "--db", str(database)]
-        command += ["--bot-pace", "0", "--create-rate", "0"]
+        command += ["--bot-pace", "0", "--create-rate", "0", "--join-rate", "0"]
         self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=os.environ)
         self._wait_until_up()
 

@@ -47,8 +47,11 @@ def test_a_seat_made_for_someone_is_never_offered_in_the_lobby(server: TestClien
     with server.websocket_connect(game["websocket"]) as socket:  # the host still plays Red
         host = Player(socket)
         assert host.hello(token_of(game, "red"))["seats"] == ["red"]
-    summary = server.get(f"/api/games/{game['id']}").json()
-    assert [(seat["open"], seat["taken"]) for seat in summary["seats"]] == [(False, True), (False, True)]
+    summary = server.get(f"/api/games/{game['id']}").json()  # Yellow's is kept for its joiner, who has not come yet
+    assert [(seat["open"], seat["taken"], seat["joining"]) for seat in summary["seats"]] == [
+        (False, True, False),
+        (False, False, True),
+    ]
 
 
 def test_an_open_seat_needs_a_public_game(server: TestClient) -> None:
@@ -61,7 +64,7 @@ def test_an_open_seat_needs_a_public_game(server: TestClient) -> None:
 def test_of_simultaneous_joins_of_a_seat_exactly_one_wins(database: str) -> None:
     port = free_port()
     url = f"http://127.0.0.1:{port}"
-    with served(database, port, "--create-rate", "0"):
+    with served(database, port, "--create-rate", "0", "--join-rate", "0"):
         for _ in range(8):
             body = {"public": True, "seats": [{"kind": "human"}, {"kind": "open"}, {"kind": "open"}]}
             game: Message = httpx.post(f"{url}/api/games", json=body, timeout=10).json()

@@ -38,7 +38,7 @@ def test_a_rematch_asked_by_everyone_at_once_is_made_once(database: str) -> None
     game of its own, and all but one were left waiting, unreachable, until they expired."""
     port = free_port()
     url = f"http://127.0.0.1:{port}"
-    with served(database, port, "--create-rate", "0"):
+    with served(database, port, "--create-rate", "0", "--join-rate", "0"):
         for _ in range(3):
             game = _finished_game(port)
             headers = {"Authorization": f"Bearer {game['host_token']}"}

@@ -5,7 +5,8 @@ every refusal is ``{"error": CODE, "message": TEXT}`` with a 4xx status.
 
 Looking a game up keeps nothing in memory that was not there: a finished game is read from
 the database (and replayed when its record is asked for), then forgotten.  Each client
-address may create only so many games a minute (:class:`CreationLimit`).
+address may create only so many games a minute (:class:`CreationLimit`), and join only so many
+seats from the lobby (:class:`JoinLimit`).
 """
 
 from __future__ import annotations
@@ -15,12 +16,14 @@ import math
 import secrets
 import threading
 import time
+import unicodedata
 from dataclasses import replace
+from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Header, Request
 from fastapi.responses import JSONResponse, PlainTextResponse
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
 
 from pardon.bots import BOTS, DEFAULT_BOT
 from pardon.core.board import COLOUR_NAMES
@@ -31,13 +34,34 @@ from pardon.core.notation import format_record, record_name
 from pardon.core.rules import in_words, parse_rules, to_text
 from pardon.core.state import check_seats, seats_for
 from pardon.web.protocol import COLOUR_NUMBERS, Colour
-from pardon.web.rooms import BOT, HUMAN, GameBrokenError, Room, Rooms, new_game
-from pardon.web.storage import FINISHED, WAITING, GameRow, SeatRow
+from pardon.web.rooms import BOT, HUMAN, GameBrokenError, Room, Rooms, join_cutoff, new_game
+from pardon.web.settings import Settings
+from pardon.web.storage import FINISHED, WAITING, GameRow, SeatRow, Store
 from pardon.web.tokens import hash_token, new_game_id, new_token, token_matches
 
-Name = Annotated[
-    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40, pattern=r"^[^\x00-\x1f\x7f]+$")
-]
+#: Format characters a name keeps: the zero-width joiner and non-joiner (emoji sequences such
+#: as a family, and Persian or Indic spelling) and the tag characters of subdivision flags.
+#: None of them turns text round or hides it.
+KEPT_FORMAT = frozenset({"\u200c", "\u200d", *map(chr, range(0xE0020, 0xE0080))})
+
+
+def clean_name(text: str) -> str:
+    r"""A player's name as everyone will see it: without control characters (Cc) or Unicode
+    format characters (category Cf: bidirectional overrides such as U+202E, which turn the text
+    after them round, zero-width spaces, soft hyphens), but those of :data:`KEPT_FORMAT`; trimmed.
+    Empty, the seat is named as if no name had been given.
+
+    >>> clean_name(" \u202eMum\u200b\t "), clean_name("\u2066\u00ad")
+    ('Mum', '')
+    >>> clean_name("\U0001f468\u200d\U0001f467") == "\U0001f468\u200d\U0001f467"  # a family emoji stays whole
+    True
+    """
+    kept = (char for char in text if char in KEPT_FORMAT or unicodedata.category(char) not in ("Cc", "Cf"))
+    return "".join(kept).strip()
+
+
+#: A name as given, cleaned where it enters (:func:`clean_name`): every seat's name comes this way.
+Name = Annotated[str, StringConstraints(max_length=40), AfterValidator(clean_name)]
 RulesOption = Annotated[str, StringConstraints(max_length=40)] | int | bool
 
 
@@ -127,7 +151,11 @@ class SeatSummary(BaseModel):
     level: str | None
     name: str
     open: bool = Field(description="left open for anyone and not taken yet: offered in the lobby, joinable")
-    taken: bool = Field(description="the seat has its player: a computer, or a human who has come (or joined)")
+    taken: bool = Field(description="the seat has its player: a computer, or a human who has come")
+    joining: bool = Field(
+        description="joined from the lobby, its player not come yet: kept for them for a grace time, "
+        "then open again (neither open nor taken meanwhile)"
+    )
 
 
 class GameSummary(BaseModel):
@@ -194,6 +222,9 @@ def come_back(status: int, code: str, message: str, seconds: int) -> JSONRespons
 RATE_LIMITED: dict[int | str, dict[str, Any]] = {
     429: refused_for_now("rate_limited: too many games created from this address")
 }
+JOIN_LIMITED: dict[int | str, dict[str, Any]] = {
+    429: refused_for_now("rate_limited: too many seats joined from this address, or joined and not come to yet")
+}
 
 #: The refusals of an answer that is not JSON when all goes well (a record) are JSON still.
 ERROR_SCHEMA = {"$ref": "#/components/schemas/ErrorBody"}
@@ -248,6 +279,82 @@ class CreationLimit:
     def _forget_full(self, now: float) -> None:
         refill = self.burst / self.rate
         self._buckets = {address: kept for address, kept in self._buckets.items() if now - kept[1] < refill}
+
+
+class JoinLimit:
+    """Seats joined from the lobby per client address: a token bucket of ``per_minute`` joins a
+    minute, ``burst`` at once (as :class:`CreationLimit`), and at most ``most_waiting`` seats
+    joined whose players have not come yet (0: no limit on either).  So that one stranger cannot
+    keep the lobby's seats from everyone else; a seat joined and not come to is open again after
+    the grace time anyway.  Two joins of one address at the same instant may both pass."""
+
+    def __init__(self, per_minute: float, burst: int, most_waiting: int, grace: float):
+        self.bucket = CreationLimit(per_minute, burst)
+        self.most_waiting = most_waiting
+        self.grace = grace
+        #: The joins of the grace time gone by, per address: (when, the token's hash), oldest first.
+        self._joins: dict[str, list[tuple[float, str]]] = {}
+        self._guard = threading.Lock()
+
+    @classmethod
+    def of(cls, settings: Settings) -> JoinLimit:
+        """The limit a server's settings set; none with ``--join-rate 0``."""
+        if settings.join_rate <= 0:
+            return cls(0.0, 1, 0, settings.join_grace)
+        return cls(settings.join_rate, settings.join_burst, settings.joining_per_address, settings.join_grace)
+
+    def refusal(self, address: str, store: Store, cutoff: datetime) -> JSONResponse | None:
+        """None if ``address`` may join a seat now (counted); else the ``429`` answer saying why."""
+        if self.most_waiting > 0:
+            recent = self._recent(address)
+            waiting = store.joining([hashed for _, hashed in recent], cutoff) if len(recent) >= self.most_waiting else 0
+            if waiting >= self.most_waiting:
+                seconds = max(1, math.ceil(recent[0][0] + self.grace - time.monotonic()))
+                message = (
+                    f"you have joined {self.most_waiting} seats without going to them: "
+                    f"go to one of those games first, or try again in {seconds} s"
+                )
+                return come_back(429, "rate_limited", message, seconds)
+        wait = self.bucket.wait(address)
+        if wait > 0:
+            seconds = max(1, math.ceil(wait))
+            message = f"too many seats joined from this address: try again in {seconds} s"
+            return come_back(429, "rate_limited", message, seconds)
+        return None
+
+    def joined(self, address: str, token_hash: str) -> None:
+        """``address`` has joined a seat with the token whose hash is ``token_hash``."""
+        if self.most_waiting > 0:
+            with self._guard:
+                self._joins.setdefault(address, []).append((time.monotonic(), token_hash))
+                if len(self._joins) > CreationLimit.MOST:
+                    self._joins = {key: kept for key, kept in self._joins.items() if self._recent_of(kept)}
+
+    def _recent(self, address: str) -> list[tuple[float, str]]:
+        with self._guard:
+            recent = self._recent_of(self._joins.get(address, []))
+            if recent:
+                self._joins[address] = recent
+            else:
+                self._joins.pop(address, None)
+            return recent
+
+    def _recent_of(self, joins: list[tuple[float, str]]) -> list[tuple[float, str]]:
+        since = time.monotonic() - self.grace
+        return [join for join in joins if join[0] >= since]
+
+
+_join_limit_guard = threading.Lock()
+
+
+def join_limit(request: Request) -> JoinLimit:
+    """The server's :class:`JoinLimit`, made by the first join."""
+    state = request.app.state
+    with _join_limit_guard:
+        limit: JoinLimit | None = getattr(state, "join_limit", None)
+        if limit is None:
+            limit = state.join_limit = JoinLimit.of(state.settings)
+        return limit
 
 
 @router.post("/games", status_code=201, response_model=GameCreated, summary="Create a game", responses=RATE_LIMITED)
@@ -355,8 +462,13 @@ def get_game(game_id: str, request: Request) -> GameSummary:
             with contextlib.suppress(GameBrokenError):  # still described, from the database
                 room = rooms.get(game_id)
         if room is None:
-            return _summary(row, rooms.store.decision_count(game_id))
-    return _summary(room.row, room.event)
+            return _summary(row, rooms.store.decision_count(game_id), _cutoff(request))
+    return _summary(room.row, room.event, _cutoff(request))
+
+
+def _cutoff(request: Request) -> datetime:
+    """A seat joined from the lobby before this and not come to is open again (:func:`join_cutoff`)."""
+    return join_cutoff(request.app.state.settings)
 
 
 def _stored(request: Request, game_id: str) -> GameRow:
@@ -386,7 +498,7 @@ def _rules_name(text: str) -> str:
         return text
 
 
-def _summary(row: GameRow, event: int) -> GameSummary:
+def _summary(row: GameRow, event: int, cutoff: datetime) -> GameSummary:
     return GameSummary(
         id=row.id,
         rules=row.rules,
@@ -402,8 +514,9 @@ def _summary(row: GameRow, event: int) -> GameSummary:
                 kind=seat.kind,
                 level=seat.level,
                 name=seat.name,
-                open=seat.is_joinable,
+                open=seat.is_joinable(cutoff),
                 taken=seat.claimed,
+                joining=seat.is_joining(cutoff),
             )
             for seat in row.seats
         ],
@@ -415,14 +528,22 @@ def _summary(row: GameRow, event: int) -> GameSummary:
 @router.get("/lobby", response_model=Lobby, summary="Public games with seats left open for anyone")
 def lobby(request: Request) -> Lobby:
     """Only seats left open on purpose are offered: never a seat made for someone (the host's,
-    or one with an invite link)."""
-    return Lobby(games=[_summary(row, 0) for row in rooms_of(request).store.lobby(limit=100)])
+    or one with an invite link); a seat joined within the grace time is shown ``joining``."""
+    cutoff = _cutoff(request)
+    return Lobby(games=[_summary(row, 0, cutoff) for row in rooms_of(request).store.lobby(100, cutoff)])
 
 
-@router.post("/games/{game_id}/join", response_model=Joined, summary="Take an open seat of a public game")
-def join(game_id: str, body: JoinRequest, request: Request) -> Joined:
+@router.post(
+    "/games/{game_id}/join",
+    response_model=Joined,
+    summary="Take an open seat of a public game",
+    responses=JOIN_LIMITED,
+)
+def join(game_id: str, body: JoinRequest, request: Request) -> Any:
     """Of any number of simultaneous joins of one seat, exactly one gets it (the database
-    decides); the others are refused ``409 seat_taken``."""
+    decides); the others are refused ``409 seat_taken``.  The seat is kept for the joiner until
+    they come (open its link) or the grace time is over: then it is open again, and the token
+    given opens nothing.  Each client address may join only so many seats (:class:`JoinLimit`)."""
     rooms = rooms_of(request)
     row = _stored(request, game_id)
     colour = COLOUR_NUMBERS[body.seat]
@@ -433,12 +554,23 @@ def join(game_id: str, body: JoinRequest, request: Request) -> Joined:
         raise ApiError(409, "seat_not_open", f"{body.seat} is not a seat of this game")
     if not seat.open:
         raise ApiError(409, "seat_not_open", f"{body.seat} is not open: it is kept for a player the host invited")
-    token = new_token()
-    if seat.claimed or not rooms.store.join_seat(game_id, colour, hash_token(token)):
+    now = datetime.now(UTC)
+    cutoff = now - timedelta(seconds=request.app.state.settings.join_grace)
+    if seat.claimed or seat.is_joining(cutoff):
         raise ApiError(409, "seat_taken", f"{body.seat} has been taken")
+    limit = join_limit(request)
+    address = request.client.host if request.client else ""
+    refused = limit.refusal(address, rooms.store, cutoff)
+    if refused is not None:
+        return refused
+    token = new_token()
+    hashed = hash_token(token)
+    if not rooms.store.join_seat(game_id, colour, hashed, now, cutoff):
+        raise ApiError(409, "seat_taken", f"{body.seat} has been taken")
+    limit.joined(address, hashed)
     room = rooms.rooms.get(game_id)
     if room is not None:  # queued before the reply, so before the new player connects: its token opens the seat
-        rooms.on_loop(room.replace_seat, replace(seat, token_hash=hash_token(token), claimed=True))
+        rooms.on_loop(room.replace_seat, replace(seat, token_hash=hashed, claimed=False, joined_at=now))
     return Joined(id=game_id, colour=body.seat, token=token, link=play_link(request, game_id, token))
 
 
@@ -454,9 +586,10 @@ def seat_to_computer(
     body: ComputerRequest | None = None,
     authorization: Annotated[str | None, Header(description="Bearer TOKEN: the host's")] = None,
 ) -> GameSummary:
-    """Only the host, only while the game waits, and only for a person's seat nobody has taken
-    yet: a friend who cannot come no longer keeps the others waiting for ever.  Of the host's
-    request and that friend arriving at once, the database lets one through."""
+    """Only the host, only while the game waits, and only for a person's seat whose player has
+    not come (an invited friend, or a stranger who joined it from the lobby): a player who does
+    not come no longer keeps the others waiting for ever, and their token opens nothing from then
+    on.  Of the host's request and that player arriving at once, the database lets one through."""
     rooms = rooms_of(request)
     room = game_room(request, game_id)
     _check_host(room, authorization)
@@ -472,11 +605,11 @@ def seat_to_computer(
     name = computer_name(level)
     if seat.claimed or not rooms.store.seat_to_computer(game_id, number, BOT, level, name):
         raise ApiError(409, "seat_taken", f"{colour}'s player has come: the seat is theirs")
-    given = replace(seat, kind=BOT, level=level, name=name, token_hash=None, claimed=True, open=False)
+    given = replace(seat, kind=BOT, level=level, name=name, token_hash=None, claimed=True, open=False, joined_at=None)
     rooms.on_loop(room.seat_to_computer, given)
     stored = rooms.store.game(game_id)
     assert stored is not None
-    return _summary(stored, 0)
+    return _summary(stored, 0, _cutoff(request))
 
 
 def _level_of_computers(row: GameRow) -> str:

@@ -105,6 +105,12 @@ class Seat:
         return self.row.kind == BOT
 
 
+def join_cutoff(settings: Settings) -> datetime:
+    """The earliest a seat may have been joined from the lobby and still be kept for its joiner
+    (``Settings.join_grace`` ago): one joined before it, its player not come, is open again."""
+    return datetime.now(UTC) - timedelta(seconds=settings.join_grace)
+
+
 def new_game(row: GameRow) -> Game:
     """The game a stored row describes, before any decision."""
     return Game.new(parse_rules(row.rules), tuple(seat.colour for seat in row.seats), row.seed, first=row.first)
@@ -147,6 +153,9 @@ class Room:
         self.broken: str | None = None
         #: The game is no longer in the database (expired while waiting).
         self.gone = False
+        #: Clients whose token opened a seat that was no longer theirs when they came (handed to a
+        #: computer, or joined from the lobby and gone back to it): they watch, and play nothing.
+        self._void: set[Listener] = set()
         #: The legal moves of the state they were made for, and their notation: what the
         #: clients are sent and what a command is resolved against (made once per state).
         self._offered: tuple[GameState | None, list[Move], dict[str, Move]] = (None, [], {})
@@ -175,23 +184,66 @@ class Room:
 
     def attach(self, listener: Listener) -> None:
         """A client joins; its seats are present again, and the game starts once every seat is taken.
-        A spectator changes no seat: nobody is told."""
+        A spectator changes no seat: nobody is told.  A client whose seat is no longer its token's
+        (the database says so) is told ``not_your_seat``, and only watches."""
         self.listeners.add(listener)
+        refused = self._arrive(listener)
+        if refused is not None:
+            self._void.add(listener)
+            listener.deliver({"type": "error", "code": errors.NOT_YOUR_SEAT, "message": refused, "event": self.event})
+            return
         for colour in listener.controls:
             seat = self.seats[colour]
             seat.connections += 1
             seat.away_since = None
-            if not seat.row.claimed:
-                self.store.claim_seat(self.row.id, colour)
-                self.replace_seat(replace(seat.row, claimed=True))
         self._start_if_ready()
         if listener.controls:  # arrived, or one more window on a seat: everyone sees how many
             self._broadcast_presence()
         self.kick()
 
+    def _arrive(self, listener: Listener) -> str | None:
+        """The client's seats taken by their player, those it is the first to come to marked so in
+        the database, which decides: None, or why a seat is not this client's any more."""
+        cutoff = join_cutoff(self.settings)
+        for colour in listener.controls:
+            row = self.seats[colour].row
+            if row.claimed:
+                continue
+            if self.store.claim_seat(self.row.id, colour, row.kind, row.token_hash, cutoff):
+                self.replace_seat(replace(row, claimed=True))
+                continue
+            stored = self.store.game(self.row.id)
+            now = next((seat for seat in stored.seats if seat.colour == colour), None) if stored else None
+            if now is not None:  # the seat as it is now; a lapsed joiner's token opens it no more
+                self.replace_seat(replace(now, token_hash=None, joined_at=None) if now.has_lapsed(cutoff) else now)
+            name = COLOUR_NAMES[colour]
+            if now is not None and now.kind == BOT:
+                return f"a computer plays {name} now: the host gave it one"
+            grace = _duration(self.settings.join_grace)
+            return (
+                f"this link no longer opens {name}: its player did not come within {grace} of joining, "
+                "so the seat went back to the lobby; join a game again from the lobby"
+            )
+        return None
+
+    def forget_lapsed_joins(self) -> None:
+        """The seats joined from the lobby whose players did not come within the grace time: the
+        joiners' tokens open nothing here any more (the database offers the seats again)."""
+        cutoff = join_cutoff(self.settings)
+        for seat in self.seats.values():
+            if seat.row.has_lapsed(cutoff):
+                self.replace_seat(replace(seat.row, token_hash=None, joined_at=None))
+
+    def _controls(self, listener: Listener) -> frozenset[int]:
+        """The seats a client plays: none for one whose seat was no longer its own when it came."""
+        return frozenset() if listener in self._void else listener.controls
+
     def detach(self, listener: Listener) -> None:
         """A client leaves; a seat left empty is played by a computer after the takeover time."""
         self.listeners.discard(listener)
+        if listener in self._void:
+            self._void.discard(listener)
+            return
         for colour in listener.controls:
             seat = self.seats[colour]
             seat.connections -= 1
@@ -215,7 +267,7 @@ class Room:
     def state_for(self, listener: Listener, cache: dict[Any, Any]) -> dict[str, Any]:
         """The game as ``listener`` may see it (``cache`` shares work across one broadcast)."""
         viewer = self._viewer(listener)
-        deciding = self._is_live() and self.game.decider in listener.controls
+        deciding = self._is_live() and self.game.decider in self._controls(listener)
         key = (viewer, deciding)
         if key not in cache:
             moves = None
@@ -255,7 +307,7 @@ class Room:
 
     def _viewer(self, listener: Listener) -> int | None:
         """Whose eyes a client sees with: its own seat; on a hot-seat screen, the seat to decide."""
-        controls = listener.controls
+        controls = self._controls(listener)
         if not controls:
             return None
         decider = self.game.decider
@@ -301,6 +353,9 @@ class Room:
 
     def acting_seat(self, listener: Listener, seat: int | None) -> int:
         """The seat a command is for: named, or the client's only seat; never another's."""
+        if listener in self._void:
+            why = "this link's seat was no longer its own when it came: it may only watch"
+            raise CommandError(errors.NOT_YOUR_SEAT, why)
         controls = listener.controls
         if seat is None:
             if len(controls) == 1:
@@ -806,8 +861,12 @@ class Rooms:
 
     def watch(self, game_id: str) -> Room | None:
         """A game's room for a client to attend (websocket): kept in memory until
-        :meth:`release` once nobody watches it; as :meth:`get` otherwise."""
-        return self._find(game_id, keep=True)
+        :meth:`release` once nobody watches it; as :meth:`get` otherwise.  The tokens of seats
+        joined from the lobby whose players did not come in time open nothing from now on."""
+        room = self._find(game_id, keep=True)
+        if room is not None:
+            room.forget_lapsed_joins()
+        return room
 
     def _find(self, game_id: str, keep: bool) -> Room | None:
         if game_id in self.broken:
@@ -956,6 +1015,14 @@ async def _give_up(room: Room) -> None:
     async with room.lock:
         with contextlib.suppress(CommandError):  # a failure is that game's alone: it is set aside
             room.lose_ownership()
+
+
+def _duration(seconds: float) -> str:
+    """A time in words: "2 minutes", "90 seconds"."""
+    if seconds >= 60 and seconds % 60 == 0:
+        minutes = int(seconds // 60)
+        return f"{minutes} minute{'s' if minutes != 1 else ''}"
+    return f"{seconds:g} second{'s' if seconds != 1 else ''}"
 
 
 def _expired(room: Room) -> dict[str, Any]:

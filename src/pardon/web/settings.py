@@ -68,6 +68,15 @@ class Settings:
     #: Games one client address may create a minute on average, and at once (0: no limit).
     create_rate: float = 10.0
     create_burst: int = 20
+    #: Seconds a seat joined from the lobby is kept for its joiner: not come by then (no websocket),
+    #: the seat is offered in the lobby again and the joiner's token opens nothing.
+    join_grace: float = 120.0
+    #: Seats one client address may join from the lobby a minute on average, and at once; and how
+    #: many joined seats it may hold at once whose players have not come yet (``join_rate`` 0:
+    #: no limit on either, ``--join-rate 0``).
+    join_rate: float = 6.0
+    join_burst: int = 3
+    joining_per_address: int = 3
     #: Seconds a game may wait for players with nobody at it before it is deleted (0: never).
     waiting_expiry: float = 24 * 3600.0
     #: Seconds between two rounds of housekeeping (forgetting idle rooms, expiring waiting games).

@@ -42,6 +42,7 @@ from sqlalchemy import (
     false,
     func,
     insert,
+    or_,
     select,
     text,
     tuple_,
@@ -93,6 +94,9 @@ seats = Table(
     Column("claimed", Boolean, nullable=False),
     #: Left open for anyone: offered in the lobby of a public game (no invite link).
     Column("open", Boolean, nullable=False, server_default=false()),
+    #: When an open seat was last joined from the lobby: until its player comes (``claimed``) it is
+    #: kept for them for the grace time (``Settings.join_grace``), then offered again.
+    Column("joined_at", DateTime(timezone=True), nullable=True),
 )
 
 decisions = Table(
@@ -147,11 +151,23 @@ class SeatRow:
     claimed: bool
     #: Left open for anyone in the lobby (a human seat with no invite link until someone joins).
     open: bool = False
+    #: When it was last joined from the lobby (an open seat); its player has come once ``claimed``.
+    joined_at: datetime | None = None
 
-    @property
-    def is_joinable(self) -> bool:
-        """Offered in the lobby: left open on purpose, and nobody has taken it yet."""
-        return self.open and not self.claimed
+    def is_joining(self, cutoff: datetime) -> bool:
+        """Joined from the lobby since ``cutoff`` (the grace time ago), its player not come yet:
+        kept for them, offered to nobody else."""
+        return self.open and not self.claimed and self.joined_at is not None and self.joined_at >= cutoff
+
+    def has_lapsed(self, cutoff: datetime) -> bool:
+        """Joined from the lobby before ``cutoff`` and its player never came: open again, and
+        the joiner's token opens nothing."""
+        return self.open and not self.claimed and self.joined_at is not None and self.joined_at < cutoff
+
+    def is_joinable(self, cutoff: datetime) -> bool:
+        """Offered in the lobby: left open on purpose, its player has not come, and nobody has
+        joined it since ``cutoff``."""
+        return self.open and not self.claimed and not self.is_joining(cutoff)
 
 
 @dataclass(frozen=True)
@@ -323,7 +339,7 @@ class Store:
         query = select(seats).where(seats.c.game_id.in_(ids)).order_by(seats.c.game_id, seats.c.colour)
         for row in connection.execute(query).mappings():
             seat = SeatRow(row["colour"], row["kind"], row["level"], row["name"], row["token_hash"], row["claimed"])
-            found[row["game_id"]].append(replace(seat, open=row["open"]))
+            found[row["game_id"]].append(replace(seat, open=row["open"], joined_at=_utc(row["joined_at"])))
         return {game_id: tuple(rows) for game_id, rows in found.items()}
 
     def games_with_status(
@@ -337,11 +353,12 @@ class Store:
             found = self._seats(connection, [row["id"] for row in rows])
             return [_game_row(row, found[row["id"]]) for row in rows]
 
-    def lobby(self, limit: int) -> list[GameRow]:
-        """The newest public games waiting for players with a seat left open for anyone."""
+    def lobby(self, limit: int, cutoff: datetime) -> list[GameRow]:
+        """The newest public games waiting for players with a seat left open for anyone (and not
+        joined since ``cutoff``: :meth:`join_seat`)."""
         with self.engine.connect() as connection:
             joinable = select(seats.c.game_id).where(
-                seats.c.game_id == games.c.id, seats.c.open.is_(True), seats.c.claimed.is_(False)
+                seats.c.game_id == games.c.id, seats.c.open.is_(True), seats.c.claimed.is_(False), _free(cutoff)
             )
             query = select(games).where(games.c.status == WAITING, games.c.public.is_(True), joinable.exists())
             rows = list(connection.execute(query.order_by(games.c.created.desc()).limit(limit)).mappings())
@@ -402,22 +419,37 @@ class Store:
                 raise NotOwnerError(f"game {game_id} has been taken over by another server process")
             self._announce(connection, [game_id])
 
-    def claim_seat(self, game_id: str, colour: int, token_hash: str | None = None) -> None:
-        """Mark a seat as taken by its player (with a new token when joined from the lobby)."""
-        values: dict[str, Any] = {"claimed": True}
-        if token_hash is not None:
-            values["token_hash"] = token_hash
+    def claim_seat(self, game_id: str, colour: int, kind: str, token_hash: str | None, cutoff: datetime) -> bool:
+        """Mark a seat as taken by its player, who has come with the token whose hash is
+        ``token_hash`` (None: the host's, for a hot-seat seat); False, changing nothing, if that
+        token no longer opens the seat: the host has handed it to a computer, or it was joined
+        from the lobby before ``cutoff`` (the grace time ago) and has gone back to the lobby, or
+        been joined again since.  A conditional update: of the player arriving and the seat being
+        handed over or joined again at once, exactly one happens."""
         with self._transaction() as connection:
-            connection.execute(
-                update(seats).where(seats.c.game_id == game_id, seats.c.colour == colour).values(**values)
+            taken = connection.execute(
+                update(seats)
+                .where(
+                    seats.c.game_id == game_id,
+                    seats.c.colour == colour,
+                    seats.c.kind == kind,
+                    seats.c.token_hash.is_not_distinct_from(token_hash),
+                    or_(seats.c.claimed.is_(True), seats.c.joined_at.is_(None), seats.c.joined_at >= cutoff),
+                )
+                .values(claimed=True)
             )
+            if taken.rowcount != 1:
+                return False
             _seen(connection, [game_id])
             self._announce(connection, [game_id])
+            return True
 
-    def join_seat(self, game_id: str, colour: int, token_hash: str) -> bool:
-        """Give an open seat, with its new token, to whoever asked first.  The database decides,
-        by a conditional update (the seat must still be open and free): of any number of
-        simultaneous joins, from any number of processes, exactly one gets True."""
+    def join_seat(self, game_id: str, colour: int, token_hash: str, now: datetime, cutoff: datetime) -> bool:
+        """Keep an open seat, with its new token, for whoever asked first, until its player comes
+        (:meth:`claim_seat`) or the grace time is over (joined before ``cutoff``: the seat is
+        free again, and a new join voids the last joiner's token).  The database decides, by a
+        conditional update (the seat must still be open and free): of any number of simultaneous
+        joins, from any number of processes, exactly one gets True."""
         with self._transaction() as connection:
             taken = connection.execute(
                 update(seats)
@@ -426,8 +458,9 @@ class Store:
                     seats.c.colour == colour,
                     seats.c.open.is_(True),
                     seats.c.claimed.is_(False),
+                    _free(cutoff),
                 )
-                .values(claimed=True, token_hash=token_hash)
+                .values(token_hash=token_hash, joined_at=now)
             )
             if taken.rowcount != 1:
                 return False
@@ -435,15 +468,28 @@ class Store:
             self._announce(connection, [game_id])
             return True
 
+    def joining(self, token_hashes: list[str], cutoff: datetime) -> int:
+        """How many of the seats joined with these tokens since ``cutoff`` still wait for their players."""
+        if not token_hashes:
+            return 0
+        with self.engine.connect() as connection:
+            query = (
+                select(func.count())
+                .select_from(seats)
+                .where(seats.c.token_hash.in_(token_hashes), seats.c.claimed.is_(False), seats.c.joined_at >= cutoff)
+            )
+            return int(connection.execute(query).scalar_one())
+
     def seat_to_computer(self, game_id: str, colour: int, kind: str, level: str, name: str) -> bool:
         """Hand a person's seat nobody has taken to a computer (``kind``, at ``level``), its
-        invite link void from now on.  A conditional update, as :meth:`join_seat`'s: of the host
-        handing it over and its player arriving at once, exactly one happens."""
+        invite link (or the token of whoever joined it from the lobby and has not come) void from
+        now on.  A conditional update, as :meth:`join_seat`'s: of the host handing it over and its
+        player arriving at once, exactly one happens."""
         with self._transaction() as connection:
             given = connection.execute(
                 update(seats)
                 .where(seats.c.game_id == game_id, seats.c.colour == colour, seats.c.claimed.is_(False))
-                .values(kind=kind, level=level, name=name, token_hash=None, claimed=True, open=False)
+                .values(kind=kind, level=level, name=name, token_hash=None, claimed=True, open=False, joined_at=None)
             )
             if given.rowcount != 1:
                 return False
@@ -601,10 +647,21 @@ def _insert_game(connection: Connection, row: GameRow) -> None:
                 "token_hash": seat.token_hash,
                 "claimed": seat.claimed,
                 "open": seat.open,
+                "joined_at": seat.joined_at,
             }
             for seat in row.seats
         ],
     )
+
+
+def _free(cutoff: datetime) -> Any:
+    """Not joined from the lobby since ``cutoff``: never, or so long ago that its joiner's time is up."""
+    return or_(seats.c.joined_at.is_(None), seats.c.joined_at < cutoff)
+
+
+def _utc(moment: datetime | None) -> datetime | None:
+    """A stored time, in UTC (SQLite keeps no time zone)."""
+    return moment.replace(tzinfo=UTC) if moment is not None and moment.tzinfo is None else moment
 
 
 def _seen(connection: Connection, game_ids: list[str]) -> None:

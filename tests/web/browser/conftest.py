@@ -40,7 +40,7 @@ class Server:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         command = [sys.executable, "-m", "pardon", "serve", "--port", str(self.port), "--db", str(database)]
-        command += ["--bot-pace", str(bot_pace), "--create-rate", "0", *extra]  # tests create games fast
+        command += ["--bot-pace", str(bot_pace), "--create-rate", "0", "--join-rate", "0", *extra]  # games made fast
         self.command = command
         self.process = self.launch()
 

@@ -544,6 +544,7 @@ def test_back_from_a_seat_joined_finds_the_lobby_up_to_date(live_server: Any, br
         card = page.locator(f"[data-game='{created['id']}']")
         card.get_by_role("button", name="Join as Yellow", exact=True).click()
         page.wait_for_url(PLAY_URL)
+        page.wait_for_function("() => window.pardonGame && window.pardonGame.ready")  # come: the seat is the player's
         go_back_to_the_cached_page(page)
         expect(card.locator(".badge.joined")).to_have_text("Taken")  # Yellow's seat, now the player's own
         expect(card.get_by_role("button", name="Join as Red", exact=True)).to_be_enabled()

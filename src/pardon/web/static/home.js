@@ -571,7 +571,8 @@ async function refreshSeats(id, badges, handOvers) {
   for (const seat of summary.seats) {
     const badge = badges[seat.colour];
     if (!badge) continue;
-    badge.textContent = seat.kind === "bot" ? "Computer" : seat.taken ? "Joined" : "Waiting";
+    const waiting = seat.joining ? "Joining…" : "Waiting"; // joined from the lobby, not come yet
+    badge.textContent = seat.kind === "bot" ? "Computer" : seat.taken ? "Joined" : waiting;
     badge.className = `badge ${seat.taken ? "joined" : "waiting"}`;
     if (handOvers[seat.colour]) handOvers[seat.colour].hidden = seat.taken; // a friend who came keeps their seat
   }

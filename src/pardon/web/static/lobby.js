@@ -9,8 +9,16 @@ const $ = (id) => document.getElementById(id);
 let joining = false;
 let loadFailed = false;
 
+/** Who plays a seat: a seat joined whose player has not come yet is offered again if they do not come soon. */
+function player(seat) {
+  if (seat.kind === "bot") return `computer (${levelName(seat.level)})`;
+  if (seat.open) return "open seat";
+  return seat.joining ? "someone is joining" : seat.name;
+}
+
 function seatLine(game, seat) {
-  const who = seat.kind === "bot" ? `computer (${levelName(seat.level)})` : seat.open ? "open seat" : seat.name;
+  const who = player(seat);
+  const badge = seat.kind === "bot" ? "Computer" : seat.joining ? "Being joined" : "Taken";
   const action = seat.open
     ? el(
         "button",
@@ -22,7 +30,7 @@ function seatLine(game, seat) {
         },
         `Join as ${capitalise(seat.colour)}`,
       )
-    : el("span", { class: "badge joined" }, seat.kind === "bot" ? "Computer" : "Taken");
+    : el("span", { class: `badge ${seat.joining ? "waiting" : "joined"}` }, badge);
   return el("li", {}, el("span", {}, chip(seat.colour), " ", el("span", { class: "who" }, who)), action);
 }
 
