@@ -56,3 +56,13 @@ def test_every_passed_11_of_seeded_games_says_decline_exactly_when_a_switch_was_
                 assert ("cannot use it (forfeit)" in words) == (not switched), words
             game.play(move)
     assert seen == {True, False}  # both cases met
+
+
+def test_two_pawns_of_one_colour_sent_back_are_counted_not_named_twice() -> None:
+    # Green's Sorry! lands on Red's pawn on 1 and slides over Red's other pawn on 3
+    position = parse_position(
+        "R:1,3,start,start B:start,start,start,start Y:25,start,start,start G:S2,49,start,start turn:G"
+    )
+    [move] = [move for move in legal_moves(CLASSIC, position, 13) if len(move.bumps) == 2]
+    words = describe_move(CLASSIC, position, move).split("  [")[0]
+    assert words == "Green plays a Sorry!: Start to 1, slides to 4 (sends 2 of Red's pawns back to Start)"

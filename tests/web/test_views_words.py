@@ -163,3 +163,12 @@ def test_a_hand_of_five_says_what_each_of_its_own_cards_does_and_no_one_elses() 
     assert len(red) == len(set(hand)) and red != yellow
     assert view_json(game, None, None)["hand_texts"] == {}  # a spectator sees no hand
     assert view_json(game_at("R:start Y:start turn:R", 1), 0, None)["hand_texts"] == {}  # no hands: nothing to say
+
+
+def test_a_2_in_a_hand_game_plays_one_more_card_from_the_hand() -> None:
+    """In a hand game the 2 draws no card to play: the hand is filled up, then one more card of it is
+    played (RULES.md §7); it said "Draw again", as in the classic game."""
+    assert card_text(parse_rules("classic"), 2).endswith(" Draw again.")
+    hand = card_text(parse_rules("adult"), 2)
+    assert "Draw again" not in hand and hand.endswith(" Then play one more card from your hand.")
+    assert "again" not in card_text(parse_rules("adult(draw_again_on_2=false)"), 2)

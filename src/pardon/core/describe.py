@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from pardon.core.board import COLOUR_NAMES, FIRST_TRACK, SQUARE, START
 from pardon.core.cards import NO_CARD, a_card
 from pardon.core.moves import (
@@ -59,6 +61,21 @@ def _action(action: Action) -> str:
     return text
 
 
+def _bumped(bumps: Sequence[tuple[int, int]], mover: int) -> str:
+    """Whom a move sends back, colour by colour: "Yellow", "Blue and Green", "2 of Yellow's pawns",
+    "its own pawn" (a slide over the mover's own pawn)."""
+    counts: dict[int, int] = {}
+    for colour, _ in bumps:
+        counts[colour] = counts.get(colour, 0) + 1
+    words = []
+    for colour, count in counts.items():
+        if colour == mover:
+            words.append("its own pawn" if count == 1 else f"{count} of its own pawns")
+        else:
+            words.append(_name(colour) if count == 1 else f"{count} of {_name(colour)}'s pawns")
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
 def _without_card(player: str, move: Move) -> str:
     if not move.actions:
         return f"{player} goes on"
@@ -92,9 +109,8 @@ def describe_move(rules: Rules, position: Position, move: Move) -> str:
             text = f"{player} draws {card} and cannot use it (forfeit)"
     else:
         text = f"{player} plays {card}: " + "; ".join(_action(action) for action in move.actions)
-    bumped = [_name(colour) if colour != position.turn else "its own pawn" for colour, _ in move.bumps]
-    if bumped:
-        text += f" (sends {', '.join(bumped)} back to Start)"
+    if move.bumps:
+        text += f" (sends {_bumped(move.bumps, position.turn)} back to Start)"
     if move.result.winner is not None:
         text += f". {_name(move.result.winner)} wins!"
     elif move.card == 2 and move.result.turn == position.turn:

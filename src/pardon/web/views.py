@@ -269,6 +269,8 @@ def card_text(rules: Rules, card: int) -> str:
     text = CARD_TEXT[card]
     if card == 2 and not rules.draw_again_on_2:
         text = text.replace(" Draw again.", "")
+    elif card == 2 and rules.hand:  # a hand is drawn back up to full, then one more card is played from it
+        text = text.replace(" Draw again.", " Then play one more card from your hand.")
     if card == SORRY and rules.sorry_forward_4:
         text += " Or move one of your pawns forward 4."
     if rules.leave_start != "circle" and card in (1, 2, 3, 5, 8, 10, 11, 12):
