@@ -322,12 +322,12 @@ def test_analyse_prints_the_chances_by_turn_and_the_biggest_mistakes(game_record
     assert result.returncode == 0, result.stderr
     assert result.stderr == ""  # no progress bar where stderr is not a terminal
     lines = result.stdout.splitlines()
-    assert re.fullmatch(r"Red and yellow, classic: yellow won after \d+ cards\.", lines[0])
+    assert re.fullmatch(r"Red and Yellow, classic: Yellow won after \d+ cards\.", lines[0])
     assert lines[2].startswith("Win chance by turn (1-")
-    assert lines[3].startswith("  red ") and lines[4].startswith("  yellow ")
+    assert lines[3].startswith("  Red ") and lines[4].startswith("  Yellow ")
     # the graph ends with how the game ended, not only the chance before the last card
     assert lines[3].endswith("%, lost") and lines[4].endswith("%, won")
-    assert "Biggest mistakes of red and yellow, judged by expert:" in lines
+    assert "Biggest mistakes of Red and Yellow, judged by expert:" in lines
     assert [line[:4] for line in lines if re.match(r" ?\d+\. Turn ", line)] == [" 1. ", " 2. "]
     assert all(len(line) <= 80 for line in lines)
 
@@ -521,9 +521,9 @@ def test_a_level_with_several_options_plays_in_every_command(command: list[str])
 def test_a_short_list_of_levels_repeats_round_the_table() -> None:
     result = pardon("play", "--players", "4", "--bots", "greedy,random", "--seed", "3", "--fast", "--board", "none")
     assert result.returncode == 0, result.stderr
-    assert "computer players: red greedy, blue random, yellow greedy, green random" in result.stdout
+    assert "computer players: Red greedy, Blue random, Yellow greedy, Green random" in result.stdout
     solo = pardon("play", "--rules", "solo", "--seed", "3", "--fast", "--board", "none")  # the default pair, cut
-    assert solo.returncode == 0 and "computer players: red greedy\n" in solo.stdout, solo.stderr
+    assert solo.returncode == 0 and "computer players: Red greedy\n" in solo.stdout, solo.stderr
 
 
 def test_ctrl_c_in_a_simulation_ends_the_progress_line_and_says_the_run_resumes(tmp_path: Path) -> None:
@@ -678,4 +678,4 @@ def test_hint_in_a_hand_game_ranks_only_a_card_of_the_hand() -> None:
     assert [move["move"] for move in json.loads(held.stdout)["moves"]] == ["3 4-7"]
     result = pardon("hint", "-", "--card", "12", "--bot", "greedy", stdin=json.dumps(hands))
     assert result.returncode == 2 and result.stdout == ""
-    assert result.stderr == "pardon hint: red holds 1, 2, 3, 4, 5: the card comes from the hand, not 12\n"
+    assert result.stderr == "pardon hint: Red holds 1, 2, 3, 4, 5: the card comes from the hand, not 12\n"

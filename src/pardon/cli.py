@@ -36,7 +36,7 @@ from typing import Any, TextIO
 from pardon import __version__
 from pardon.bots import BOTS, DEFAULT_BOT, DEFAULT_COACH, make_bot
 from pardon.core.board import COLOUR_NAMES
-from pardon.core.cards import card_name
+from pardon.core.cards import a_card, card_name
 from pardon.core.describe import describe_move
 from pardon.core.errors import IllegalError, PardonError
 from pardon.core.game import Game, record_of, replay
@@ -111,7 +111,7 @@ def _read_json(path: str) -> Any:
 def command_moves(arguments: argparse.Namespace) -> int:
     rules, position = position_from_json(_read_json(arguments.file))
     if position.winner is not None:
-        raise UserError(f"the game is over: {COLOUR_NAMES[position.winner]} has won")
+        raise UserError(f"the game is over: {COLOUR_NAMES[position.winner].capitalize()} has won")
     if rules.hand:  # the moves name the cards of the hand
         if arguments.card is not None:
             raise UserError("in a game with hands the cards come from the hand: leave out --card")
@@ -205,12 +205,18 @@ def _round_the_table(levels: Sequence[str], players: int) -> list[str]:
     return [levels[index % len(levels)] for index in range(players)]
 
 
+def _card_said(card: int) -> str:
+    """A card as players say it: "7", "Sorry!"."""
+    return a_card(card).split(" ", 1)[1]
+
+
 def _leader_draw_lines(game: Game) -> list[str]:
     draw = game.leader_draw
     if draw is None:
         return []
     draws = "; ".join(
-        ", ".join(f"{COLOUR_NAMES[colour]} {card_name(card)}" for colour, card in round_) for round_ in draw.rounds
+        ", ".join(f"{COLOUR_NAMES[colour].capitalize()} {_card_said(card)}" for colour, card in round_)
+        for round_ in draw.rounds
     )
     return [f"Leader draw: {draws}. {COLOUR_NAMES[draw.leader].capitalize()} plays first.", ""]
 
@@ -223,7 +229,7 @@ def command_play(arguments: argparse.Namespace) -> int:
     # without --bots the default pair, cut to one level for the solo challenge
     names = list(DEFAULT_PLAY_LEVELS[:players]) if arguments.bots is None else _seat_levels(arguments.bots, players)
     levels = ", ".join(
-        f"{COLOUR_NAMES[colour]} {level}"
+        f"{COLOUR_NAMES[colour].capitalize()} {level}"
         for colour, level in zip(seats_for(players), _round_the_table(names, players), strict=True)
     )
     in_terminal = sys.stdout.isatty() and not arguments.fast
@@ -270,7 +276,7 @@ def command_selfplay(arguments: argparse.Namespace) -> int:
     if arguments.record:
         assert game.winner is not None
         cards = sum(1 for move in game.moves if move.card)
-        print(f"{COLOUR_NAMES[game.winner]} won after {cards} cards; record written to {arguments.record}")
+        print(f"{COLOUR_NAMES[game.winner].capitalize()} won after {cards} cards; record written to {arguments.record}")
     return 0
 
 
@@ -334,12 +340,13 @@ def command_hint(arguments: argparse.Namespace) -> int:
     rules, position = position_from_json(_read_json(arguments.file))
     card = parse_card_word(arguments.card)
     if position.winner is not None:
-        raise UserError(f"the game is over: {COLOUR_NAMES[position.winner]} has won")
+        raise UserError(f"the game is over: {COLOUR_NAMES[position.winner].capitalize()} has won")
     hand = position.hands[position.turn] if rules.hand else ()
     if rules.hand and card not in hand:  # its moves would play a card the player does not hold
-        held = ", ".join(card_name(held) for held in hand)
+        held = ", ".join(_card_said(held) for held in hand)
         raise UserError(
-            f"{COLOUR_NAMES[position.turn]} holds {held}: the card comes from the hand, not {card_name(card)}"
+            f"{COLOUR_NAMES[position.turn].capitalize()} holds {held}: the card comes from the hand,"
+            f" not {_card_said(card)}"
         )
     ranked = rank_moves(rules, position, card, arguments.bot, random.Random(arguments.seed))
     moves = [{"move": format_move(position, move), "win_chance": round(chance, 4)} for move, chance in ranked]
@@ -347,7 +354,7 @@ def command_hint(arguments: argparse.Namespace) -> int:
     if arguments.json:
         print(json.dumps({"card": card_name(card), "bot": arguments.bot, "moves": moves, "reason": why}))
         return 0
-    print(f"{COLOUR_NAMES[position.turn].capitalize()} to play {card_name(card)}; win chance by {arguments.bot}:")
+    print(f"{COLOUR_NAMES[position.turn].capitalize()} to play {a_card(card)}; win chance by {arguments.bot}:")
     for entry in moves:
         print(f"  {entry['win_chance']:6.1%}  {entry['move']}")
     if why is not None:
@@ -387,7 +394,6 @@ def _can_write(stream: TextIO, text: str) -> bool:
 
 def command_puzzle(arguments: argparse.Namespace) -> int:
     from pardon.bots.puzzles import DIFFICULTIES, load_puzzles
-    from pardon.core.cards import a_card
     from pardon.core.notation import format_move
 
     puzzles = load_puzzles()
@@ -430,7 +436,7 @@ def command_puzzle(arguments: argparse.Namespace) -> int:
             found_by = {"difficulty": puzzle.difficulty, "found_by": puzzle.found_by}
             print(json.dumps({**about, "turn": puzzle.colour, **found_by, "moves": moves}))
             return 0
-        held = ", ".join(card_name(held) for held in puzzle.hand)
+        held = ", ".join(_card_said(held) for held in puzzle.hand)
         to_play = a_card(card) if card is not None else f"a card of the hand ({held})"
         print(f"Puzzle {puzzle.number} ({puzzle.rules}, {puzzle.difficulty}): {puzzle.colour.capitalize()}", end=" ")
         print(f"to play {to_play}. Find the best move.\n\n{render(position)}\n")

@@ -81,7 +81,7 @@ def test_the_mistakes_are_the_biggest_losses_first_each_with_a_better_move_and_a
 def test_only_the_seats_asked_for_are_coached(record: Record) -> None:
     analysis = analyse(record, seats=[YELLOW, YELLOW])  # a colour named twice is coached once
     assert analysis.coached == (YELLOW,)
-    assert "Biggest mistakes of yellow, judged by" in format_analysis(analysis)
+    assert "Biggest mistakes of Yellow, judged by" in format_analysis(analysis)
     assert all(mistake.decision.colour == YELLOW for mistake in analysis.mistakes)
     assert all(decision.loss is None for decision in analysis.decisions if decision.colour == RED)
     with pytest.raises(ValueError, match="blue is not in this game"):
@@ -117,7 +117,7 @@ def test_a_game_of_forfeits_has_no_mistakes() -> None:
 def test_the_text_fits_80_columns(analysis: Analysis) -> None:
     text = format_analysis(analysis, top=5)
     assert all(len(line) <= 80 for line in text.splitlines())
-    assert "Biggest mistakes of red and yellow, judged by expert:" in text
+    assert "Biggest mistakes of Red and Yellow, judged by expert:" in text
 
 
 def test_the_strongest_level_judges_and_its_network_draws_the_chances(record: Record, analysis: Analysis) -> None:
@@ -434,14 +434,14 @@ def test_a_finished_games_chances_end_at_its_result(analysis: Analysis) -> None:
     lines = format_analysis(analysis, top=0, marks=coach.MARKS).splitlines()
     winner, loser = (RED, YELLOW) if analysis.winner == RED else (YELLOW, RED)
     graph = {line.split()[0]: line for line in lines if line.startswith("  ") and "%, " in line}
-    assert graph[coach.COLOUR_NAMES[winner]].endswith("█ 100%, won")
-    assert graph[coach.COLOUR_NAMES[loser]].endswith("▁   0%, lost")
+    assert graph[coach.COLOUR_NAMES[winner].capitalize()].endswith("█ 100%, won")
+    assert graph[coach.COLOUR_NAMES[loser].capitalize()].endswith("▁   0%, lost")
     assert "and the end" in lines[2]
     table = lines[lines.index(next(line for line in lines if line.startswith("  turn"))) :]
     assert table[0].endswith("end")
     assert {row.split()[0]: row.split()[-1] for row in table[1:3]} == {
-        coach.COLOUR_NAMES[winner]: "100%",
-        coach.COLOUR_NAMES[loser]: "0%",
+        coach.COLOUR_NAMES[winner].capitalize(): "100%",
+        coach.COLOUR_NAMES[loser].capitalize(): "0%",
     }
 
 
@@ -547,7 +547,7 @@ def test_doubling_decisions_are_said_not_to_be_judged() -> None:
     assert game.is_over
     text = format_analysis(analyse(record_of(game)))
     assert "as good as" not in text
-    assert "No mistakes found for red and yellow: no card gave a choice of moves." in text
+    assert "No mistakes found for Red and Yellow: no card gave a choice of moves." in text
     assert "Doubling decisions (to double, accept or drop) are not judged: only cards are." in text
     assert "Win chance by turn (1 and the end;" in text  # both decisions were turn 1: not "1-1"
     assert all(len(line) <= 80 for line in text.splitlines())

@@ -322,7 +322,7 @@ def test_the_hint_command_ranks_the_moves(tmp_path: Path) -> None:
     assert [move["move"] for move in output["moves"]] == ["5 40-45", "5 20-25"]
     text = pardon("hint", "-", "--card", "5", "--bot", "tactician", stdin=json.dumps(position))
     assert text.returncode == 0, text.stderr
-    assert text.stdout.splitlines()[0] == "Red to play 5; win chance by tactician:"
+    assert text.stdout.splitlines()[0] == "Red to play a 5; win chance by tactician:"
     assert text.stdout.splitlines()[1].endswith("5 40-45")
     over = pardon("hint", "-", "--card", "5", stdin=json.dumps(position | {"winner": "red"}))
     assert over.returncode == 2

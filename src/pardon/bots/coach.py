@@ -295,7 +295,7 @@ def format_analysis(analysis: Analysis, top: int = DEFAULT_TOP, marks: str = MAR
 
 def _names(colours: Sequence[int]) -> str:
     """``red``, ``red and yellow``, ``red, blue and yellow``."""
-    names = [COLOUR_NAMES[colour] for colour in colours]
+    names = [_colour(colour) for colour in colours]
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
@@ -303,8 +303,8 @@ def _heading(analysis: Analysis) -> str:
     seats = _names(analysis.seats)
     cards = sum(1 for decision in analysis.decisions if decision.card != NO_CARD)
     if analysis.winner is None:
-        return f"{seats.capitalize()}, {analysis.rules}: unfinished after {cards} cards."
-    return f"{seats.capitalize()}, {analysis.rules}: {COLOUR_NAMES[analysis.winner]} won after {cards} cards."
+        return f"{seats}, {analysis.rules}: unfinished after {cards} cards."
+    return f"{seats}, {analysis.rules}: {_colour(analysis.winner)} won after {cards} cards."
 
 
 def _chances_by_turn(decisions: Sequence[Decision]) -> list[tuple[int, dict[int, float]]]:
@@ -341,7 +341,7 @@ def _graph(
         line = "".join(marks[min(len(marks) - 1, int(chances[colour] * len(marks)))] for _, chances in picked)
         chance = by_turn[-1][1][colour]
         ended = f"{chance:4.0%}, {outcomes[colour]}" if colour in outcomes else f"{chance:5.0%}"
-        lines.append(f"  {COLOUR_NAMES[colour]:7s} {line} {ended}")
+        lines.append(f"  {_colour(colour):7s} {line} {ended}")
     return lines
 
 
@@ -354,7 +354,7 @@ def _table(seats: Sequence[int], by_turn: list[tuple[int, dict[int, float]]], en
         heads[-1] = f"{'end':>7s}"
     lines = ["  turn    " + "".join(heads)]
     for colour in seats:
-        lines.append(f"  {COLOUR_NAMES[colour]:7s} " + "".join(f"{chances[colour]:>7.0%}" for _, chances in picked))
+        lines.append(f"  {_colour(colour):7s} " + "".join(f"{chances[colour]:>7.0%}" for _, chances in picked))
     return lines
 
 
@@ -379,7 +379,7 @@ def _mistake_lines(analysis: Analysis, top: int) -> list[str]:
         best, played = _percent(decision.best_chance or 0.0), _percent(decision.played_chance or 0.0)
         lost = f"{best - played}%" if best > played else "under 1%"  # the difference of the two shown
         lines += [
-            f"{index:2d}. Turn {decision.turn}, {COLOUR_NAMES[decision.colour]} with {a_card(decision.card)}: "
+            f"{index:2d}. Turn {decision.turn}, {_colour(decision.colour)} with {a_card(decision.card)}: "
             f"lost {lost} ({best}% -> {played}%)",
             f"    played {decision.move}, better {mistake.better}",
             f"    {mistake.reason}",
