@@ -9,7 +9,13 @@ BIN := $(VENV)/bin
 DEV_STAMP := $(VENV)/.installed-dev
 PLAY_STAMP := $(VENV)/.installed-play
 
+# pardon needs Python 3.11 or newer: said at once, not after pip has searched for a while.
+NEED_PYTHON := import sys; sys.exit(sys.version_info < (3, 11))
+WRONG_PYTHON := echo "pardon needs Python 3.11 or newer: give one, e.g. make play PYTHON=python3.11" >&2; exit 1
+
 $(DEV_STAMP): pyproject.toml
+	@$(PYTHON) -c '$(NEED_PYTHON)' || { $(WRONG_PYTHON); }
+	@test ! -x $(BIN)/python || $(BIN)/python -c '$(NEED_PYTHON)' || { echo "$(VENV) holds an older Python: remove it (rm -r $(VENV))" >&2; exit 1; }
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
@@ -17,17 +23,22 @@ $(DEV_STAMP): pyproject.toml
 
 setup: $(DEV_STAMP)
 
-# Playing needs only the server (and the printable sheets it offers): no developer tools.
+# Playing needs the server (and the printable sheets it offers) and the terminal game: no developer tools.
 $(PLAY_STAMP): pyproject.toml
+	@$(PYTHON) -c '$(NEED_PYTHON)' || { $(WRONG_PYTHON); }
+	@test ! -x $(BIN)/python || $(BIN)/python -c '$(NEED_PYTHON)' || { echo "$(VENV) holds an older Python: remove it (rm -r $(VENV))" >&2; exit 1; }
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[web,print]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[web,print,tui]'
 	touch $(PLAY_STAMP)
 
-# The browser client: the server prints the address to open (Ctrl+C stops it).
-# `make play PORT=8001` serves on another port.  The terminal game: $(BIN)/pardon tui (the tui extra)
+# The browser client: the server prints the address to open; Ctrl+C stops it (the games are kept).
+# `make play PORT=8001` serves on another port, `HOST=0.0.0.0` to friends on the network too,
+# `DB=FILE` from another database file (a second server needs its own).  The terminal game: $(BIN)/pardon tui
 PORT ?= 8000
+HOST ?= 127.0.0.1
+DB ?=
 play: $(PLAY_STAMP)
-	$(BIN)/pardon serve --port $(PORT)
+	@$(BIN)/pardon serve --host $(HOST) --port $(PORT) $(if $(DB),--db $(DB)) || test $$? -eq 130  # Ctrl+C is no failure
 
 # The tests run on every core at once (pytest-xdist: each worker its own servers and browser).
 WORKERS ?= auto

@@ -31,7 +31,7 @@ import time
 import urllib.parse
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, Final, TextIO
 
 from pardon import __version__
 from pardon.bots import BOTS, DEFAULT_BOT, DEFAULT_COACH, make_bot
@@ -258,7 +258,7 @@ def command_tui(arguments: argparse.Namespace) -> int:
     try:
         from pardon.tui.launch import launch
     except ImportError as error:
-        raise UserError(f"the terminal game needs the tui extra: pip install 'pardon[tui]' (no {error.name})") from None
+        raise UserError(f"the terminal game needs the tui extra (no {error.name}): {install_hint('tui')}") from None
     return launch(arguments)
 
 
@@ -471,6 +471,11 @@ def command_sim(arguments: argparse.Namespace) -> int:
 
     if arguments.dask and arguments.scheduler:
         raise UserError("choose --dask local or --scheduler ADDRESS, not both")
+    # an extra missing is said before the run's folder is made
+    if arguments.engine == "batch":
+        import numpy  # noqa: F401 (the rl extra)
+    elif arguments.dask or arguments.scheduler:
+        import distributed  # noqa: F401 (the sim extra)
     if arguments.dask or arguments.scheduler:
         _at_least_one("--jobs", arguments.jobs)
     else:
@@ -499,6 +504,8 @@ def command_sim(arguments: argparse.Namespace) -> int:
 
 
 def command_report(arguments: argparse.Namespace) -> int:
+    import matplotlib  # noqa: F401 (before anything is written: without the sim extra, nothing is)
+
     from pardon.sim.report import summarise, write_report
     from pardon.sim.simulate import read_rows, read_settings
 
@@ -536,7 +543,7 @@ def command_serve(arguments: argparse.Namespace) -> int:
         from pardon.web.settings import Settings, database_url
         from pardon.web.storage import DatabaseInUseError, lock_database
     except ImportError as error:
-        raise UserError(f"the server needs the web extra: pip install 'pardon[web]' (no {error.name})") from None
+        raise UserError(f"the server needs the web extra (no {error.name}): {install_hint('web')}") from None
     if not 0 <= arguments.port <= 65535:
         raise UserError(f"--port must be 0-65535, not {arguments.port}")
     for option in ("hint_level", "takeover_level", "coach_level"):
@@ -587,6 +594,15 @@ def _bounded(option: str, value: float, low: int, high: int) -> float:
     return value
 
 
+def _default_database() -> str:
+    """Where ``pardon serve`` keeps its games unless told, as ``--help`` says it."""
+    try:
+        import platformdirs
+    except ImportError:  # without the web extra: the same folder, said in words
+        return "games.sqlite3 in your user data folder"
+    return str(platformdirs.user_data_path("pardon") / "games.sqlite3")
+
+
 def _check_web_address(option: str, url: str | None) -> None:
     """An address of the site as browsers write it: http(s)://host[:port][/path]."""
     if url is None:
@@ -607,7 +623,7 @@ def command_sheets(arguments: argparse.Namespace) -> int:
         from pardon.printables import write_sheets
     except ImportError as error:
         missing = (error.name or "reportlab").split(".")[0]
-        raise UserError(f"the sheets need the print extra: pip install 'pardon[print]' (no {missing})") from None
+        raise UserError(f"the sheets need the print extra (no {missing}): {install_hint('print')}") from None
     papers = ("letter", "a4") if arguments.paper == "both" else (arguments.paper,)
     if not arguments.out.strip():
         raise UserError("--out must name a folder (. for this one)")
@@ -776,7 +792,10 @@ def _parser() -> argparse.ArgumentParser:
     serve = commands.add_parser("serve", help="the game server: create games, invite players, play over websockets")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default: this machine only)")
     serve.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000; 0: any free one)")
-    serve.add_argument("--db", help="SQLite file, or a URL such as postgresql+psycopg://user@host/pardon")
+    serve.add_argument(
+        "--db",
+        help=f"SQLite file, or a URL such as postgresql+psycopg://user@host/pardon (default: {_default_database()})",
+    )
     serve.add_argument("--bot-pace", type=float, default=0.6, help="seconds a computer player waits before moving")
     serve.add_argument("--takeover-after", type=float, default=60.0, help="seconds away before a computer plays")
     serve.add_argument("--allow-origin", action="append", default=[], help="another web origin allowed to connect")
@@ -811,6 +830,30 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: The optional packages, by the extra of pyproject.toml that installs each.
+EXTRA_OF: Final = {
+    **dict.fromkeys(("dask", "distributed", "matplotlib"), "sim"),
+    **dict.fromkeys(("fastapi", "uvicorn", "sqlalchemy", "alembic", "pydantic", "platformdirs", "httpx"), "web"),
+    **dict.fromkeys(("textual", "rich", "websockets"), "tui"),
+    **dict.fromkeys(("numpy", "gymnasium", "pettingzoo"), "rl"),
+    "reportlab": "print",
+    "jax": "jax",
+}
+
+
+def install_hint(extra: str) -> str:
+    """How to install an extra of this project: from its folder (a package called pardon on
+    PyPI is another project altogether)."""
+    return f"in pardon's folder, .venv/bin/pip install -e '.[{extra}]' (make setup installs every extra)"
+
+
+def _missing_extra(error: ModuleNotFoundError) -> str | None:
+    """What to say of an optional package that is not installed; None for any other."""
+    package = (error.name or "").split(".")[0]
+    extra = EXTRA_OF.get(package)
+    return None if extra is None else f"this needs the {extra} extra (no {package}): {install_hint(extra)}"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     for name in ("stdout", "stderr"):
         if getattr(sys, name) is None:  # started with it closed (>&-): what goes there is dropped
@@ -821,6 +864,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return result
     except (UserError, PardonError, ValueError) as error:
         print(f"pardon {arguments.command}: {error}", file=sys.stderr)
+        return 2
+    except ModuleNotFoundError as error:  # an optional package: the extra that installs it
+        said = _missing_extra(error)
+        if said is None:
+            raise
+        print(f"pardon {arguments.command}: {said}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:  # Ctrl+C: the line a progress bar was on ends, and it is said
         resumes = arguments.command in ("sim", "tournament") and getattr(arguments, "out", None)

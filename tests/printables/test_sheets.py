@@ -236,6 +236,7 @@ def test_without_reportlab_the_command_says_which_extra_to_install(
     monkeypatch.setitem(sys.modules, "reportlab", None)  # as if the print extra were not installed
     assert main(["sheets", "--out", str(tmp_path / "sheets")]) == 2
     assert capsys.readouterr().err == (
-        "pardon sheets: the sheets need the print extra: pip install 'pardon[print]' (no reportlab)\n"
+        "pardon sheets: the sheets need the print extra (no reportlab): in pardon's folder,"
+        " .venv/bin/pip install -e '.[print]' (make setup installs every extra)\n"
     )
     assert not (tmp_path / "sheets").exists()

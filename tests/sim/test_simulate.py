@@ -331,3 +331,29 @@ def test_a_folder_named_as_text_is_taken(tmp_path: Path) -> None:
     run_simulation(small, tmp_path / "path")
     assert results(tmp_path / "text") == results(tmp_path / "path")
     assert [row["game"] for row in read_rows(str(tmp_path / "text"))] == [0, 1, 2]
+
+
+@pytest.mark.parametrize(
+    ("missing", "command", "extra"),
+    [
+        ("matplotlib", ["report", "{run}"], "sim"),
+        ("numpy", ["sim", "--engine", "batch", "--games", "4", "--out", "{out}"], "rl"),
+        ("distributed", ["sim", "--dask", "local", "--games", "4", "--out", "{out}"], "sim"),
+    ],
+)
+def test_a_missing_extra_is_named_in_one_line_and_nothing_is_written(
+    missing: str, command: list[str], extra: str, tmp_path: Path
+) -> None:
+    """Without matplotlib, `pardon report` printed a traceback and left a report folder half
+    written; `sim --engine batch` and `--dask` tracebacks too."""
+    run_simulation(SIM, tmp_path / "run")
+    out = tmp_path / "out"
+    arguments = [word.format(run=tmp_path / "run", out=out) for word in command]
+    blocked = f"import sys; sys.modules[{missing!r}] = None; from pardon.cli import main; sys.exit(main({arguments!r}))"
+    done = subprocess.run([sys.executable, "-c", blocked], capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.splitlines() == [
+        f"pardon {command[0]}: this needs the {extra} extra (no {missing}): in pardon's folder,"
+        f" .venv/bin/pip install -e '.[{extra}]' (make setup installs every extra)"
+    ]
+    assert not out.exists() and not (tmp_path / "run" / "report").exists()

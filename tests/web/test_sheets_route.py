@@ -75,4 +75,4 @@ def test_without_reportlab_the_server_says_which_extra_to_install(
     monkeypatch.setitem(sys.modules, "reportlab", None)  # as if the print extra were not installed
     response = server.get("/sheets/rules.pdf")
     assert response.status_code == 503
-    assert "pip install 'pardon[print]'" in response.text
+    assert "pip install -e '.[print]'" in response.text

@@ -21,8 +21,8 @@ def play_on_dask(
     """Results of ``work`` over ``tasks`` in their order, computed on the cluster."""
     try:
         from distributed import Client, LocalCluster, as_completed
-    except ImportError:  # pragma: no cover - the sim extra is installed with the project
-        raise RuntimeError("Dask is not installed: pip install 'pardon[sim]'") from None
+    except ImportError:  # pragma: no cover - pardon's command line says which extra installs it
+        raise ModuleNotFoundError("Dask is not installed: the sim extra installs it", name="distributed") from None
     cluster = None
     if scheduler == "local":
         cluster = LocalCluster(n_workers=max(1, workers), threads_per_worker=1, dashboard_address=None)

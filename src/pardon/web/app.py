@@ -54,7 +54,7 @@ def create_app(settings: Settings) -> FastAPI:
             app.state.rooms = rooms
             app.state.creation_limit = CreationLimit(settings.create_rate, settings.create_burst)
             resumed = rooms.resume_all()
-            log.info("pardon serve: %d unfinished games resumed", resumed)
+            log.info("pardon serve: %d unfinished game%s resumed", resumed, "" if resumed == 1 else "s")
             try:
                 yield
             finally:

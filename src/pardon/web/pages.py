@@ -116,7 +116,7 @@ def sheet_file(name: str) -> Response:
     try:
         from pardon.printables import FILES, sheet_pdf
     except ImportError:
-        message = "the printable sheets need the print extra: pip install 'pardon[print]'"
+        message = "the printable sheets need the print extra: in pardon's folder, .venv/bin/pip install -e '.[print]'"
         raise ApiError(503, "unavailable", message) from None
     if name not in FILES:
         raise ApiError(404, "not_found", f"no sheet {name}: choose one of {', '.join(FILES)}")
