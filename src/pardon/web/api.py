@@ -33,7 +33,7 @@ from pardon.core.jsonio import rules_from_json
 from pardon.core.notation import format_record, record_name
 from pardon.core.rules import in_words, parse_rules, to_text
 from pardon.core.state import check_seats, seats_for
-from pardon.web.protocol import COLOUR_NUMBERS, Colour
+from pardon.web.protocol import COLOUR_NUMBERS, Colour, client_key
 from pardon.web.rooms import BOT, HUMAN, GameBrokenError, Room, Rooms, join_cutoff, new_game
 from pardon.web.settings import Settings
 from pardon.web.storage import FINISHED, WAITING, GameRow, SeatRow, Store
@@ -360,7 +360,7 @@ def join_limit(request: Request) -> JoinLimit:
 @router.post("/games", status_code=201, response_model=GameCreated, summary="Create a game", responses=RATE_LIMITED)
 def create_game(body: CreateGame, request: Request) -> Any:
     limit: CreationLimit = request.app.state.creation_limit
-    wait = limit.wait(request.client.host if request.client else "")
+    wait = limit.wait(client_key(request.client.host) if request.client else "")
     if wait > 0:
         seconds = max(1, math.ceil(wait))
         return come_back(
@@ -559,7 +559,7 @@ def join(game_id: str, body: JoinRequest, request: Request) -> Any:
     if seat.claimed or seat.is_joining(cutoff):
         raise ApiError(409, "seat_taken", f"{body.seat} has been taken")
     limit = join_limit(request)
-    address = request.client.host if request.client else ""
+    address = client_key(request.client.host) if request.client else ""
     refused = limit.refusal(address, rooms.store, cutoff)
     if refused is not None:
         return refused

@@ -160,6 +160,24 @@ class Encoder:
         return text
 
 
+def client_key(host: str) -> str:
+    """What the per-address limits count as one client: an IPv4 address, or the /64 network of an
+    IPv6 address (one machine is commonly given a whole /64, and may pick any address in it).
+
+    >>> client_key("192.0.2.7"), client_key("2001:db8:1:2:a:b:c:d"), client_key("::ffff:192.0.2.7")
+    ('192.0.2.7', '2001:db8:1:2::/64', '192.0.2.7')
+    """
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:  # not an address (a test client, a Unix socket): as it is
+        return host
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((address, 64), strict=False))
+    return host
+
+
 class Quota:
     """How many of something each key holds at once, at most ``limit``."""
 
@@ -393,7 +411,7 @@ async def serve_connection(
     if COUNTED in socket.scope.get("extensions", {}):  # the server has counted it (pardon.web.server)
         await _serve(socket, game_id, rooms, settings, connections)
         return
-    address = socket.client.host if socket.client else ""
+    address = client_key(socket.client.host) if socket.client else ""
     if not connections.per_address.take(address):
         await _refuse(socket, connections.too_many_from_one_address(), CLOSE_TRY_LATER)
         return

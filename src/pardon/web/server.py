@@ -22,7 +22,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from pardon.web import errors
 from pardon.web.app import create_app
 from pardon.web.migrate import foreign_tables
-from pardon.web.protocol import CLOSE_TRY_LATER, COUNTED, Connections, Quota, error_message
+from pardon.web.protocol import CLOSE_TRY_LATER, COUNTED, Connections, Quota, client_key, error_message
 from pardon.web.settings import Settings
 from pardon.web.storage import make_engine
 
@@ -148,13 +148,14 @@ if WebSocketsSansIOProtocol is not None:
             if connections is None or client is None:
                 super().handle_connect(event)
                 return
-            if connections.per_address.take(client[0]):
-                self.holds = client[0]
+            address = client_key(client[0])
+            if connections.per_address.take(address):
+                self.holds = address
                 super().handle_connect(event)
                 if hasattr(self, "scope"):
                     self.scope["extensions"][COUNTED] = {}
                 return
-            connections.knocks.knock(client[0])
+            connections.knocks.knock(address)
             self.conn.logger = QUIET  # a flood of refusals logs nothing
             self.conn.available_extensions = []  # no compression to set up for three frames
             response = self.conn.accept(event)
@@ -243,7 +244,7 @@ class _GuardedHttp(_HttpBase):
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         peer = transport.get_extra_info("peername")
-        address = str(peer[0]) if isinstance(peer, tuple) else None
+        address = client_key(str(peer[0])) if isinstance(peer, tuple) else None
         if address is not None and self.counted.is_flooding(address):
             transport.abort()
             return
