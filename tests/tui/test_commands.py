@@ -38,6 +38,19 @@ def test_pardon_tui_runs_full_screen_in_a_terminal_and_quits_on_q_twice(tmp_path
     assert terminal.finish() == 0
 
 
+def test_ctrl_c_in_the_terminal_quits_as_q_does(tmp_path: Path) -> None:
+    """Ctrl+C showed Textual's own "Do you want to quit? Press ctrl+q to quit the app"."""
+    pytest.importorskip("textual")
+    terminal = Terminal(["tui", "--players", "2", "--seed", "4", "--level", "random", "--pace", "0"], cwd=tmp_path)
+    terminal.read_until(b"q quit")
+    terminal.type("\x03")  # Ctrl+C: the game is not over, so it only asks, as q does
+    terminal.read_until(b"is not over")
+    assert b"ctrl+q" not in terminal.output
+    terminal.type("\x03")
+    assert terminal.finish() == 0
+    assert b"pardon tui --resume pardon-4.txt takes it up again" in terminal.output
+
+
 @pytest.mark.parametrize("signal_number", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT])
 def test_pardon_tui_stopped_from_outside_keeps_the_game_so_far_and_says_so(tmp_path: Path, signal_number: int) -> None:
     # It had ended silently with status 0, the game lost (kill, the window closed).
@@ -77,6 +90,12 @@ def _closed_port() -> int:
         (["--join", ""], "cannot join '': expected an invite link"),
         (["--join", "http://[::1/play/abc#token=x"], "cannot join 'http://[::1/play/abc#token=x': Invalid IPv6 URL"),
         (["--join", f"http://127.0.0.1:{_closed_port()}/play/abc#token=x"], "cannot reach http://127.0.0.1:"),
+        # an existing file is another game's record, say: refused before anything is played, not written over
+        (["--record", __file__], f"--record {__file__}: the file is there already: choose another name, or delete"),
+        (["--record", "game.txt", "--no-record"], "--record game.txt keeps the record and --no-record keeps none"),
+        # the online game's options are the server's: --rules was ignored without a word
+        (["--join", "http://127.0.0.1:8000/play/abc#token=x", "--rules", "adult"], "leave out --rules"),
+        (["--join", "http://127.0.0.1:8000/play/abc#token=x", "--you", "blue", "--pace", "0"], "--you, --pace"),
     ],
 )
 def test_pardon_tui_refuses_what_cannot_be_in_one_line(arguments: list[str], says: str) -> None:

@@ -15,12 +15,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import ClassVar, Final
 
+from rich.console import Group
 from rich.style import Style
+from rich.table import Table as Grid
 from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal
+from textual.containers import Horizontal, VerticalScroll
+from textual.css.query import NoMatches
 from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Static
@@ -28,7 +31,8 @@ from textual.widgets import Static
 from pardon.core.board import COLOUR_NAMES, partner
 from pardon.core.cards import NO_CARD, a_card
 from pardon.core.layout import Cell
-from pardon.textboard import legend, pawn_cell
+from pardon.core.rules import nearest_preset
+from pardon.textboard import LEGEND, pawn_cell
 from pardon.tui.boardview import (
     CHOSEN_MARK,
     COLOURS,
@@ -60,16 +64,37 @@ SEEING_ACTIONS: Final = frozenset(
     {"cursor", "pick", "number", "step_back", "why", "hint", "take_back", "save", "new_game", "help"}
 )
 KEYS_HELP: Final = (
-    ("arrows", "move the cursor"),
-    ("Enter", "pick (a number picks that line)"),
+    ("arrows", "move the cursor (j k and Tab too)"),
+    ("Enter", "pick the line under the cursor (Space too)"),
+    ("1 ... 0", "pick that line at once (0 is the tenth)"),
+    ("a click", "pick the pawn or place clicked on the board"),
     ("Esc", "back one step"),
     ("w", "why can't this pawn move?"),
-    ("h", "hint: the choices ranked"),
+    ("h", "hint: the choices ranked, and why the best is best"),
     ("u", "take back your last move (against the computer)"),
     ("s", "save the game's record now"),
+    ("n", "a new game, once this one is over"),
     ("?", "this help"),
-    ("q", "quit (twice in a game not over)"),
+    ("q", "quit (in a game not over: twice, and it is saved); Ctrl+C too"),
 )
+#: The marks of the picking, beside the board's legend.
+PICKING_LEGEND: Final = (
+    ("R1 >1", "a pawn you may move, a place it may go: numbered as in the list"),
+    ("<R>", "the pawn you picked, or where a split 7's first part put it"),
+)
+#: The keys that quit (the first q asks, in a game not over); any other key or a click is going on.
+QUIT_KEYS: Final = frozenset({"q", "ctrl+c", "ctrl+d", "ctrl+q"})
+#: Scrolling the help, where the terminal is too small for all of it.
+HELP_SCROLL_KEYS: Final = {
+    "up": "scroll_up",
+    "k": "scroll_up",
+    "down": "scroll_down",
+    "j": "scroll_down",
+    "pageup": "scroll_page_up",
+    "pagedown": "scroll_page_down",
+    "home": "scroll_home",
+    "end": "scroll_end",
+}
 
 
 class BoardView(Widget):
@@ -107,31 +132,64 @@ class BoardView(Widget):
 
 
 class HelpScreen(ModalScreen[None]):
-    """The keys and the board's legend; any key goes back to the game."""
+    """The keys and the board's legend; any key goes back to the game.  In a terminal too small
+    for all of it the help scrolls (arrows, Page Up and Down), and its frame says so."""
 
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }
-    HelpScreen > Static { width: 76; height: auto; max-height: 22; border: round $accent; padding: 0 1;
-                          background: $surface; }
+    HelpScreen > VerticalScroll { width: 80; max-width: 100%; height: auto; max-height: 100%;
+                                  border: round $accent; padding: 0 1; background: $surface; }
     """
 
-    def __init__(self, tokens: bool) -> None:
+    def __init__(self, tokens: bool, teams: str = "") -> None:
         super().__init__()
         self.tokens = tokens
+        self.teams = teams
 
     def compose(self) -> ComposeResult:
-        lines = ["Keys"] + [f"  {key:7s} {what}" for key, what in KEYS_HELP]
-        lines += ["", "The board (the full rules: pardon rules, docs/rules.md)"]
-        lines += ["  " + line for line in legend(tokens=self.tokens).splitlines()]
-        lines += ["", "Any key goes back to the game."]
-        yield Static("\n".join(lines))
+        bold = Style(bold=True)
+        parts: list[Text | Grid] = [Text("Keys", style=bold), _help_grid(KEYS_HELP)]
+        if self.teams:
+            parts += [Text(""), Text(self.teams)]
+        parts += [Text(""), Text("The board (the full rules: pardon rules, docs/rules.md)", style=bold)]
+        marks = tuple(item for item in LEGEND if self.tokens or item[0] not in ("*R*", "#R#"))
+        parts += [_help_grid(marks, pairs=2 if self.app.size.width >= 80 else 1), _help_grid(PICKING_LEGEND)]
+        scroll = VerticalScroll(Static(Group(*parts), markup=False), id="help")
+        scroll.can_focus = False  # its keys are this screen's: the arrows scroll, any other goes back
+        scroll.border_title = "Help"
+        scroll.border_subtitle = "any key goes back"
+        yield scroll
+
+    def on_mount(self) -> None:
+        self.call_after_refresh(self._say_how_to_scroll)
+
+    def _say_how_to_scroll(self) -> None:
+        scroll = self.query_one("#help", VerticalScroll)
+        if scroll.max_scroll_y > 0:
+            scroll.border_subtitle = "arrows scroll, any other key goes back"
 
     def on_key(self, event: events.Key) -> None:
         event.stop()
+        scroll = self.query_one("#help", VerticalScroll)
+        if event.key in HELP_SCROLL_KEYS and scroll.max_scroll_y > 0:
+            getattr(scroll, HELP_SCROLL_KEYS[event.key])(animate=False)
+            return
         self.dismiss()
 
     def on_click(self, event: events.Click) -> None:
         self.dismiss()
+
+
+def _help_grid(rows: tuple[tuple[str, str], ...], pairs: int = 1) -> Grid:
+    """Keys or marks and what they mean, the meaning wrapped beside them; ``pairs`` to a line."""
+    grid = Grid.grid(padding=(0, 1))
+    for _ in range(pairs):
+        grid.add_column(no_wrap=True)
+        grid.add_column(ratio=1)
+    for index in range(0, len(rows), pairs):
+        line = rows[index : index + pairs]
+        grid.add_row(*(Text(part) for pair in line for part in pair))
+    return grid
 
 
 #: Stopping from outside: Ctrl+C sent by another program, kill, the terminal window closed.
@@ -167,6 +225,8 @@ class PardonApp(App[None]):
         Binding("n", "new_game", "new game", show=False),
         Binding("question_mark,f1", "help", "help", show=False),
         Binding("q", "quit", "quit", show=False),
+        # Ctrl+C (and Ctrl+D) as q, not Textual's own toast: the same safe quit, saving the game
+        Binding("ctrl+c,ctrl+d", "quit", "quit", show=False, priority=True),
         *(Binding(str(number % 10), f"number({number})", show=False) for number in range(1, 11)),
     ]
 
@@ -187,7 +247,8 @@ class PardonApp(App[None]):
         #: Where the record was last written, and whether the game's end has been saved.
         self.saved: Path | None = None
         self._saved_at_end = False
-        self._quit_asked = False  # q once in a game that is not over: a second q quits
+        self._quit_asked = False  # q once in a game that is not over: a second q quits (any other key: asks again)
+        self._quit_warning = ""  # what the first q said
         self._table_running = False  # whether the table plays on (it stops at the game's end)
         self.revealed: int | None = None  # hot-seat: whose hand may be shown
         self.view_now: View = table.view()
@@ -247,6 +308,16 @@ class PardonApp(App[None]):
         finally:
             self._table_running = False
 
+    async def on_event(self, event: events.Event) -> None:
+        # A key other than q (or a click) after the first q goes on with the game: q asks again.
+        acting = isinstance(event, events.MouseDown) or (isinstance(event, events.Key) and event.key not in QUIT_KEYS)
+        if self._quit_asked and acting and not event.is_forwarded:
+            self._quit_asked = False
+            if self.info == self._quit_warning:
+                self.info = ""
+                self.show()
+        await super().on_event(event)
+
     def on_resize(self, event: events.Resize) -> None:
         # This handler runs before Textual's own has taken the new size: draw once it has.
         self.call_next(self.show)
@@ -262,6 +333,12 @@ class PardonApp(App[None]):
             self.run_worker(self._save(self.record, at_end=True), group="record")
         if not self._mounted:
             return
+        try:
+            self._draw(view)
+        except NoMatches:  # the screen is closing, its parts gone, as a computer's move comes in
+            return
+
+    def _draw(self, view: View) -> None:
         width, height = self.size
         if self._show_too_small(width, height):
             return
@@ -274,7 +351,7 @@ class PardonApp(App[None]):
         log = self.query_one("#log", Static)
         log_lines = max(1, height - panel_height - 2)
         log.update(_log_text(view.log, log_lines, width))
-        self.query_one("#keys", Static).update(self._keys(view))
+        self.query_one("#keys", Static).update(self._keys(view, width))
 
     @property
     def too_small(self) -> bool:
@@ -344,53 +421,98 @@ class PardonApp(App[None]):
         return marks
 
     def _title(self, view: View, width: int) -> Text:
-        """The rules, who plays which colour (by letter when the names do not fit), the pack."""
+        """The rules, who plays which colour, the stake (with doubling) and the pack.  Where
+        they do not all fit, the colours by letter, then the rules by their preset's name (an
+        adjusted one with "…"), then the computers' names, then the rules: never the stake and
+        the pack, and a space at least between the parts."""
         light = Style(color="#f3ead3")
-        right = f"stake x{view.position.stake}  " if view.rules.doubling else ""
-        right += f"pack {view.pack} " if view.status != WAITING else ""
+        right = [f"stake x{view.position.stake}"] if view.rules.doubling else []
+        right += [f"pack {view.pack}"] if view.status != WAITING else []
+        corner = "  ".join(right) + " " if right else ""
+        full = view.rules.name
+        preset = nearest_preset(view.rules)[0]
+        short = preset if preset == full else f"{preset}…"
+        tries = [(full, 0), (full, 1), (short, 0), (short, 1), (short, 2), ("", 2)]
+        for rules_name, seats in tries:
+            text = self._title_left(view, rules_name, seats, light)
+            if len(text) + 1 + len(corner) <= width:
+                break
+        text.append(" " * max(1, width - len(text) - len(corner)), light)
+        text.append(corner, light)
+        text.truncate(width)
+        return text
+
+    @staticmethod
+    def _title_left(view: View, rules_name: str, seats: int, light: Style) -> Text:
+        """The title but its corner: the rules (if named), and the seats by colour and player
+        (``seats`` 0), by letter and player (1), or by letter, naming only the players here (2)."""
         text = Text(" pardon ", light + Style(bold=True, bgcolor="#7a1f1f"))
-        text.append(f" {view.rules.name} ", light)
-        long = sum(len(COLOUR_NAMES[seat.colour]) + len(seat.name) + 4 for seat in view.seats)
-        short = len(text) + long + len(right) > width
+        if rules_name:
+            text.append(f" {rules_name} ", light)
         for seat in view.seats:
             colour = COLOUR_NAMES[seat.colour].capitalize()
             text.append(" ")
-            text.append(f" {colour[0] if short else colour} ", _colour_style(seat.colour))
-            text.append(f" {seat.name}", light + Style(bold=seat.here))
-        text.append(right.rjust(max(0, width - len(text))), light)
-        text.truncate(width)
+            text.append(f" {colour if seats == 0 else colour[0]} ", _colour_style(seat.colour))
+            if seats < 2 or seat.here:
+                text.append(f" {seat.name}", light + Style(bold=seat.here))
         return text
 
     def _panel(self, view: View, width: int, height: int) -> Text:
         """Whose turn, the card and its rule (or the hand), the list to pick from, and below it
-        what the player asked for (why not, a hint) or was told."""
+        what the player asked for (why not, a hint) or was told; at the end, who won and the
+        points."""
         lines: list[tuple[str, Style]] = []
+        spare: set[int] = set()  # the lines that give way to what was told where it needs their room
         plain = Style(color="#f3ead3")
         dim = Style(color="#a89f8a")
+        told = Style(color="#ffd479")
 
-        def say(words: str, style: Style = plain) -> None:
-            lines.extend((line, style) for line in textwrap.wrap(words, width - 1) or [""])
+        def wrapped(words: str) -> list[str]:
+            return [line for part in words.split("\n") for line in textwrap.wrap(part, width - 1) or [""]]
 
-        lines.append(self._turn_line(view))
+        def say(words: str, style: Style = plain, spared: bool = False) -> None:
+            for line in wrapped(words):
+                if spared:
+                    spare.add(len(lines))
+                lines.append((line, style))
+
+        finished = view.status == FINISHED and view.position.winner is not None
+        say(*self._turn_line(view))
+        if finished:
+            for line in result_lines(view):
+                say(line)
+        elif view.rules.partners:
+            say(teams_words(view), dim, spared=True)
         if view.card is not None:
             say(f"Card: {card_label(view.card)}", plain + Style(bold=True))
-            say(card_text(view.rules, view.card), dim)
-        if view.hand and not self.covered:
+            say(card_text(view.rules, view.card), dim, spared=True)
+        if view.hand and not self.covered and not finished:
             say("Hand: " + "  ".join(card_label(card) for card in view.hand), plain + Style(bold=True))
             shown_card = self._card_in_view()
             if shown_card is not None:
-                say(f"{card_label(shown_card)}: {card_text(view.rules, shown_card)}", dim)
-        lines.append(("", plain))
+                say(f"{card_label(shown_card)}: {card_text(view.rules, shown_card)}", dim, spared=True)
+        say("", spared=True)
         if self.covered and view.decider is not None:
             say(f"Pass the keys to {COLOUR_NAMES[view.decider].capitalize()}: press Enter when ready.")
         elif self.picker is not None:
             say(self.picker.prompt(), plain + Style(bold=True))
-        info = textwrap.wrap(self.info, width - 1)[:4] if self.info else []
+        option_blocks = self._option_blocks(width)
+        # What was told gets the room the list can spare (the list keeps two lines at least: the
+        # cursor's, and how many more there are), and where it needs more, that of the card's
+        # rule, the teams and the blank line above the list; cut short even so, it ends in "…".
+        info = wrapped(self.info) if self.info else []
+        needed = min(sum(len(block) for block in option_blocks), 2)
+        if len(info) > height - len(lines) - 1 - needed:
+            lines = [line for index, line in enumerate(lines) if index not in spare]
+        room_for_info = height - len(lines) - 1 - needed
+        if len(info) > max(1, room_for_info):
+            info = info[: max(1, room_for_info)]
+            info[-1] = info[-1][: width - 2] + "…"
         room = height - len(lines) - len(info) - (1 if info else 0)
-        lines += self._option_lines(width, room)
+        lines += self._option_lines(option_blocks, room)
         while len(lines) < height - len(info):
             lines.append(("", plain))
-        lines += [(line, Style(color="#ffd479")) for line in info]
+        lines += [(line, told) for line in info]
         text = Text(no_wrap=True, overflow="crop")
         for line, style in lines[:height]:
             text.append(line[: width - 1] + "\n", style)
@@ -399,11 +521,7 @@ class PardonApp(App[None]):
 
     def _turn_line(self, view: View) -> tuple[str, Style]:
         if view.status == FINISHED and view.position.winner is not None:
-            winner = COLOUR_NAMES[view.position.winner].capitalize()
-            points = ""
-            if view.points:
-                points = "  " + ", ".join(f"{COLOUR_NAMES[c].capitalize()} {p}" for c, p in view.points.items())
-            return f"{winner} wins!{points}", _colour_style(view.position.winner)
+            return result_headline(view), _colour_style(view.position.winner)
         if view.status == WAITING or view.decider is None:
             return (view.note or "Waiting", Style(color="#f3ead3"))
         name = COLOUR_NAMES[view.decider].capitalize()
@@ -426,28 +544,34 @@ class PardonApp(App[None]):
             return card
         return None
 
-    def _option_lines(self, width: int, room: int) -> list[tuple[str, Style]]:
-        """The options, numbered, the cursor's reversed; a long one wraps.  When they do not all
-        fit, those round the cursor, with how many more there are above and below."""
-        options = self.options()
-        if not options or room <= 0:
+    def _option_blocks(self, width: int) -> list[list[tuple[str, Style]]]:
+        """The options, numbered, each a block of lines (a long one wraps)."""
+        return [self._option_block(index, option, width) for index, option in enumerate(self.options())]
+
+    def _option_lines(self, blocks: list[list[tuple[str, Style]]], room: int) -> list[tuple[str, Style]]:
+        """The options, the cursor's reversed.  When they do not all fit, those round the
+        cursor, with how many more there are above and below: each option is shown or counted."""
+        if not blocks or room <= 0:
             return []
-        blocks = [self._option_block(index, option, width) for index, option in enumerate(options)]
-        first, last = self.cursor, self.cursor + 1
-        used = len(blocks[self.cursor]) if 0 <= self.cursor < len(blocks) else 0
+        cursor = min(max(self.cursor, 0), len(blocks) - 1)
+        first, last, used = cursor, cursor + 1, len(blocks[cursor])
+
+        def fits(first: int, last: int, used: int) -> bool:  # the lines, and a line for each "more"
+            return used + (first > 0) + (last < len(blocks)) <= room
+
         while True:  # grow the window round the cursor, below first
-            if last < len(blocks) and used + len(blocks[last]) + (first > 0) <= room:
+            if last < len(blocks) and fits(first, last + 1, used + len(blocks[last])):
                 used, last = used + len(blocks[last]), last + 1
-            elif first > 0 and used + len(blocks[first - 1]) + (last < len(blocks)) <= room:
+            elif first > 0 and fits(first - 1, last, used + len(blocks[first - 1])):
                 first, used = first - 1, used + len(blocks[first - 1])
             else:
                 break
         more = Style(color="#a89f8a")
-        lines = [(f"  ... {first} more above", more)] if first > 0 else []
-        lines += [line for block in blocks[first:last] for line in block]
-        if last < len(blocks):
-            lines.append((f"  ... {len(blocks) - last} more below", more))
-        return lines[:room]
+        above = [(f"  ... {first} more above", more)] if first > 0 else []
+        below = [(f"  ... {len(blocks) - last} more below", more)] if last < len(blocks) else []
+        shown = [line for block in blocks[first:last] for line in block]
+        room_left = max(1, room - len(above) - len(below))  # the cursor's option, cut if need be
+        return (above + shown[:room_left] + below)[:room]
 
     def _option_block(self, index: int, option: Option, width: int) -> list[tuple[str, Style]]:
         number = str(index + 1) if index < 10 and option.enabled else "x" if not option.enabled else " "
@@ -459,21 +583,33 @@ class PardonApp(App[None]):
         first = f"{pointer}{number} {wrapped[0]}"
         return [(line.ljust(width - 1), style) for line in [first, *("   " + more for more in wrapped[1:])]]
 
-    def _keys(self, view: View) -> Text:
-        """The keys that do something now."""
-        keys = []
+    def _keys(self, view: View, width: int) -> Text:
+        """The keys that do something now, in shorter words where the terminal is narrow; where
+        even those do not fit, the least needed left out, never "? help" and "q quit"."""
+        keys: list[tuple[str, str, int]] = []  # words, shorter words, and how much they are needed (0 most)
         if view.status == FINISHED:
-            keys += ["n new game"] if self.new_game is not None else []
+            keys += [("n new game", "n new", 0)] if self.new_game is not None else []
         elif self.covered:
-            keys.append("Enter show the hand")
+            keys.append(("Enter show the hand", "Enter show hand", 0))
         elif self.picker is not None:
-            keys += ["arrows/Enter pick", "Esc back", "w why not", "h hint"]
-        if self.table.can_take_back:
-            keys.append("u undo")
+            keys += [("arrows/Enter pick", "Enter pick", 0), ("Esc back", "Esc back", 4)]
+            keys += [("w why not", "w why", 2), ("h hint", "h hint", 1)]
+        if self.table.can_take_back and view.people:  # watching, there is no move of one's own to take back
+            keys.append(("u undo", "u undo", 3))
         if self.record is not None and (view.status == FINISHED or self.table.can_take_back):
-            keys.append("s save")
-        keys += ["? help", "q quit"]
-        return Text(" " + "  ".join(keys))
+            keys.append(("s save", "s save", 5))
+        always = ["? help", "q quit"]
+
+        def line(words: list[str]) -> str:
+            return " " + "  ".join(words + always)
+
+        shown = [words for words, _, _ in keys]
+        if len(line(shown)) > width:
+            shown = [short for _, short, _ in keys]
+        while len(line(shown)) > width and keys:
+            least = max(range(len(keys)), key=lambda index: keys[index][2])
+            del keys[least], shown[least]
+        return Text(line(shown))
 
     # --- picking ----------------------------------------------------------------------------
 
@@ -567,13 +703,27 @@ class PardonApp(App[None]):
             return
         self.info = "Thinking..."
         self.show()
-        ranked = await self.table.hint()
+        everything = await self.table.hint()
+        ranked = everything
+        picker = self.picker
+        narrowed = picker is not None and picker.card is not None and len({c.card for c, _ in everything}) > 1
+        if narrowed and picker is not None and picker.card is not None:  # a hand's card picked: its moves
+            agreeing = {choice.notation for choice in picker.remaining()}
+            ranked = [(choice, chance) for choice, chance in everything if choice.notation in agreeing]
         if not ranked:
             self.info = self.view_now.note or "No hint now."
         else:
-            best = [f"{chance:.0%} {choice.text.split(': ', 1)[-1]}" for choice, chance in ranked[:2]]
-            why = self.table.hint_reason
-            self.info = "Hint, chance to win: " + "; ".join(best) + (f". Why: {why}" if why else "")
+            several_cards = len({choice.card for choice, _ in ranked}) > 1  # a hand: say which card
+            lines = [f"{chance:.0%} {_hint_words(choice, several_cards)}" for choice, chance in ranked[:2]]
+            heading = "Hint, chance to win:"
+            if narrowed and picker is not None and picker.card is not None:
+                heading = f"Hint for the {card_label(picker.card)}, chance to win:"
+                if ranked[0] != everything[0]:  # another card does better: said, not hidden
+                    choice, chance = everything[0]
+                    lines.append(f"(best of the hand: {chance:.0%} {_hint_words(choice, True)})")
+            if ranked[0] == everything[0] and self.table.hint_reason:  # why the best of all is best
+                lines.append(f"Why: {self.table.hint_reason}")
+            self.info = "\n".join([heading, *lines])
         self.show()
 
     def action_take_back(self) -> None:
@@ -612,7 +762,9 @@ class PardonApp(App[None]):
         self.show()
 
     def action_help(self) -> None:
-        self.push_screen(HelpScreen(self.view_now.rules.tokens))
+        view = self.view_now
+        teams = teams_words(view, long=True) if view.rules.partners else ""
+        self.push_screen(HelpScreen(view.rules.tokens, teams))
 
     async def action_new_game(self) -> None:
         if self.new_game is None or self.view_now.status != FINISHED:
@@ -620,6 +772,7 @@ class PardonApp(App[None]):
         await self.table.close()
         self.table, self.record = self.new_game()
         self.saved, self._saved_at_end, self._quit_asked = None, False, False
+        self._quit_warning = ""
         self._picker_for = ()
         self.info = ""
         self.show()
@@ -633,13 +786,97 @@ class PardonApp(App[None]):
         if unfinished and not self._quit_asked:
             self._quit_asked = True
             if self.record is not None:
-                again = f"q again quits; the game is saved to {self.record} to take up again later."
+                again = f"q again quits, saving it to {self.record} to take up later."
             else:
                 again = "it keeps no record, so it cannot be taken up again: q again quits."
-            self.info = f"The game is not over: {again}"
+            self.info = self._quit_warning = f"The game is not over: {again}"
             self.show()
             return
         await self._leave(self.record if unfinished else None)
+
+
+def _hint_words(choice: Choice, with_card: bool) -> str:
+    """A ranked choice in a hint: its words without the player's name ("S2 to Home"), with its
+    card where the choices play several (a hand's: "10: 4 to 14")."""
+    words = choice.text.split(": ", 1)[-1]
+    if with_card and choice.card != NO_CARD and choice.text.count(": ") and not choice.is_pass:
+        return f"{card_label(choice.card)}: {words}"
+    return words
+
+
+def winners(view: View) -> tuple[int, ...]:
+    """Who won: the winning team's players still in the game (a partner who dropped out of a
+    double won nothing), else the winner alone; nobody before the end."""
+    winner = view.position.winner
+    if winner is None:
+        return ()
+    if not view.rules.partners:
+        return (winner,)
+    team = tuple(sorted((winner, partner(winner))))
+    return tuple(colour for colour in team if colour not in view.position.out) or team
+
+
+def _names(colours: tuple[int, ...] | list[int]) -> str:
+    return " and ".join(COLOUR_NAMES[colour].capitalize() for colour in colours)
+
+
+def result_headline(view: View) -> str:
+    """Who won, as the browser says it: "Red wins!", "Red and Yellow win!" (partners), "All
+    Home in 52 cards!" (the solo challenge)."""
+    if view.cards_drawn is not None:
+        return f"All Home in {view.cards_drawn} card{'s' if view.cards_drawn != 1 else ''}!"
+    won = winners(view)
+    text = f"{_names(won)} {'win' if len(won) > 1 else 'wins'}!"
+    winner = view.position.winner
+    if view.rules.partners and winner is not None and len(won) == 1:
+        text += f" ({_names([partner(winner)])} dropped out.)"
+    return text
+
+
+def result_lines(view: View) -> list[str]:
+    """What the end says besides who won: each player's points (a line each), the stake of a
+    doubled game, the solo challenge's count."""
+    lines = []
+    if view.cards_drawn is not None:
+        lines.append("Fewer cards is better: try again to beat it.")
+    if view.points:
+        lines.append("Points:")
+        for colour, points in sorted(view.points.items()):
+            out = " (dropped out)" if colour in view.position.out else ""
+            lines.append(f"  {COLOUR_NAMES[colour].capitalize()} {points}{out}")
+    if view.rules.doubling and view.position.stake > 1:
+        lines.append(f"Doubled: every score counts x{view.position.stake}.")
+    return lines
+
+
+def farewell_words(view: View) -> str:
+    """The result as the command says it on leaving: "Yellow won. Points: Red 10, Yellow 55."."""
+    winner = view.position.winner
+    if winner is None:
+        return ""
+    if view.cards_drawn is not None:
+        cards = f"{view.cards_drawn} card{'s' if view.cards_drawn != 1 else ''}"
+        return f"{_names([winner])} brought every pawn Home in {cards} (fewer is better)."
+    text = f"{_names(winners(view))} won."
+    if view.points:
+        points = ", ".join(f"{COLOUR_NAMES[colour].capitalize()} {p}" for colour, p in sorted(view.points.items()))
+        text += f" Points: {points}."
+    if view.rules.doubling and view.position.stake > 1:
+        text += f" (Doubled: every score counts x{view.position.stake}.)"
+    return text
+
+
+def teams_words(view: View, long: bool = False) -> str:
+    """The partnerships: "You (Red) play with Yellow" for one player here, else "Teams:
+    Red+Yellow v Blue+Green"; ``long``, as the browser says them."""
+    teams = sorted({tuple(sorted((colour, partner(colour)))) for colour in view.position.seats})
+    if long:
+        against = " against ".join(_names(team) for team in teams)
+        return f"Partners: {against}. A card may move either partner's pawns."
+    if len(view.people) == 1:
+        you = view.people[0]
+        return f"You ({_names([you])}) play with {_names([partner(you)])}"
+    return "Teams: " + " v ".join("+".join(COLOUR_NAMES[c].capitalize() for c in team) for team in teams)
 
 
 def _cell_of(colour: int, distance: int) -> Cell:

@@ -20,19 +20,29 @@ from pardon.core.game import Game, replay
 from pardon.core.notation import parse_colour, parse_record
 from pardon.core.rules import Rules, parse_rules
 from pardon.core.state import check_seats, seats_for
-from pardon.tui.app import PardonApp
+from pardon.tui.app import PardonApp, farewell_words
 from pardon.tui.local import LocalTable
 from pardon.tui.online import Invite, OnlineTable, parse_invite
 from pardon.tui.table import FINISHED, Table
 
 DEFAULT_RULES = "classic"
+#: The computer players' pause when --pace is left out (the command's default).
+DEFAULT_PACE = 0.6
+#: The options of a game on this machine, which an online game (--join) takes from its server.
+LOCAL_GAME_OPTIONS = ("rules", "players", "you", "level", "seed")
 
 
 def launch(arguments: argparse.Namespace) -> int:
     """Run the game the options describe; raise a ValueError (one line) for options that cannot be."""
+    if arguments.record and arguments.no_record:
+        raise InvalidError(f"--record {arguments.record} keeps the record and --no-record keeps none: choose one")
     if arguments.join is not None:  # an empty link too is refused, not a game against the computer
         if arguments.resume is not None:
             raise InvalidError("--join takes a seat online and --resume takes up a game here: choose one")
+        given = [f"--{option}" for option in LOCAL_GAME_OPTIONS if getattr(arguments, option) is not None]
+        given += ["--pace"] if arguments.pace != DEFAULT_PACE else []
+        if given:
+            raise InvalidError(f"--join plays the online game as its server set it up: leave out {', '.join(given)}")
         return _join(arguments)
     if arguments.resume is not None:
         return _resume(arguments)
@@ -82,7 +92,7 @@ def _resume(arguments: argparse.Namespace) -> int:
         people = frozenset(seats[:1])
     computers = [name for colour, name in sorted(names.items()) if _is_level(name)]
     level = _checked_level(arguments.level or (computers[0] if computers else DEFAULT_BOT))
-    _check_pace_and_record(arguments)  # a --record FILE is checked there
+    _check_pace_and_record(arguments, resumed=path)  # a --record FILE is checked there
     record_path = None if arguments.no_record else Path(arguments.record or path)
     if record_path == path:
         check_record_path(path, "--resume")
@@ -103,11 +113,16 @@ def _checked_level(level: str) -> str:
     return level
 
 
-def _check_pace_and_record(arguments: argparse.Namespace) -> None:
+def _check_pace_and_record(arguments: argparse.Namespace, resumed: Path | None = None) -> None:
+    """Refuse a pace that cannot be, and a --record FILE that cannot be written or is there
+    already (another game's record, say: only the record taken up again is written on)."""
     if not 0 <= arguments.pace < math.inf:
         raise InvalidError(f"--pace must be 0 or more seconds, not {arguments.pace}")
     if arguments.record and not arguments.no_record:
-        check_record_path(Path(arguments.record))
+        path = Path(arguments.record)
+        check_record_path(path)
+        if path.exists() and not (resumed is not None and path.resolve() == resumed.resolve()):
+            raise InvalidError(f"--record {path}: the file is there already: choose another name, or delete it first")
 
 
 def _new_games(
@@ -126,6 +141,7 @@ def _new_games(
 
 def _join(arguments: argparse.Namespace) -> int:
     invite = parse_invite(arguments.join)
+    _check_pace_and_record(arguments)
     try:
         import websockets  # noqa: F401  (the connection is opened by the screen)
     except ImportError:
@@ -223,7 +239,7 @@ def _farewell(app: PardonApp) -> None:
     if app.interrupted:
         print("pardon tui: interrupted", file=sys.stderr)
     if view.position.winner is not None:
-        print(f"{COLOUR_NAMES[view.position.winner].capitalize()} won.")
+        print(farewell_words(view))
     if app.saved is not None and app.saved.exists():
         if view.status == FINISHED or not app.table.can_take_back:
             print(f"The game's record is in {app.saved} (pardon replay {app.saved} checks it).")

@@ -19,7 +19,6 @@ from pardon.bots import Bot, make_bot
 from pardon.bots.coach import best_reason
 from pardon.bots.hint import rank_observed
 from pardon.core.board import COLOUR_NAMES, partner
-from pardon.core.cards import card_name
 from pardon.core.describe import describe_move
 from pardon.core.game import CARD, Game, record_of
 from pardon.core.moves import Move
@@ -27,7 +26,9 @@ from pardon.core.notation import Record, format_move, format_record
 from pardon.core.state import Position
 from pardon.core.why import why_pawns_cannot_move
 from pardon.tui.choices import Choice, choice_of_move
+from pardon.tui.picking import card_label
 from pardon.tui.table import FINISHED, PLAYING, Seat, View
+from pardon.web.views import cards_drawn
 
 #: How a record names a colour played at this screen (the others are named by their level).
 YOU = "you"
@@ -94,6 +95,7 @@ class LocalTable:
             discards=len(game.pack.discards),
             points=game.points,
             event=game.turns,
+            cards_drawn=cards_drawn(game) if game.rules.solo else None,
         )
 
     def _only_person(self) -> int | None:
@@ -211,7 +213,7 @@ def _leader_draw_words(game: Game) -> tuple[str, ...]:
     if draw is None:
         return (f"{COLOUR_NAMES[game.turn].capitalize()} plays first.",)
     rounds = "; ".join(
-        ", ".join(f"{COLOUR_NAMES[colour].capitalize()} {card_name(card)}" for colour, card in round_)
+        ", ".join(f"{COLOUR_NAMES[colour].capitalize()} {card_label(card)}" for colour, card in round_)
         for round_ in draw.rounds
     )
     return (f"Leader draw: {rounds}. {COLOUR_NAMES[draw.leader].capitalize()} plays first.",)

@@ -198,6 +198,7 @@ class OnlineTable:
             points=_points_of_json(state["position"].get("scores")),
             note=self.note if self.note else _waiting_note(state),
             event=self.event,
+            cards_drawn=int(state["cards_drawn"]) if state.get("cards_drawn") is not None else None,
         )
 
     def _seat(self, seat: dict[str, Any]) -> Seat:

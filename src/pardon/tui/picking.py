@@ -32,7 +32,7 @@ from typing import Any, Final, NamedTuple
 from pardon.core.board import COLOUR_NAMES, FIRST_TRACK, SQUARE, START, TRACK_LENGTH
 from pardon.core.cards import NO_CARD, a_card, card_name
 from pardon.core.layout import Cell
-from pardon.core.moves import ACCEPT, DOUBLE, DROP, SPLIT_CARD, STEP, Action
+from pardon.core.moves import ACCEPT, DOUBLE, DROP, FIRE, SPLIT_CARD, STEP, Action
 from pardon.core.state import Position
 from pardon.textboard import pawn_cell
 from pardon.tui.choices import PAWN_KINDS, Choice, destination_words, pawn_words, place_words, steps_of, token_words
@@ -126,7 +126,10 @@ class Picker:
             return "Choose the next pawn:" if self.parts else "Choose a pawn to move:"
         if self.card == NO_CARD:
             answering = any(action.kind in (ACCEPT, DROP) for choice in self.choices for action in choice.actions)
-            return "Accept the double, or drop out?" if answering else "Before you draw:"
+            if answering:  # the stake at issue, as the browser says it: accepted, every score counts double
+                doubler, stake = COLOUR_NAMES[self.position.turn].capitalize(), self.position.stake
+                return f"{doubler} doubled the stakes (x{stake} -> x{2 * stake}): accept, or drop out (score nothing)?"
+            return "Before you draw:"
         return "Your move:" if len(self.remaining()) == 1 else "Which one?"
 
     def options(self) -> list[Option]:
@@ -268,7 +271,7 @@ class Picker:
 
     def _choice_label(self, choice: Choice, finished: list[Choice]) -> str:
         if choice.card == NO_CARD:
-            return _label_without_card(choice)
+            return _label_without_card(choice, self.position.stake)
         if choice.is_pass:
             if self.hand:
                 return f"Discard {card_label(choice.card)}"
@@ -280,8 +283,9 @@ class Picker:
             return choice.text.split(": ", 1)[-1]
         if tokens:
             return "; ".join(tokens)
-        if any(action.kind not in PAWN_KINDS for other in finished for action in other.actions):
-            return "no token"
+        others = {action.kind for other in finished for action in other.actions if action.kind not in PAWN_KINDS}
+        if others:  # as the browser says it
+            return "No Fire this time" if FIRE in others else "Without the Ice"
         return choice.text.split(": ", 1)[-1]
 
     def _pawns_that_cannot_move(self, choices: list[Choice], card: int | None) -> list[Option]:
@@ -343,12 +347,12 @@ def _unpicked(choice: Choice, parts: list[Action]) -> list[Action] | None:
     return left
 
 
-def _label_without_card(choice: Choice) -> str:
+def _label_without_card(choice: Choice, stake: int = 1) -> str:
     if not choice.actions:
         return "Go on: draw a card"
     action = choice.actions[0]
     if action.kind == DOUBLE:
-        return "Double the stakes"
+        return f"Double the stakes (x{stake} -> x{2 * stake})"
     if action.kind == ACCEPT:
         return "Accept the double"
     if action.kind == DROP:

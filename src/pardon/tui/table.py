@@ -59,6 +59,8 @@ class View(NamedTuple):
     note: str = ""
     #: How many decisions have been made: each new decision is offered afresh.
     event: int = 0
+    #: The solo challenge's count: the cards drawn so far (lower is better); None in any other game.
+    cards_drawn: int | None = None
 
     def seat(self, colour: int) -> Seat:
         return next(seat for seat in self.seats if seat.colour == colour)
