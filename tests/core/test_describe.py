@@ -66,3 +66,31 @@ def test_two_pawns_of_one_colour_sent_back_are_counted_not_named_twice() -> None
     [move] = [move for move in legal_moves(CLASSIC, position, 13) if len(move.bumps) == 2]
     words = describe_move(CLASSIC, position, move).split("  [")[0]
     assert words == "Green plays a Sorry!: Start to 1, slides to 4 (sends 2 of Red's pawns back to Start)"
+
+
+def test_partners_win_together_in_the_words_of_the_winning_move() -> None:
+    rules = parse_rules("partners")
+    game = Game.new(rules, (0, 1, 2, 3), 7)
+    rng = random.Random(7)
+    while not game.is_over:
+        if game.awaiting_draw:
+            game.draw()
+        moves = game.legal_moves()
+        move = rng.choice(moves)
+        if move.result.winner is not None:
+            words = describe_move(rules, game.position, move).split("  [")[0]
+            assert words.endswith(". Red and Yellow win!") or words.endswith(". Blue and Green win!"), words
+            return
+        game.play(move)
+    raise AssertionError("the game ended without a winning move")
+
+
+def test_a_partner_who_dropped_out_of_a_double_does_not_win_with_the_side() -> None:
+    rules = parse_rules("partners(scoring=1939,doubling=true)")
+    board = "R:home,home,home,S5 B:20,start,start,start Y:home,home,home,home G:30,start,start,start turn:R"
+    position = parse_position(board)
+    [win] = [move for move in legal_moves(rules, position, 1) if move.result.winner is not None]
+    assert describe_move(rules, position, win).split("  [")[0].endswith(". Red and Yellow win!")
+    dropped = parse_position(f"{board} stake:2 out:Y")
+    [win] = [move for move in legal_moves(rules, dropped, 1) if move.result.winner is not None]
+    assert describe_move(rules, dropped, win).split("  [")[0].endswith(". Red wins!")

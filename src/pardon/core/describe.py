@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pardon.core.board import COLOUR_NAMES, FIRST_TRACK, SQUARE, START
+from pardon.core.board import COLOUR_NAMES, FIRST_TRACK, SQUARE, START, partner
 from pardon.core.cards import NO_CARD, a_card
 from pardon.core.moves import (
     ACCEPT,
@@ -61,6 +61,15 @@ def _action(action: Action) -> str:
     return text
 
 
+def _winners(rules: Rules, winner: int, out: tuple[int, ...]) -> str:
+    """Who wins: with partners, the side ("Red and Yellow win"), less a partner who dropped out
+    of a double."""
+    if rules.partners and partner(winner) not in out:
+        first, second = sorted((winner, partner(winner)))
+        return f"{_name(first)} and {_name(second)} win"
+    return f"{_name(winner)} wins"
+
+
 def _bumped(bumps: Sequence[tuple[int, int]], mover: int) -> str:
     """Whom a move sends back, colour by colour: "Yellow", "Blue and Green", "2 of Yellow's pawns",
     "its own pawn" (a slide over the mover's own pawn)."""
@@ -112,7 +121,7 @@ def describe_move(rules: Rules, position: Position, move: Move) -> str:
     if move.bumps:
         text += f" (sends {_bumped(move.bumps, position.turn)} back to Start)"
     if move.result.winner is not None:
-        text += f". {_name(move.result.winner)} wins!"
+        text += f". {_winners(rules, move.result.winner, move.result.out)}!"
     elif move.card == 2 and move.result.turn == position.turn:
         text += ", and plays again" if position.hands else ", and draws again"
     return f"{text}  [{format_move(position, move)}]"
