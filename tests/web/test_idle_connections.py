@@ -11,19 +11,17 @@ from __future__ import annotations
 
 import json
 import socket
-import subprocess
 import sys
 import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
 import pytest
-from web_support import free_port, wait_until_up
+from web_support import ServedProcess, free_port, serving_process
 from websockets.sync.client import connect
 
 #: ``pardon serve`` with the limits of a test: python -c LAUNCH TIMEOUT CAP PROTOCOL ARGUMENTS...
@@ -51,16 +49,8 @@ CAPPED = "127.0.0.9"
 PROTOCOLS = ["httptools", "h11"]
 
 
-@dataclass
-class Served:
-    """A real ``pardon serve``: where it listens, and what it wrote to stderr."""
-
-    port: int
-    log: Path
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+class Served(ServedProcess):
+    """A real ``pardon serve`` with a clock and a cap of its own."""
 
     def connect(self, address: str = "127.0.0.1") -> socket.socket:
         """A plain TCP connection to the server, from a loopback ``address`` of the client's choosing."""
@@ -75,14 +65,8 @@ def serving(folder: Path, timeout: float, cap: int, protocol: str) -> Iterator[S
     arguments = ["serve", "--port", str(port), "--bot-pace", "0", "--create-rate", "0"]
     arguments += ["--db", str(folder / "games.sqlite3")]
     command = [sys.executable, "-c", LAUNCH, str(timeout), str(cap), protocol, *arguments]
-    with log.open("wb") as stderr:
-        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=stderr)
-    try:
-        wait_until_up(f"http://127.0.0.1:{port}", process)
-        yield Served(port, log)
-    finally:
-        process.kill()
-        process.wait(timeout=10)
+    with serving_process(Served, command, port, log) as served:
+        yield served
 
 
 @pytest.fixture(scope="module", params=PROTOCOLS)

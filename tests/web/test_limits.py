@@ -18,14 +18,13 @@ import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
-from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
 import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
-from web_support import Message, Player, create, free_port, token_of, wait_until_up
+from web_support import Message, Player, ServedProcess, create, free_port, serving_process, token_of, wait_until_up
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.sync.client import ClientConnection, connect
 
@@ -34,16 +33,8 @@ from pardon.web.rooms import Room
 from pardon.web.settings import Settings, sqlite_url
 
 
-@dataclass
-class Served:
-    """A real ``pardon serve``: where it listens, and what it wrote to stderr."""
-
-    port: int
-    log: Path
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+class Served(ServedProcess):
+    """A real ``pardon serve`` with the default limits."""
 
     def game(self, public: bool = True) -> Message:
         seats = [{"kind": "human"}, {"kind": "bot", "level": "random"}]
@@ -65,14 +56,8 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     port, log = free_port(), folder / "stderr.txt"
     command = [sys.executable, "-m", "pardon", "serve", "--port", str(port), "--bot-pace", "0"]
     command += ["--db", str(folder / "games.sqlite3"), "--create-rate", "0"]
-    with log.open("wb") as stderr:
-        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=stderr)
-        try:
-            wait_until_up(f"http://127.0.0.1:{port}", process)
-            yield Served(port, log)
-        finally:
-            process.kill()
-            process.wait(timeout=10)
+    with serving_process(Served, command, port, log) as served:
+        yield served
 
 
 def watch(connection: ClientConnection) -> Message:

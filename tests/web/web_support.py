@@ -11,8 +11,9 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 from fastapi.testclient import TestClient
@@ -214,3 +215,32 @@ class SocketClient:
     def until_event(self, event: int) -> None:
         while self.state.get("event", -1) < event:
             self.receive()
+
+
+@dataclass
+class ServedProcess:
+    """A real ``pardon serve``: where it listens, and what it wrote to standard error."""
+
+    port: int
+    log: Path
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+
+Served = TypeVar("Served", bound=ServedProcess)
+
+
+@contextmanager
+def serving_process(kind: type[Served], command: list[str], port: int, log: Path) -> Iterator[Served]:
+    """Run ``command`` (a ``pardon serve`` on ``port``), its standard error kept in ``log``,
+    until the block ends."""
+    with log.open("wb") as stderr:
+        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=stderr)
+    try:
+        wait_until_up(f"http://127.0.0.1:{port}", process)
+        yield kind(port, log)
+    finally:
+        process.kill()
+        process.wait(timeout=10)
