@@ -228,3 +228,20 @@ def test_names_are_cleaned_of_characters_that_turn_text_round(server: TestClient
     assert [seat["name"] for seat in kept["seats"]] == [family, "Mina\u200cjan"]
     too_long = server.post("/api/games", json={"seats": [{"kind": "human", "name": "x" * 41}]})
     assert too_long.status_code == 422, too_long.text
+
+
+def test_the_game_page_is_told_which_seats_are_open_and_which_being_joined(server: TestClient) -> None:
+    """The host's seat list said "invited, not joined yet" of a seat left open for the lobby and of
+    one someone was joining: the state's seats now say which."""
+    game = _public_game(server)
+    with server.websocket_connect(game["websocket"]) as socket:
+        host = Player(socket)
+        host.hello(token_of(game, "red"))
+        seats = {seat["colour"]: (seat["open"], seat["joining"]) for seat in host.state["seats"]}
+        assert seats == {"red": (False, False), "blue": (True, False), "yellow": (True, False)}
+    assert _join(server, game, "blue").status_code == 200
+    with server.websocket_connect(game["websocket"]) as socket:
+        host = Player(socket)
+        host.hello(token_of(game, "red"))
+        seats = {seat["colour"]: (seat["open"], seat["joining"]) for seat in host.state["seats"]}
+        assert seats == {"red": (False, False), "blue": (False, True), "yellow": (True, False)}

@@ -293,6 +293,7 @@ class Room:
         }
 
     def _seat_json(self, seat: Seat) -> dict[str, Any]:
+        joining = seat.row.is_joining(join_cutoff(self.settings))
         return {
             "colour": COLOUR_NAMES[seat.colour],
             "kind": seat.row.kind,
@@ -303,6 +304,9 @@ class Room:
             "windows": 0 if seat.is_machine else seat.connections,
             "taken": seat.is_machine or seat.row.claimed,  # its player has come: a waiting game waits no more for it
             "computer_playing": seat.is_machine or self._taken_over(seat),
+            #: a public game's seat left for anyone, offered in the lobby; joined from it, its player not come yet
+            "open": seat.row.open and not seat.row.claimed and not joining,
+            "joining": joining,
         }
 
     def _viewer(self, listener: Listener) -> int | None:

@@ -492,7 +492,8 @@ function renderSeats() {
     const mine = app.seats.length === 1 && app.seats.includes(seat.colour) ? " (you)" : "";
     let status = seat.kind === "bot" ? "" : seat.connected ? "here" : "not here";
     if (state.status === "waiting" && seat.kind !== "bot") {
-      status = seat.connected ? "joined" : seat.taken ? "joined, not here now" : "invited, not joined yet";
+      const missing = seat.joining ? "someone is joining from the lobby" : seat.open ? "open to anyone in the lobby" : "invited, not joined yet";
+      status = seat.connected ? "joined" : seat.taken ? "joined, not here now" : missing;
     }
     if (seat.computer_playing && seat.kind !== "bot") status = "away: the computer plays";
     if (seat.kind === "hotseat" && app.seats.length > 1) status = "on this screen";
