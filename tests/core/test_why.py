@@ -104,6 +104,27 @@ def test_2013_refusals_name_the_2013_rule(red: str, card: str, text: str, reason
     assert reason in str(refused.value)
 
 
+@pytest.mark.parametrize(
+    ("rules", "text", "card", "move", "reason"),
+    [
+        # the iced pawn cannot be switched, nor bumped by a Sorry! (it said "not allowed here")
+        ("modern", "R:20,22,start Y:10,start,start turn:R ice:Y10", "11", "11 20x10", "10 is frozen by the Ice"),
+        # a partner's pawn is no opponent's: no switch with it
+        (
+            "partners",
+            "R:20,start,start,start B:start,start,start,start Y:40,start,start,start G:start,start,start,start turn:R",
+            "11",
+            "11 20x40",
+            "the pawn on square 40 is your partner's: only an opponent's pawn can be switched",
+        ),
+    ],
+)
+def test_a_pawn_that_cannot_be_switched_says_why(rules: str, text: str, card: str, move: str, reason: str) -> None:
+    with pytest.raises(IllegalError) as refused:
+        parse_move(parse_rules(rules), parse_position(text), parse_card(card), move)
+    assert reason in str(refused.value)
+
+
 # --- the reason agrees with the legal moves ---------------------------------------------------
 #
 # ``why_pawn_cannot_move`` is None exactly when some legal move of the card moves the pawn

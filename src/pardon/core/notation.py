@@ -435,7 +435,7 @@ def _explain(rules: Rules, position: Position, card: int, specs: list[_Spec], mo
             return reason
     spec = specs[0]
     if spec.switch or (card == SORRY and spec.destination is not None):
-        return _explain_target(position, card, spec)
+        return _explain_target(rules, position, card, spec)
     if len(specs) >= 2:
         return "the parts must add up to 7, each made forward, one after the other, and legal when made"
     destinations = sorted(
@@ -476,13 +476,18 @@ def _lands_partner_on_player(position: Position, spec: _Spec) -> bool:
     return FIRST_TRACK <= landing < START and DISTANCE[player][SQUARE[mate][landing]] in position.pawns[player]
 
 
-def _explain_target(position: Position, card: int, spec: _Spec) -> str:
+def _explain_target(rules: Rules, position: Position, card: int, spec: _Spec) -> str:
     destination = spec.destination or ""
     if not destination.strip().isdigit():
         return "only pawns on the track can be bumped by a Sorry! or switched by an 11"
     square = int(destination)
+    what = "switched" if card == 11 else "bumped by a Sorry!"
     for other in position.seats:
         if other != position.turn and DISTANCE[other][square] in position.pawns[other]:
+            if position.ice == (other, DISTANCE[other][square]):
+                return f"the pawn on square {square} is frozen by the Ice: it cannot be {what}"
+            if rules.partners and other == partner(position.turn):
+                return f"the pawn on square {square} is your partner's: only an opponent's pawn can be {what}"
             return "that move is not allowed here"
     if DISTANCE[position.turn][square] in position.pawns[position.turn]:
         return "you cannot bump or switch your own pawn"
