@@ -10,6 +10,7 @@ import pytest
 from pardon.core import Game, InvalidError, legal_moves, parse_card, parse_position, parse_rules
 from pardon.core.notation import format_move, format_position
 from pardon.core.rules import (
+    BOARD_CHOICES,
     LEADER_CHOICES,
     LEAVE_START_CHOICES,
     PARTNER_SPLIT_CHOICES,
@@ -174,6 +175,7 @@ def test_every_option_value_has_words_for_the_rules_name() -> None:
         "leave_start": LEAVE_START_CHOICES,
         "partner_split": PARTNER_SPLIT_CHOICES,
         "scoring": SCORING_CHOICES,
+        "board": BOARD_CHOICES,
     }
     for field in dataclasses.fields(Rules):
         values = choices.get(field.name, (True, False))
@@ -185,6 +187,8 @@ def test_every_option_value_has_words_for_the_rules_name() -> None:
                     continue  # not allowed with this preset (Fire and Ice with partners, ...)
                 words = in_words(rules)
                 assert "=" not in words and "(" not in words, (field.name, value, words)
-    assert in_words(parse_rules("classic(pawns=3,deck=44)")) == "Classic-1939 with 3 pawns"
+    assert in_words(parse_rules("classic-1939(pawns=3)")) == "Classic-1939 with 3 pawns"
+    assert in_words(parse_rules("classic(deck=44)")) == "Classic with a 44-card pack"  # the plain board
+    assert in_words(parse_rules("classic(board=diamonds)")) == "Classic with the older board's diamonds"
     assert in_words(parse_rules("modern(deck=55)")) == "Modern with a 55-card pack"
     assert in_words(parse_rules("partners(partner_split=any)")) == "Partners with 7s split among any team pawns"

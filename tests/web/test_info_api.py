@@ -116,3 +116,20 @@ def test_a_bot_seat_takes_every_level_offered(server: TestClient) -> None:
         assert server.post("/api/games", json={"seats": seats}).status_code == 201, level
     refused = server.post("/api/games", json={"seats": [{"kind": "bot", "level": "wizard"}, {"kind": "human"}]})
     assert refused.status_code == 422 and "expert" in refused.json()["message"]
+
+
+def test_the_diamonds_are_a_board_option_of_their_own(server: TestClient) -> None:
+    """The older board's diamonds were drawn only with the 44-card pack: RULES.md §4 makes them an
+    option of their own, a drawing only."""
+
+    def diamonds(rules: str) -> int:
+        answer = server.get("/api/board", params={"rules": rules})
+        assert answer.status_code == 200, answer.text
+        return len(answer.json()["diamonds"])
+
+    assert diamonds("classic-1939") == 4 and diamonds("classic(board=diamonds)") == 4
+    assert diamonds("classic") == 0 and diamonds("classic(deck=44)") == 0 and diamonds("classic-1939(board=plain)") == 0
+    presets = {preset["name"]: preset for preset in server.get("/api/presets").json()}
+    assert presets["classic-1939"]["board"] == "diamonds" and presets["classic"]["board"] == "plain"
+    refused = server.get("/api/board", params={"rules": "classic(board=round)"})
+    assert refused.status_code == 422 and "board" in refused.json()["message"]

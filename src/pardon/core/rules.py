@@ -21,6 +21,7 @@ SLIDE_RIDERS: Final = ("others", "own")
 LEAVE_START_CHOICES: Final = ("circle", "forward-count", "forward-circle")
 PARTNER_SPLIT_CHOICES: Final = ("two", "any")
 SCORING_CHOICES: Final = ("none", "1939", "1992")
+BOARD_CHOICES: Final = ("plain", "diamonds")
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +64,9 @@ class Rules:
     tokens: bool = False
     #: Doubling in Point Scoring Sorry (docs/rules.md: "Points"): a double before the draw.
     doubling: bool = False
+    #: How the board is drawn: ``plain``, or with the ``diamonds`` of the older boards on the
+    #: short slides (the 1939 game's).  It marks what the slide's body marks: play is the same (§4).
+    board: str = "plain"
 
     def __post_init__(self) -> None:
         _check_choice("deck", self.deck, (44, 45, 55))
@@ -72,6 +76,7 @@ class Rules:
         _check_choice("leader", self.leader, LEADER_CHOICES)
         _check_choice("leave_start", self.leave_start, LEAVE_START_CHOICES)
         _check_choice("partner_split", self.partner_split, PARTNER_SPLIT_CHOICES)
+        _check_choice("board", self.board, BOARD_CHOICES)
         if self.solo and self.partners:
             raise InvalidError("the solo challenge is played alone, not with partners")
         _check_choice("scoring", self.scoring, SCORING_CHOICES)
@@ -135,7 +140,7 @@ _MODERN = Rules(
 
 PRESETS: Final[dict[str, Rules]] = {
     "classic": Rules(),
-    "classic-1939": Rules(deck=44),
+    "classic-1939": Rules(deck=44, board="diamonds"),
     "partners": Rules(partners=True),
     "adult": Rules(pawns_out=1, hand=5, scoring="1992"),
     "modern": dataclasses.replace(_MODERN, tokens=True),
@@ -145,7 +150,7 @@ PRESETS: Final[dict[str, Rules]] = {
 
 PRESET_HELP: Final[dict[str, str]] = {
     "classic": "the classic game: 45 cards, 4 pawns, a 2 draws again (1939 rules, P92)",
-    "classic-1939": "the 1939 game: 44 cards, with Point Scoring Sorry as an option",
+    "classic-1939": "the 1939 game: 44 cards, the older board's diamonds, with Point Scoring Sorry as an option",
     "partners": "4 players in teams, Red+Yellow against Blue+Green, either partner's pawns (P92)",
     "adult": "1992 play for points: one pawn out, hands of five cards, 1992 points",
     "modern": "2013 Hasbro with Fire and Ice: 3 pawns, any forward card leaves Start, own-colour slides",
@@ -276,6 +281,7 @@ _OPTION_WORDS: Final[dict[str, dict[Any, str]]] = {
     "hand": {0: "a card a turn", 5: "hands of five"},
     "tokens": {True: "Fire and Ice", False: "no Fire and Ice"},
     "doubling": {True: "doubles", False: "no doubles"},
+    "board": {"plain": "the plain board", "diamonds": "the older board's diamonds"},
 }
 
 

@@ -132,7 +132,7 @@ def _colour(colour: int, pawns: int) -> dict[str, Any]:
 
 def board_geometry(rules: Rules) -> dict[str, Any]:
     """Everything needed to draw the board for ``rules``, as JSON."""
-    older_board = rules.deck == 44  # the 1939 pack goes with the older board and its diamonds
+    older_board = rules.board == "diamonds"  # the 1939 game's board (a drawing option: play is the same)
     return {
         "size": SIZE,
         "colours": list(COLOUR_NAMES),

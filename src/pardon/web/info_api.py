@@ -54,6 +54,7 @@ class Preset(BaseModel):
     points: bool = Field(description="the game is scored in points")
     leave_start: str = Field("circle", description="the cards that bring a pawn out of Start (the rules option)")
     sorry_forward_4: bool = Field(False, description="a Sorry! may instead move a pawn forward 4 (2013)")
+    board: str = Field("plain", description="how the board is drawn: plain, or with the older board's diamonds")
 
 
 class Level(BaseModel):
@@ -122,6 +123,7 @@ def preset_of(name: str, rules: Rules) -> Preset:
         points=rules.scoring != "none",
         leave_start=rules.leave_start,
         sorry_forward_4=rules.sorry_forward_4,
+        board=rules.board,
     )
 
 

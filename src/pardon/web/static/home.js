@@ -142,6 +142,13 @@ const RULE_OPTIONS = [
     shown: (preset) => !preset.sorry_forward_4,
   },
   {
+    id: "opt-diamonds",
+    text: "board=diamonds",
+    name: "the older board's diamonds",
+    label: "The older board, with a diamond on each short slide (as drawn in 1939; play is the same)",
+    shown: (preset) => preset.board !== "diamonds",
+  },
+  {
     id: "opt-split-any",
     text: "partner_split=any",
     name: "a 7 split among any team pawns",
