@@ -85,7 +85,7 @@ def test_make_play_takes_a_port() -> None:
     assert make("play").splitlines()[-1].endswith("pardon serve --port 8000")
 
 
-def test_make_play_installs_only_what_the_server_needs_and_make_test_the_developer_tools() -> None:
+def test_make_play_installs_only_what_playing_needs_and_make_test_the_developer_tools() -> None:
     play = make("play")
-    assert "-e '.[web,print]'" in play and "[dev]" not in play
+    assert "-e '.[web,print,tui]'" in play and "[dev]" not in play
     assert "-e '.[dev]'" in make("test")
