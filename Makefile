@@ -31,14 +31,15 @@ $(PLAY_STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[web,print,tui]'
 	touch $(PLAY_STAMP)
 
-# The browser client: the server prints the address to open; Ctrl+C stops it (the games are kept).
+# The browser client: the server prints the address to open; Ctrl+C stops it (the games are kept,
+# and its status, 130, is no failure).
 # `make play PORT=8001` serves on another port, `HOST=0.0.0.0` to friends on the network too,
 # `DB=FILE` from another database file (a second server needs its own).  The terminal game: $(BIN)/pardon tui
 PORT ?= 8000
 HOST ?= 127.0.0.1
 DB ?=
 play: $(PLAY_STAMP)
-	@$(BIN)/pardon serve --host $(HOST) --port $(PORT) $(if $(DB),--db $(DB)) || test $$? -eq 130  # Ctrl+C is no failure
+	@$(BIN)/pardon serve --host $(HOST) --port $(PORT)$(if $(DB), --db $(DB)) || test $$? -eq 130
 
 # The tests run on every core at once (pytest-xdist: each worker its own servers and browser).
 WORKERS ?= auto

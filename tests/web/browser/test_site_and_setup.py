@@ -80,9 +80,14 @@ def make(*arguments: str) -> str:
     return finished.stdout
 
 
-def test_make_play_takes_a_port() -> None:
-    assert make("play", "PORT=8001").splitlines()[-1] == "/nonexistent/pardon-venv/bin/pardon serve --port 8001"
-    assert make("play").splitlines()[-1].endswith("pardon serve --port 8000")
+def test_make_play_takes_a_port_a_host_and_a_database() -> None:
+    serve = "/nonexistent/pardon-venv/bin/pardon serve"
+    stopped = " || test $? -eq 130"  # Ctrl+C is no failure
+    assert make("play").splitlines()[-1] == f"{serve} --host 127.0.0.1 --port 8000{stopped}"
+    assert make("play", "PORT=8001").splitlines()[-1] == f"{serve} --host 127.0.0.1 --port 8001{stopped}"
+    assert make("play", "HOST=0.0.0.0", "DB=other.sqlite3").splitlines()[-1] == (
+        f"{serve} --host 0.0.0.0 --port 8000 --db other.sqlite3{stopped}"
+    )
 
 
 def test_make_play_installs_only_what_playing_needs_and_make_test_the_developer_tools() -> None:
