@@ -679,3 +679,21 @@ def test_hint_in_a_hand_game_ranks_only_a_card_of_the_hand() -> None:
     result = pardon("hint", "-", "--card", "12", "--bot", "greedy", stdin=json.dumps(hands))
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr == "pardon hint: Red holds 1, 2, 3, 4, 5: the card comes from the hand, not 12\n"
+
+
+def test_a_named_player_plays_first_when_asked() -> None:
+    """RULES.md §3.8 offers a named player first (the youngest, in 2013): from the command line only
+    Red could be, the first seat of a game with leader=named."""
+    record = pardon("selfplay", "--first", "yellow", "--seed", "3")
+    assert record.returncode == 0, record.stderr
+    assert '[First "yellow"]' in record.stdout
+    first_move = next(line for line in record.stdout.splitlines() if line and not line.startswith("["))
+    assert first_move.startswith("Y ")
+    replayed = pardon("replay", "-", stdin=record.stdout)
+    assert replayed.returncode == 0, replayed.stderr
+    watched = pardon("play", "--first", "G", "--seed", "3", "--fast", "--board", "none")
+    assert watched.returncode == 0 and watched.stdout.rstrip().endswith("--seed 3 --first green"), watched.stdout
+    refused = pardon("selfplay", "--first", "blue")
+    assert refused.returncode == 2
+    assert refused.stderr == "pardon selfplay: --first: Blue is not playing (the seats are Red, Yellow)\n"
+    assert pardon("selfplay", "--first", "purple").returncode == 2

@@ -41,7 +41,7 @@ from pardon.core.describe import describe_move
 from pardon.core.errors import IllegalError, PardonError
 from pardon.core.game import Game, record_of, replay
 from pardon.core.jsonio import move_to_json, moves_to_json, parse_json, position_from_json, position_to_json
-from pardon.core.notation import format_record, parse_card_word, parse_move, parse_record
+from pardon.core.notation import first_player, format_record, parse_card_word, parse_colour, parse_move, parse_record
 from pardon.core.rules import OPTION_HELP, PRESET_HELP, PRESETS, Rules, parse_rules, to_dict
 from pardon.core.state import Position, seats_for
 from pardon.textboard import legend, render
@@ -156,11 +156,12 @@ def _play_game(
     bot_names: list[str],
     watcher: Watcher | None = None,
     heading: Sequence[str] = (),
+    first: str | None = None,
 ) -> Game:
     """Computer players play a game; ``watcher`` shows it, under ``heading`` and the Leader draw."""
     rules = parse_rules(rules_text)
     seats = seats_for(players)
-    game = Game.new(rules, seats, seed)
+    game = Game.new(rules, seats, seed, first_player(first, seats))
     bots = {colour: make_bot(level) for colour, level in zip(seats, _round_the_table(bot_names, players), strict=True)}
     rng = random.Random(f"pardon-bots:{seed}")
     if watcher is not None:
@@ -237,7 +238,7 @@ def command_play(arguments: argparse.Namespace) -> int:
     colour = not arguments.fast and wants_colour(sys.stdout, arguments.colour)
     watcher = Watcher(sys.stdout, arguments.board, colour, live=in_terminal, delay=max(0.0, delay), fast=arguments.fast)
     heading = [f"pardon {__version__}: rules {arguments.rules}, seed {seed}; computer players: {levels}", ""]
-    game = _play_game(arguments.rules, players, seed, names, watcher, heading)
+    game = _play_game(arguments.rules, players, seed, names, watcher, heading, arguments.first)
     assert game.winner is not None
     cards = sum(1 for move in game.moves if move.card)
     if len(game.position.seats) == 1:
@@ -249,6 +250,7 @@ def command_play(arguments: argparse.Namespace) -> int:
     # Every option the game depends on: the same computer players too, or it is another game.
     again = shlex.join(["pardon", "play", "--rules", arguments.rules, "--players", str(players), "--seed", str(seed)])
     again += f" --bots {shlex.quote(arguments.bots)}" if arguments.bots not in (None, DEFAULT_PLAY_BOTS) else ""
+    again += f" --first {COLOUR_NAMES[game.first]}" if game.first is not None and arguments.first else ""
     result.append(f"Watch this game again with: {again}")
     watcher.end(game.position, result)
     return 0
@@ -264,7 +266,8 @@ def command_tui(arguments: argparse.Namespace) -> int:
 
 def command_selfplay(arguments: argparse.Namespace) -> int:
     players = _players(arguments.rules, arguments.players, 2)
-    game = _play_game(arguments.rules, players, arguments.seed, _seat_levels(arguments.bots, players))
+    levels = _seat_levels(arguments.bots, players)
+    game = _play_game(arguments.rules, players, arguments.seed, levels, first=arguments.first)
     record = format_record(record_of(game))
     if arguments.record:
         try:
@@ -364,7 +367,6 @@ def command_hint(arguments: argparse.Namespace) -> int:
 
 def command_analyse(arguments: argparse.Namespace) -> int:
     from pardon.bots.coach import MARKS, PLAIN_MARKS, analyse, format_analysis
-    from pardon.core.notation import parse_colour
     from pardon.sim.progress import Progress
 
     if arguments.top < 0:
@@ -656,6 +658,7 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--players", type=int, choices=(1, 2, 3, 4), help="4 unless the rules say otherwise")
     play.add_argument("--seed", type=int, help="the game's seed (random if left out)")
     play.add_argument("--bots", help=f"{bots_help}; default {DEFAULT_PLAY_BOTS}")
+    play.add_argument("--first", metavar="COLOUR", help=FIRST_HELP)
     play.add_argument(
         "--delay", type=float, help=f"seconds to pause after each move ({FOLLOWABLE_PACE:g} in a terminal, else 0)"
     )
@@ -679,6 +682,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     tui.add_argument("--level", help=f"the computer players' level ({', '.join(BOTS)}; default {DEFAULT_BOT})")
     tui.add_argument("--seed", type=int, help="the game's seed (random if left out)")
+    tui.add_argument("--first", metavar="COLOUR", help=FIRST_HELP)
     tui.add_argument(
         "--pace", type=float, default=0.6, help="seconds a computer player waits before each decision (default 0.6)"
     )
@@ -703,6 +707,7 @@ def _parser() -> argparse.ArgumentParser:
     selfplay.add_argument("--players", type=int, choices=(1, 2, 3, 4), help="2 unless the rules say otherwise")
     selfplay.add_argument("--seed", type=int, default=0, help="the game's seed (default 0)")
     selfplay.add_argument("--bots", default="random", help=f"{bots_help}; default random")
+    selfplay.add_argument("--first", metavar="COLOUR", help=FIRST_HELP)
     selfplay.add_argument("--record", help="file for the game record (standard output if left out)")
     selfplay.set_defaults(run=command_selfplay)
 
@@ -829,6 +834,9 @@ def _parser() -> argparse.ArgumentParser:
     sheets.set_defaults(run=command_sheets)
     return parser
 
+
+#: ``--first`` of the commands that start a game.
+FIRST_HELP: Final = "the colour that plays first (default: as the rules say, a draw for the Leader)"
 
 #: The optional packages, by the extra of pyproject.toml that installs each.
 EXTRA_OF: Final = {

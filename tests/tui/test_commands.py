@@ -96,6 +96,8 @@ def _closed_port() -> int:
         # the online game's options are the server's: --rules was ignored without a word
         (["--join", "http://127.0.0.1:8000/play/abc#token=x", "--rules", "adult"], "leave out --rules"),
         (["--join", "http://127.0.0.1:8000/play/abc#token=x", "--you", "blue", "--pace", "0"], "--you, --pace"),
+        (["--join", "http://127.0.0.1:8000/play/abc#token=x", "--first", "blue"], "leave out --first"),
+        (["--first", "green", "--players", "2"], "--first: Green is not playing (the seats are Red, Yellow)"),
     ],
 )
 def test_pardon_tui_refuses_what_cannot_be_in_one_line(arguments: list[str], says: str) -> None:

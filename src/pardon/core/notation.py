@@ -90,6 +90,18 @@ def parse_colour(text: str) -> int:
     raise InvalidError(f"unknown colour {text!r}: expected red, blue, yellow or green (or R, B, Y, G)")
 
 
+def first_player(text: str | None, seats: Sequence[int]) -> int | None:
+    """``--first``: the colour named to play first (RULES.md §3.8: a named player, the youngest
+    in 2013) instead of the Leader the rules choose; one of the game's seats, or None."""
+    if text is None:
+        return None
+    colour = parse_colour(text)
+    if colour not in seats:
+        playing = ", ".join(COLOUR_NAMES[seat].capitalize() for seat in seats)
+        raise InvalidError(f"--first: {COLOUR_NAMES[colour].capitalize()} is not playing (the seats are {playing})")
+    return colour
+
+
 def colour_name(colour: int) -> str:
     return COLOUR_NAMES[colour]
 

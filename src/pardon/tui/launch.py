@@ -17,7 +17,7 @@ from pardon.bots import BOTS, DEFAULT_BOT, make_bot
 from pardon.core.board import COLOUR_NAMES
 from pardon.core.errors import InvalidError, PardonError
 from pardon.core.game import Game, replay
-from pardon.core.notation import parse_colour, parse_record
+from pardon.core.notation import first_player, parse_colour, parse_record
 from pardon.core.rules import Rules, parse_rules
 from pardon.core.state import check_seats, seats_for
 from pardon.tui.app import PardonApp, farewell_words
@@ -29,7 +29,7 @@ DEFAULT_RULES = "classic"
 #: The computer players' pause when --pace is left out (the command's default).
 DEFAULT_PACE = 0.6
 #: The options of a game on this machine, which an online game (--join) takes from its server.
-LOCAL_GAME_OPTIONS = ("rules", "players", "you", "level", "seed")
+LOCAL_GAME_OPTIONS = ("rules", "players", "you", "level", "seed", "first")
 
 
 def launch(arguments: argparse.Namespace) -> int:
@@ -53,9 +53,10 @@ def launch(arguments: argparse.Namespace) -> int:
     level = _checked_level(arguments.level or DEFAULT_BOT)
     _check_pace_and_record(arguments)
     seed = arguments.seed if arguments.seed is not None else _random_seed()
+    first = first_player(arguments.first, seats)
     _need_terminal()
     new_game = _new_games(arguments, rules, seats, people, level)
-    table = LocalTable(Game.new(rules, seats, seed), people, level, arguments.pace)
+    table = LocalTable(Game.new(rules, seats, seed, first), people, level, arguments.pace)
     record = _record_path(arguments, f"pardon-{seed}.txt")
     return _play(PardonApp(table, record, new_game=new_game))
 
@@ -64,9 +65,11 @@ def _resume(arguments: argparse.Namespace) -> int:
     """Take up again the game of a record (``--resume FILE``): its rules, seats and decisions;
     who plays at this screen and the computers' level as the record names them, unless
     ``--you`` and ``--level`` say otherwise.  Its record goes on in the same file."""
-    for option in ("rules", "players", "seed"):
+    for option in ("rules", "players", "seed", "first"):
         if getattr(arguments, option) is not None:
-            raise InvalidError(f"--resume takes the rules, players and seed from the record: leave out --{option}")
+            raise InvalidError(
+                f"--resume takes the rules, players, seed and first player from the record: leave out --{option}"
+            )
     path = Path(arguments.resume)
     try:
         text = path.read_text(encoding="utf-8")
@@ -133,7 +136,8 @@ def _new_games(
 
     def new_game() -> tuple[Table, Path | None]:
         seed = _random_seed()
-        table = LocalTable(Game.new(rules, seats, seed), people, level, arguments.pace)
+        first = first_player(getattr(arguments, "first", None), seats)  # the same player first again
+        table = LocalTable(Game.new(rules, seats, seed, first), people, level, arguments.pace)
         return table, _record_path(arguments, f"pardon-{seed}.txt", first=False)
 
     return new_game
