@@ -39,7 +39,7 @@ PORT ?= 8000
 HOST ?= 127.0.0.1
 DB ?=
 play: $(PLAY_STAMP)
-	@$(BIN)/pardon serve --host $(HOST) --port $(PORT)$(if $(DB), --db $(DB)) || test $$? -eq 130
+	$(BIN)/pardon serve --host $(HOST) --port $(PORT)$(if $(DB), --db $(DB)) || test $$? -eq 130
 
 # The tests run on every core at once (pytest-xdist: each worker its own servers and browser).
 WORKERS ?= auto

@@ -75,16 +75,32 @@ export function coloursFor(count, mine) {
   return colourOrder([mine, ...usual.slice(0, count - 1)]);
 }
 
-/** A row of radio buttons styled as a segmented control. */
+/** A row of radio buttons styled as a segmented control.  Drawn again with the same choices
+ * (the change of one of them redraws the form) it is left as it is, only the one checked set,
+ * so that the radio the arrow keys moved to keeps the keyboard focus. */
 function segmented(container, name, options, chosen, onChange) {
-  container.replaceChildren(
-    ...options.map(({ value, label, content }) => {
-      const id = `${name}-${value}`;
-      const input = el("input", { type: "radio", name, id, value, checked: String(value) === String(chosen) });
-      input.addEventListener("change", () => onChange(value));
-      return el("span", { class: "segment" }, input, el("label", { for: id }, content ?? label));
-    }),
-  );
+  const inputs = [...container.querySelectorAll(`input[type=radio][name="${name}"]`)];
+  const same =
+    inputs.length === options.length &&
+    options.every(({ value, label }, index) => inputs[index].value === String(value) && inputs[index].dataset.label === label);
+  const hadFocus = container.contains(document.activeElement);
+  if (same) {
+    for (const input of inputs) input.checked = input.value === String(chosen);
+  } else {
+    container.replaceChildren(
+      ...options.map(({ value, label, content }) => {
+        const id = `${name}-${value}`;
+        const input = el("input", { type: "radio", name, id, value, checked: String(value) === String(chosen), dataset: { label } });
+        return el("span", { class: "segment" }, input, el("label", { for: id }, content ?? label));
+      }),
+    );
+    // Focus on a radio of the group redrawn goes back to the one checked, not to the page.
+    if (hadFocus) (container.querySelector("input:checked") ?? container.querySelector("input"))?.focus();
+  }
+  container.onchange = (event) => {
+    const option = options.find(({ value }) => event.target.name === name && String(value) === event.target.value);
+    if (option) onChange(option.value);
+  };
 }
 
 function levelOptions(select, chosen) {
@@ -525,15 +541,23 @@ function handOverButton(game, seat, badges, handOvers) {
   const colour = capitalise(seat.colour);
   const button = el("button", { type: "button", class: "hand-over" }, `Computer plays ${colour} instead`);
   button.addEventListener("click", async () => {
+    const focused = document.activeElement === button; // disabling it takes the focus away
     button.disabled = true;
     try {
       const summary = await seatToComputer(game.id, seat.colour, game.host_token);
       const given = summary.seats.find((item) => item.colour === seat.colour);
-      button.closest("li").replaceChildren(computerHead(seat.colour, given.name, badges));
+      const row = button.closest("li");
+      row.replaceChildren(computerHead(seat.colour, given.name, badges));
       delete handOvers[seat.colour];
       say($("game-status"), `${colour} is played by the computer (${levelName(given.level)}) now: their link opens no seat any more.`, "ok");
+      if (focused) {
+        // The button is gone: the keyboard stays on the seat's row, which now says who plays it.
+        row.tabIndex = -1;
+        row.focus();
+      }
     } catch (failure) {
       button.disabled = false;
+      if (focused) button.focus();
       say($("game-status"), `${colour} could not be handed to the computer: ${failure.message}`);
     }
   });

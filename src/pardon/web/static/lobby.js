@@ -16,37 +16,116 @@ function player(seat) {
   return seat.joining ? "someone is joining" : seat.name;
 }
 
-function seatLine(game, seat) {
-  const who = player(seat);
+/** The seat's action: a Join button for an open seat, else a badge saying who has it. */
+function seatAction(game, seat) {
+  if (seat.open) {
+    return el(
+      "button",
+      {
+        type: "button",
+        class: "primary",
+        "aria-describedby": `title-${game.id}`, // the visible words are the name; the game describes it
+        onclick: (event) => join(game.id, seat.colour, event.currentTarget),
+      },
+      `Join as ${capitalise(seat.colour)}`,
+    );
+  }
   const badge = seat.kind === "bot" ? "Computer" : seat.joining ? "Being joined" : "Taken";
-  const action = seat.open
-    ? el(
-        "button",
-        {
-          type: "button",
-          class: "primary",
-          "aria-describedby": `title-${game.id}`, // the visible words are the name; the game describes it
-          onclick: (event) => join(game.id, seat.colour, event.currentTarget),
-        },
-        `Join as ${capitalise(seat.colour)}`,
-      )
-    : el("span", { class: `badge ${seat.joining ? "waiting" : "joined"}` }, badge);
-  return el("li", {}, el("span", {}, chip(seat.colour), " ", el("span", { class: "who" }, who)), action);
+  return el("span", { class: `badge ${seat.joining ? "waiting" : "joined"}` }, badge);
+}
+
+function seatLine(game, seat) {
+  return el(
+    "li",
+    { dataset: { colour: seat.colour } },
+    el("span", {}, chip(seat.colour), " ", el("span", { class: "who" }, player(seat))),
+    seatAction(game, seat),
+  );
+}
+
+/** Bring a seat's row up to date in place: a Join button still offered is the same button
+ * (keyboard focus stays on it); only a row whose action changed gets a new one. */
+function updateSeatLine(line, game, seat) {
+  const who = line.querySelector(".who");
+  if (who.textContent !== player(seat)) who.textContent = player(seat);
+  const action = line.lastElementChild;
+  const fresh = seatAction(game, seat);
+  const same = action.tagName === fresh.tagName && action.className === fresh.className && action.textContent === fresh.textContent;
+  if (!same) action.replaceWith(fresh);
+}
+
+function gameTitle(game) {
+  return `${game.rules_name ?? capitalise(game.rules)} game · ${game.seats.length} players`;
 }
 
 function gameCard(game) {
-  const open = game.seats.filter((seat) => seat.open).length;
   return el(
     "li",
     { class: "panel game-card", dataset: { game: game.id } },
-    el(
-      "h2",
-      {},
-      el("span", { id: `title-${game.id}` }, `${game.rules_name ?? capitalise(game.rules)} game · ${game.seats.length} players`),
-      el("span", { class: "badge open" }, `${open} open`),
-    ),
-    el("ul", { class: "seats-list", "aria-label": "Seats" }, ...game.seats.map((seat) => seatLine(game, seat))),
-    el("p", { class: "hint" }, game.hints ? "Hints on request" : "No hints"),
+    el("h2", {}, el("span", { id: `title-${game.id}` }), el("span", { class: "badge open" })),
+    el("ul", { class: "seats-list", "aria-label": "Seats" }),
+    el("p", { class: "hint" }),
+  );
+}
+
+function setText(node, text) {
+  if (node.textContent !== text) node.textContent = text;
+}
+
+/** Bring a game's card up to date in place, its seats keyed by colour. */
+function updateCard(card, game) {
+  setText(card.querySelector(`[id="title-${game.id}"]`), gameTitle(game));
+  setText(card.querySelector(".badge.open"), `${game.seats.filter((seat) => seat.open).length} open`);
+  setText(card.querySelector(".hint"), game.hints ? "Hints on request" : "No hints");
+  const list = card.querySelector(".seats-list");
+  const colours = new Set(game.seats.map((seat) => seat.colour));
+  for (const line of [...list.children]) if (!colours.has(line.dataset.colour)) line.remove();
+  const lines = new Map([...list.children].map((line) => [line.dataset.colour, line]));
+  inOrder(
+    list,
+    game.seats.map((seat) => {
+      const line = lines.get(seat.colour);
+      if (!line) return seatLine(game, seat);
+      updateSeatLine(line, game, seat);
+      return line;
+    }),
+  );
+}
+
+/** Put `children` in `list` in this order, moving only what is out of place (moving an element
+ * out of the document and back would take the keyboard focus off it). */
+function inOrder(list, children) {
+  let previous = null;
+  for (const child of children) {
+    const wanted = previous ? previous.nextElementSibling : list.firstElementChild;
+    if (wanted !== child) list.insertBefore(child, wanted);
+    previous = child;
+  }
+}
+
+let shownGames = null; // the ids and titles of the games shown: null before the first answer
+
+/** Tell a screen reader only what changed: the games added and those gone, not the whole list. */
+function announceChanges(games) {
+  const now = new Map(games.map((game) => [game.id, gameTitle(game)]));
+  if (shownGames !== null) {
+    const added = [...now].filter(([id]) => !shownGames.has(id)).map(([, title]) => title);
+    const gone = [...shownGames.keys()].filter((id) => !now.has(id)).length;
+    const words = [];
+    if (added.length) words.push(`New ${added.length === 1 ? "game" : "games"}: ${added.join("; ")}.`);
+    if (gone) words.push(`${gone} ${gone === 1 ? "game has" : "games have"} gone from the lobby.`);
+    if (words.length) $("lobby-news").textContent = words.join(" ");
+  }
+  shownGames = now;
+}
+
+function emptyNotice() {
+  return el(
+    "div",
+    { class: "panel empty" },
+    el("h2", {}, "No public games are waiting"),
+    el("p", {}, "Create one and tick “Public”, or play the computer while you wait."),
+    el("a", { class: "button primary", href: "/" }, "Start a game"),
   );
 }
 
@@ -60,28 +139,39 @@ async function refresh() {
     loadFailed = true;
     return;
   }
+  if (joining) return; // a Join pressed while the lobby was being asked for
   if (loadFailed) say($("lobby-error"), ""); // a refusal to join stays until the next try
   loadFailed = false;
   const games = $("games");
   games.setAttribute("aria-busy", "false");
+  announceChanges(lobby.games);
   if (!lobby.games.length) {
-    games.replaceChildren(
-      el(
-        "div",
-        { class: "panel empty" },
-        el("h2", {}, "No public games are waiting"),
-        el("p", {}, "Create one and tick “Public”, or play the computer while you wait."),
-        el("a", { class: "button primary", href: "/" }, "Start a game"),
-      ),
-    );
+    if (!games.querySelector(".empty")) games.replaceChildren(emptyNotice());
   } else {
-    games.replaceChildren(el("ul", { class: "games" }, ...lobby.games.map(gameCard)));
+    // The cards are updated in place, keyed by game id, so that a focused Join button stays.
+    let list = games.querySelector("ul.games");
+    if (!list) {
+      list = el("ul", { class: "games" });
+      games.replaceChildren(list);
+    }
+    const ids = new Set(lobby.games.map((game) => game.id));
+    for (const card of [...list.children]) if (!ids.has(card.dataset.game)) card.remove();
+    const cards = new Map([...list.children].map((card) => [card.dataset.game, card]));
+    inOrder(
+      list,
+      lobby.games.map((game) => {
+        const card = cards.get(game.id) ?? gameCard(game);
+        updateCard(card, game);
+        return card;
+      }),
+    );
   }
   $("updated").textContent = `Updated ${new Date().toLocaleTimeString()}; refreshes by itself.`;
 }
 
 async function join(id, colour, button) {
   joining = true;
+  const focused = document.activeElement === button; // disabling it takes the focus away
   button.disabled = true;
   say($("lobby-error"), "");
   loadFailed = false;
@@ -91,6 +181,7 @@ async function join(id, colour, button) {
   } catch (error) {
     say($("lobby-error"), `Could not join as ${capitalise(colour)}: ${error.message}`);
     button.disabled = false;
+    if (focused) button.focus(); // still the seat's button: the cards are updated in place
     joining = false;
     refresh();
   }

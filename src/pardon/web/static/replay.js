@@ -24,17 +24,23 @@ function positionAt(index) {
   return index === 0 ? view.replay.start : view.replay.steps[index - 1].position;
 }
 
-/** Show move `index` (0: the start); one step forward is animated. */
-async function go(index, { animate = false } = {}) {
+/** Show move `index` (0: the start); one step forward is animated.  The move is announced once,
+ * counter and all (`announce: false` where the focused slider reads out its own value). */
+async function go(index, { animate = false, announce = true } = {}) {
   const steps = view.replay.steps;
   index = Math.max(0, Math.min(steps.length, index));
   const from = view.at;
   view.at = index;
   const step = index > 0 ? steps[index - 1] : null;
-  $("counter").textContent = `Move ${index} of ${steps.length}`;
+  const counter = `Move ${index} of ${steps.length}`;
+  const description = step ? step.description : startText();
+  const cardName = step ? (step.card ? `${capitalise(step.colour)} drew ${cardLabel(step.card)}` : capitalise(step.colour)) : "";
+  $("counter").textContent = counter;
   $("slider").value = String(index);
-  $("description").textContent = step ? step.description : startText();
-  $("card-name").textContent = step ? (step.card ? `${capitalise(step.colour)} drew ${cardLabel(step.card)}` : capitalise(step.colour)) : "";
+  $("slider").setAttribute("aria-valuetext", `${counter}: ${description}`);
+  $("description").textContent = description;
+  $("card-name").textContent = cardName;
+  if (announce) $("announce").textContent = `${counter}. ${cardName ? `${cardName}. ` : ""}${description}`;
   const big = $("big-card");
   big.textContent = step && step.card ? (step.card === "sorry" ? "S!" : step.card) : "—";
   big.classList.toggle("none", !(step && step.card));
@@ -44,8 +50,14 @@ async function go(index, { animate = false } = {}) {
     current.setAttribute("aria-current", "step");
     keepInView($("steps"), current.parentElement);
   }
+  const focused = document.activeElement;
   $("previous").disabled = $("first").disabled = index === 0;
   $("next").disabled = $("last").disabled = index === steps.length;
+  if (focused?.disabled) {
+    // The button pressed can go no further: the keyboard goes to the way back (or on).
+    const other = index === 0 ? ["next", "play"] : ["previous", "play"];
+    other.map($).find((button) => !button.disabled)?.focus();
+  }
   showCard(view.board, {
     card: step ? step.card : null,
     text: step ? step.card_text : "",
@@ -94,7 +106,7 @@ function stepList() {
         el("span", { class: "number" }, `${index + 1}.`),
         el("span", { class: `chip chip-${step.colour}` }, el("span", { class: "chip-disc", "aria-hidden": "true" }, LETTERS[step.colour])),
         el("span", { class: "text" }, step.description),
-        el("span", { class: "notation" }, step.move),
+        el("span", { class: "notation", "aria-hidden": "true" }, step.move), // seen, not part of the name
       ),
     ),
   );
@@ -160,9 +172,9 @@ async function start() {
   $("next").addEventListener("click", () => (setPlaying(false), go(view.at + 1, { animate: true })));
   $("last").addEventListener("click", () => (setPlaying(false), go(replay.steps.length)));
   $("play").addEventListener("click", () => setPlaying(!view.timer));
-  $("slider").addEventListener("input", () => (setPlaying(false), go(Number($("slider").value))));
+  $("slider").addEventListener("input", () => (setPlaying(false), go(Number($("slider").value), { announce: false })));
   document.addEventListener("keydown", onKey);
-  await go(0);
+  await go(0, { announce: false }); // the page opens quietly at the start
   document.body.dataset.ready = "true";
 }
 

@@ -85,12 +85,16 @@ function titleHtml(title) {
 
 let latest = 0; // the newest load; an older answer arriving late is dropped
 
-async function load(name) {
+/** Show the rules of edition `name`; `announce`: say so to a screen reader (another edition
+ * chosen: the page changes away from the focused box, silently otherwise). */
+async function load(name, { announce = false } = {}) {
   const ticket = ++latest;
   say($("rules-error"), "");
   try {
     const rules = await api(`/api/rules/${encodeURIComponent(name)}`);
-    if (ticket === latest) show(rules);
+    if (ticket !== latest) return;
+    show(rules);
+    if (announce) $("rules-news").textContent = `Showing the rules of ${capitalise(rules.name)}`;
   } catch (error) {
     if (ticket !== latest) return;
     say($("rules-error"), `These rules could not be shown: ${error.message}`);
@@ -118,14 +122,26 @@ async function start() {
     ...none,
     ...presets.map((preset) => el("option", { value: preset.name, selected: preset.name === name }, capitalise(preset.name))),
   );
+  // The arrow keys on the closed box change the edition at each press: the first change of one
+  // visit to the box makes a history entry, the next ones replace it, so that Back goes to the
+  // edition read before, not through each one passed on the way.  A choice made in the opened
+  // list (a click) is a visit of its own.
+  let pushed = false;
+  const newVisit = () => (pushed = false);
+  select.addEventListener("blur", newVisit);
+  select.addEventListener("pointerdown", newVisit);
   select.addEventListener("change", () => {
-    history.pushState({}, "", `/rules/${select.value}`);
-    load(select.value);
+    const path = `/rules/${select.value}`;
+    if (pushed) history.replaceState({}, "", path);
+    else history.pushState({}, "", path);
+    pushed = document.activeElement === select;
+    load(select.value, { announce: true });
   });
   window.addEventListener("popstate", () => {
     if (presetFromPath() === select.value) return; // a contents link moves within the edition shown
     select.value = presetFromPath();
-    load(presetFromPath());
+    pushed = false;
+    load(presetFromPath(), { announce: true });
   });
   // a narrow screen shows the rules first, their contents folded under "Contents"; a wide one beside them
   const narrow = matchMedia("(max-width: 760px)");

@@ -229,16 +229,22 @@ export function copyField(link, label) {
   const input = el("input", { type: "text", readonly: true, value: link, class: "link-field", "aria-label": label });
   input.addEventListener("focus", () => input.select());
   const button = el("button", { type: "button", class: "copy", "aria-label": `Copy ${label}` }, "Copy");
+  // The button's new words are not read out (its name is its label): a status region says them.
+  const status = el("span", { class: "visually-hidden", role: "status" });
+  let restore = null;
   button.addEventListener("click", async () => {
     const done = await copy(link, input);
     button.textContent = done ? "Copied!" : "Press Ctrl+C";
     button.classList.toggle("copied", done);
-    setTimeout(() => {
+    status.textContent = done ? `Copied ${label}` : "Not copied: the link is selected, press Ctrl+C";
+    clearTimeout(restore);
+    restore = setTimeout(() => {
       button.textContent = "Copy";
       button.classList.remove("copied");
+      status.textContent = "";
     }, 2500);
   });
-  return el("div", { class: "copy-row" }, input, button);
+  return el("div", { class: "copy-row" }, input, button, status);
 }
 
 /** A relative address for the browser from an absolute link the server wrote. */
