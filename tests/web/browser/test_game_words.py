@@ -355,7 +355,10 @@ def test_the_home_page_offers_the_rules_options_of_each_edition(live_server: Any
     page.wait_for_selector("body[data-ready=true]")
     page.select_option("#preset", "modern")  # 2013 already has both: only what it lacks is offered
     offered = page.locator("#rule-options label").all_text_contents()
-    assert offered == ["Point Scoring Sorry! (1939): the game is scored in points"]
+    diamonds = "The older board, with a diamond on each short slide (as drawn in 1939; play is the same)"
+    assert offered == ["Point Scoring Sorry! (1939): the game is scored in points", diamonds]
+    page.select_option("#preset", "classic-1939")  # its board has the diamonds already
+    assert diamonds not in page.locator("#rule-options label").all_text_contents()
     page.select_option("#preset", "partners")
     page.locator(".rule-options summary").click()
     page.get_by_label("Partners may split a 7 among any number of the team's pawns").check()

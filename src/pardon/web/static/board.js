@@ -24,7 +24,12 @@
  *   showCard(board, {card, text, pack, discards})       // the card face up in the centre, the pack count
  *   showTurn(board, colour)                             // whose turn: that colour's Start glows
  *   markPawns(board, keys, cls)  markPlaces(board, places) clearMarks(board)
- *        places: [{key, label, cls}] — rings drawn on those places, focusable, each calling onPlace.
+ *        places: [{key, label, cls, show}] — rings drawn on those places, focusable, each calling
+ *        onPlace; a ring with `show` is only to look at (role img, no Tab stop).
+ *   markCursor(board, key, label)                       // the keyboard's cursor ring on a place; it takes the focus
+ *   tokenWords(position, pawnKey)  positionWords(geometry, position) // the Fire/Ice a pawn holds; every pawn, in words
+ *   The places, the print and the card are aria-hidden: a screen reader hears the pawns, the rings,
+ *   and the summary (#board-summary, the board's description) of where every pawn stands.
  *   setFocusable(board, keys, labels, unplayable)       // which pawns Tab reaches: `keys` to choose,
  *        `unplayable` those that cannot move now (aria-disabled: Enter asks onPawn why not)
  *   placeKey(colour, location)   pawnPlace(pawnKey)     // key helpers
@@ -123,7 +128,15 @@ export function createBoard(container, geometry, handlers = {}) {
   const layers = {};
   for (const name of ["base", "track", "features", "centre", "marks", "pawns", "tokens", "badges"]) {
     layers[name] = el("g", { class: `layer-${name}` }, svg);
+    // the empty places, the print and the card are drawing only: a screen reader hears the pawns,
+    // the rings, and the summary below the board (the card is said beside the board)
+    if (!["marks", "pawns"].includes(name)) layers[name].setAttribute("aria-hidden", "true");
   }
+  board.summary = document.createElement("p");
+  board.summary.id = "board-summary";
+  board.summary.className = "visually-hidden";
+  container.append(board.summary);
+  svg.setAttribute("aria-describedby", "board-summary");
   board.layers = layers;
   drawBase(board);
   drawTrack(board);
@@ -346,7 +359,6 @@ function makePawn(board, colour, index) {
   el("circle", { r: r * 0.55, class: "pawn-head" }, node);
   const letter = el("text", { class: "pawn-letter", y: 0.5 }, node);
   letter.textContent = LETTERS[colour] ?? "?";
-  el("title", {}, node);
   return { node, colour, index, location: null, point: null };
 }
 
@@ -355,7 +367,6 @@ function setPawn(board, pawn, location, slot, duration = 0) {
   const point = pointOf(board, pawn.colour, location, slot);
   const key = `${pawn.colour}:${location}`;
   pawn.node.dataset.key = key;
-  pawn.node.querySelector("title").textContent = describePlace(pawn.colour, location);
   pawn.node.setAttribute("aria-label", describePlace(pawn.colour, location));
   const from = pawn.point;
   pawn.point = point;
@@ -374,6 +385,59 @@ function describePlace(colour, location) {
   if (location === "start") return `${name} pawn in Start`;
   if (location === "home") return `${name} pawn at Home`;
   return `${name} pawn on Safety Zone ${location}`;
+}
+
+/** The Fire or Ice a pawn holds, in words (", frozen by the Ice"), or "" (a pawn key, a position). */
+export function tokenWords(position, key) {
+  const tokens = position?.tokens;
+  if (!tokens) return "";
+  const [colour, where] = key.split(":");
+  const location = locationOf(where);
+  const words = [];
+  for (const [name, said] of [["fire", "holding the Fire"], ["ice", "frozen by the Ice"]]) {
+    const token = tokens[name];
+    if (token?.colour === colour && locationOf((position.pawns[colour] ?? [])[token.pawn]) === location) words.push(said);
+  }
+  return words.length ? `, ${words.join(" and ")}` : "";
+}
+
+/** A pawn's name: where it stands, and the token it holds. */
+function pawnName(board, pawn) {
+  return describePlace(pawn.colour, pawn.location) + tokenWords(board.position, `${pawn.colour}:${pawn.location}`);
+}
+
+const COLOUR_WORDS = { red: "Red", blue: "Blue", yellow: "Yellow", green: "Green" };
+
+/** Where every colour's pawns stand, in words, for the summary under the board:
+ * "Red: 2 in Start, 1 on square 19 (46 from Home), 1 Home." */
+export function positionWords(geometry, position) {
+  const length = geometry.track.length;
+  const parts = [];
+  for (const [colour, locations] of Object.entries(position.pawns)) {
+    const counts = new Map();
+    const add = (words, order) => {
+      const entry = counts.get(words) ?? { words, order, count: 0 };
+      entry.count += 1;
+      counts.set(words, entry);
+    };
+    for (const value of locations) {
+      const location = locationOf(value);
+      const held = tokenWords(position, `${colour}:${location}`);
+      if (location === "start") add(`in Start${held}`, -1);
+      else if (location === "home") add(`Home${held}`, 999);
+      else if (typeof location === "number") {
+        const entrance = geometry.players[colour]?.entrance;
+        const left = entrance == null ? null : ((entrance - location + length) % length) + 6;
+        add(`on square ${location}${left == null ? "" : ` (${left} from Home)`}${held}`, 100 - (left ?? 0));
+      } else {
+        const left = 6 - Number(String(location).slice(1));
+        add(`in the Safety Zone at ${location} (${left} from Home)${held}`, 500 - left);
+      }
+    }
+    const said = [...counts.values()].sort((a, b) => a.order - b.order).map((entry) => `${entry.count} ${entry.words}`);
+    parts.push(`${COLOUR_WORDS[colour] ?? colour}: ${said.join(", ")}.`);
+  }
+  return parts.join(" ");
 }
 
 /** Puts every pawn where `position` says, keeping each pawn that has not moved where it is. */
@@ -405,6 +469,10 @@ export function showPosition(board, position, duration = 0) {
   }
   board.position = position; // before the tokens: a token names its pawn by its place in this position
   showTokens(board, position.tokens);
+  for (const pawns of Object.values(board.pawns)) {
+    for (const pawn of pawns) if (!pawn.node.hasAttribute("tabindex")) pawn.node.setAttribute("aria-label", pawnName(board, pawn));
+  }
+  if (board.summary) board.summary.textContent = `Where the pawns stand. ${positionWords(board.geometry, position)}`;
   return Promise.all(done);
 }
 
@@ -509,7 +577,7 @@ export function setFocusable(board, keys, labels = {}, unplayable = []) {
     for (const pawn of pawns) {
       const key = pawn.node.dataset.key;
       const focusable = (wanted.has(key) || disabled.has(key)) && !seen.has(key);
-      pawn.node.setAttribute("aria-label", (focusable && labels[key]) || describePlace(pawn.colour, pawn.location));
+      pawn.node.setAttribute("aria-label", (focusable && labels[key]) || pawnName(board, pawn));
       if (focusable) {
         seen.add(key);
         pawn.node.setAttribute("tabindex", "0");
@@ -533,11 +601,8 @@ export function markPlaces(board, places) {
   for (const place of places) {
     const point = placePoint(board, place.key);
     if (!point) continue;
-    const group = el(
-      "g",
-      { class: `mark ${place.cls ?? ""}`, "data-place": place.key, tabindex: "0", role: "button", "aria-label": place.label ?? place.key },
-      layer,
-    );
+    const role = place.show ? { role: "img" } : { tabindex: "0", role: "button" }; // a ring to look at, or to choose
+    const group = el("g", { class: `mark ${place.cls ?? ""}`, "data-place": place.key, ...role, "aria-label": place.label ?? place.key }, layer);
     el("circle", { cx: point.x, cy: point.y, r: UNIT * 0.5, class: "mark-ring" }, group);
     if (place.badge) {
       group.dataset.badge = place.badge;
@@ -545,7 +610,6 @@ export function markPlaces(board, places) {
       // badges sit above the pawns, so a step count is never hidden under a pawn
       el("text", { x: spot.x, y: spot.y, class: "mark-badge" }, board.layers.badges).textContent = place.badge;
     }
-    el("title", {}, group).textContent = place.label ?? place.key;
   }
   return [...layer.children];
 }
@@ -566,6 +630,22 @@ function placePoint(board, key) {
   if (!player) return null;
   if (second === "start" || second === "home") return board.at(player[second]);
   return board.at(player.safety[Number(second.slice(1)) - 1]);
+}
+
+/** The keyboard's cursor on the board: a ring on `key` (a place with no ring of its own) that
+ * Enter chooses as a click there would; it takes the focus.  Gone with the other marks. */
+export function markCursor(board, key, label) {
+  board.layers.marks.querySelector(".cursor-mark")?.remove();
+  const point = placePoint(board, key);
+  if (!point) return null;
+  const group = el(
+    "g",
+    { class: "mark cursor-mark", "data-place": key, tabindex: "-1", role: "button", "aria-label": label },
+    board.layers.marks,
+  );
+  el("circle", { cx: point.x, cy: point.y, r: UNIT * 0.5, class: "mark-ring" }, group);
+  group.focus({ preventScroll: true });
+  return group;
 }
 
 export function clearMarks(board) {

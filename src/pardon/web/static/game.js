@@ -10,6 +10,7 @@ import {
   clearMarks,
   createBoard,
   loadGeometry,
+  markCursor,
   markPawns,
   markPlaces,
   pawnPlace,
@@ -18,6 +19,7 @@ import {
   showCard,
   showPosition,
   showTurn,
+  tokenWords,
 } from "/static/board.js";
 import { chanceGraph, mistakeList, unjudged } from "/static/coach.js";
 import {
@@ -217,6 +219,7 @@ async function handle(message) {
 
 async function show(state, decision) {
   const before = app.state;
+  const focused = focusedControl(); // the same turn drawn again (a reconnect): the focus comes back to it
   if (app.reviewing !== null) endReview(); // the board is drawn anew just below
   app.ready = false;
   app.state = state;
@@ -250,6 +253,7 @@ async function show(state, decision) {
   }
   if (app.state !== state) return; // a newer state came while animating
   render();
+  if (before && state.event === before.event) restoreFocus(focused);
   keepFocus();
   announceTurn();
   const settling = sameTapLeft(); // a tap now would still be the last player's double tap
@@ -269,6 +273,9 @@ function spokenDecision(last, text) {
   const mine = (last.bumps ?? []).filter((key) => app.seats.includes(key.split(":")[0])).length;
   if (!mine) return text;
   const pawns = mine > 1 ? `${mine} of your pawns` : "your pawn";
+  // the bump said once: "(sends Red back to Start)" becomes "(bumped your pawn: sends Red back to Start)"
+  const sends = /\((sends [^()]* back to Start)\)/;
+  if (sends.test(text)) return text.replace(sends, `(bumped ${pawns}: $1)`);
   return `${text}. ${playerName(last.colour)} bumped ${pawns} back to Start.`;
 }
 
@@ -287,12 +294,40 @@ function announceTurn() {
     what = `you drew ${cardWords(state.card)}, and no pawn can use it${becauseOf(state.card)}.`;
   } else if (state.card) what = `you drew ${cardWords(state.card)}. ${state.card_text ?? ""}`.trim();
   else if (state.position.hands) what = "choose a card from your hand.";
-  const before = $("live").textContent;
-  const said = `${who}: ${what}`;
-  announce(before && app.lastSpoken === state.event ? `${before} ${said}` : said);
+  // a hidden hand's gate: the player to pass the device to is named once
+  announce(handHidden() ? `Pass the device to ${playerName(state.decider)}.` : `${who}: ${what}`);
 }
 
 const cardWords = (card) => (card === "sorry" ? "a Sorry! card" : `${["8", "11"].includes(card) ? "an" : "a"} ${card}`);
+
+/** What has the keyboard's focus among the controls a redraw makes anew: a pawn (by key), a
+ * card of the hand, a move's button; null if none of them. */
+function focusedControl() {
+  const active = document.activeElement;
+  if (!active || active === document.body) return null;
+  if (active.classList?.contains("pawn")) return { pawn: active.dataset.key };
+  if (active.closest?.("#hand") && active.dataset.card) return { card: active.dataset.card };
+  if (active.closest?.("#choices")) return { choice: active.dataset.move ?? null, id: active.id || null, text: active.textContent };
+  return null;
+}
+
+/** Give the focus back to the control it was on before the page was drawn again, if it is still there. */
+function restoreFocus(focused) {
+  const active = document.activeElement;
+  if (!focused || (active && active !== document.body)) return;
+  let target = null;
+  if (focused.pawn) target = app.board.svg.querySelector(`.pawn[tabindex][data-key="${CSS.escape(focused.pawn)}"]`);
+  else if (focused.card) target = $("hand").querySelector(`button[data-card="${CSS.escape(focused.card)}"]:not([disabled])`);
+  else {
+    const buttons = [...$("choices").querySelectorAll("button")];
+    target =
+      buttons.find((button) => focused.id && button.id === focused.id) ??
+      buttons.find((button) => focused.choice && button.dataset.move === focused.choice) ??
+      buttons.find((button) => button.textContent === focused.text) ??
+      null;
+  }
+  target?.focus({ preventScroll: true });
+}
 
 /** A move made from the board or the buttons takes its control away: the focus, which would
  * fall to the top of the page, goes to the banner that says whose turn it is now. */
@@ -315,7 +350,24 @@ async function ensureBoard(state) {
   const geometry = await loadGeometry(state.rules);
   app.board = createBoard($("board"), geometry, { onPawn: clickPawn, onPlace: clickPlace, seat });
   app.boardRules = state.rules;
-  $("game-title").textContent = `Sorry! · ${state.rules_name ?? state.rules} · game ${state.game}`;
+}
+
+/** The page's heading says the game in words, its rules and its players; the game's id is in
+ * sight in it, but not read out (a screen reader's heading list says the game, not a code). */
+function renderTitle() {
+  const state = app.state;
+  const players = state.seats.map((seat) => {
+    const mine = app.seats.length === 1 && app.seats.includes(seat.colour) ? " (you)" : "";
+    return `${playerName(seat.colour)}${seat.kind === "bot" ? " (computer)" : mine}`;
+  });
+  const list = players.length > 1 ? `${players.slice(0, -1).join(", ")} and ${players.at(-1)}` : players.join("");
+  const title = $("game-title");
+  const rules = `Sorry! · ${state.rules_name ?? state.rules}`;
+  if (title.dataset.said !== `${rules}|${list}|${state.game}`) {
+    title.dataset.said = `${rules}|${list}|${state.game}`;
+    title.textContent = `${rules} · game ${state.game}`;
+    title.setAttribute("aria-label", `${rules}: ${list}`);
+  }
 }
 
 function showError(message) {
@@ -338,6 +390,7 @@ function showError(message) {
 
 function render() {
   const state = app.state;
+  renderTitle();
   showTurn(app.board, state.status === "playing" ? state.decider : null);
   renderSeats();
   renderTurn();
@@ -687,7 +740,10 @@ function renderChoices() {
   }
   if (passByItself(moves)) return markSelection(); // the pawns say why none can move, not what the last card allowed
   if (!selection.chosen.length) {
-    for (const move of buttons) choices.appendChild(moveButton(move, buttonLabel(move), move.pass ? "" : "primary"));
+    for (const move of buttons) {
+      const button = choices.appendChild(moveButton(move, buttonLabel(move), move.pass ? "" : "primary"));
+      if (buttonLabel(move) === "Draw a card") button.dataset.draw = "";
+    }
   } else {
     choices.appendChild(cancelButton());
   }
@@ -761,11 +817,13 @@ function focusFirstPawn() {
   const active = document.activeElement;
   const elsewhere = active && active !== document.body && !active.closest("#board, #choices, #game-over, #turn");
   if (elsewhere) return; // the player is busy with something else on the page: leave them there
+  // before the draw, the Draw button comes first: the Fire pawn's jump is optional, a Tab away
+  const draw = app.state.stage !== "card" ? $("choices").querySelector("button[data-draw]") : null;
   const pawn = app.board.svg.querySelector(".pawn.movable[tabindex]");
   const card = app.state.position.hands && !app.card ? firstPlayableCard() : null;
-  if (!pawn && !card) return;
+  if (!pawn && !card && !draw) return;
   app.focusedEvent = app.state.event;
-  (card ?? pawn).focus({ preventScroll: true }); // a hand game begins with the choice of a card
+  (draw ?? card ?? pawn).focus({ preventScroll: true }); // a hand game begins with the choice of a card
 }
 
 // --- passing automatically ------------------------------------------------------------------
@@ -930,7 +988,8 @@ function markSelection() {
     const marks = markPlaces(app.board, places);
     const targets = places.filter((place) => place.targetPawn).map((place) => place.targetPawn);
     markPawns(app.board, targets, "target");
-    for (const key of targets) delete labels[key]; // a pawn to switch with, say: named by where it stands
+    // a pawn to switch with, or to bump with the Sorry!: named by what choosing it does
+    for (const place of places) if (place.targetPawn) labels[place.targetPawn] = targetLabel(place);
     setFocusable(app.board, [...movable, ...targets], labels, unplayable);
     marks[0]?.focus({ preventScroll: true });
   } else {
@@ -981,9 +1040,24 @@ function unplayablePawns(movable) {
 
 function describeKey(key) {
   const [colour, where] = key.split(":");
-  if (where === "start") return `${name(colour)} pawn in Start`;
-  if (where === "home") return `${name(colour)} pawn at Home`;
-  return `${name(colour)} pawn on ${where}`;
+  const held = tokenWords(app.state?.position, key); // ", frozen by the Ice"
+  if (where === "start") return `${name(colour)} pawn in Start${held}`;
+  if (where === "home") return `${name(colour)} pawn at Home${held}`;
+  return `${name(colour)} pawn on ${where}${held}`;
+}
+
+/** A place a pawn lands on, as said: "10", "S2", "Home", "Start". */
+const landingWords = (landing) => (landing === "home" ? "Home" : landing === "start" ? "Start" : String(landing));
+
+/** What choosing the pawn a move switches with or bumps does, said on that pawn. */
+function targetLabel(place) {
+  const [colour, where] = place.targetPawn.split(":");
+  const whose = app.seats.includes(colour) && app.seats.length === 1 ? "your" : `${name(colour)}'s`;
+  const spot = /^\d+$/.test(where) ? `on ${where}` : where === "start" ? "in Start" : `on ${where}`;
+  const held = tokenWords(app.state?.position, place.targetPawn);
+  if (place.action.kind === "switch") return `Switch with ${whose} pawn ${spot}${held}`;
+  if (place.action.kind === "sorry") return `Bump ${whose} pawn ${spot}${held} with the Sorry!`;
+  return `${place.label}${held}`;
 }
 
 /** The places a pawn may go now: one per landing, labelled with what happens there. */
@@ -1008,9 +1082,15 @@ function destinations(pawn) {
     const label =
       complete && moves.size === 1 && !tokenActions(entry.routes[0].move).length
         ? entry.routes[0].move.text
-        : `${describeKey(pawn)} to ${action.landing}${action.slide ? ", then slides" : ""}`;
+        : `${describeKey(pawn)} to ${landingWords(action.landing)}${action.slide ? ", then slides" : ""}${partOf(action)}`;
     return { key: entry.key, label, badge, action, targetPawn: action.target ?? null, cls: action.slide ? "slide-mark" : "" };
   });
+}
+
+/** The share of the card a part of a split move takes (", 6 of the 7"), or "". */
+function partOf(action) {
+  const card = app.card ?? app.state.card;
+  return action.kind === "step" && action.steps > 0 && card === "7" ? `, ${action.steps} of the 7` : "";
 }
 
 const signed = (steps) => (steps < 0 ? `−${-steps}` : `${steps}`);
@@ -1155,8 +1235,77 @@ function chooseDestination(place) {
   const first = movablePawns();
   if (first.length === 1) {
     app.selection.pawn = first[0];
-    markSelection();
+    markSelection(); // the one pawn's first ring takes the focus
+  } else {
+    // the focus, on a ring that is gone, goes to the first pawn that can take the rest (else Cancel)
+    const next = first.length ? app.board.svg.querySelector(".pawn.movable[tabindex]") : null;
+    (next ?? $("choices").querySelector("button"))?.focus({ preventScroll: true });
   }
+  announce(bonus ? $("prompt").textContent : halfMadeWords(pawn, place, partial, chosen));
+}
+
+/** What is said once the first part of a split is made: "Moved 6 of the 7: now move another pawn 1." */
+function halfMadeWords(pawn, place, partial, chosen) {
+  const card = app.card ?? app.state.card;
+  const part = partial.flatMap((route) => route.actions).find((action) => action.pawn === pawn && landingPlace(action) === place);
+  const counts = new Set(partial.flatMap((route) => remaining(route, chosen)).map((action) => action.steps));
+  const left = counts.size === 1 ? [...counts][0] : null;
+  const moved = part?.steps != null ? `Moved ${part.steps} of the ${cardLabel(card)}` : "First part made";
+  const rest = left != null ? `now move another pawn ${left}` : "now move another pawn the rest of the way";
+  return `${moved}: ${rest} (${startAgain()} to start again).`;
+}
+
+// --- the keyboard's cursor: "why can't this pawn go there?" without a mouse ---------------------
+// With a pawn chosen, the arrow keys move a cursor square by square along the pawn's way (right
+// and down forward, left and up back); on a marked place the ring itself takes the focus, and
+// Enter on any other asks why not, as a click there does.
+
+const ARROWS = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 };
+
+/** The next place along the way of a pawn of `colour` from `place`, forward (1) or back (-1). */
+function wayStep(place, colour, direction) {
+  const geometry = app.board.geometry;
+  const length = geometry.track.length;
+  const player = geometry.players[colour];
+  const [first, second] = place.split(":");
+  if (first === "sq") {
+    const square = Number(second);
+    if (direction > 0 && square === player.entrance) return `${colour}:S1`;
+    return `sq:${(square + direction + length) % length}`;
+  }
+  if (second === "start") return direction > 0 ? `sq:${player.start_exit}` : null;
+  if (second === "home") return direction > 0 ? null : `${colour}:S${player.safety.length}`;
+  const index = Number(second.slice(1)) + direction;
+  if (index < 1) return `sq:${player.entrance}`;
+  return index > player.safety.length ? `${colour}:home` : `${colour}:S${index}`;
+}
+
+function placeWords(place) {
+  const [first, second] = place.split(":");
+  if (first === "sq") return `Square ${second}`;
+  if (second === "home") return `${name(first)} Home`;
+  if (second === "start") return `${name(first)} Start`;
+  return `${name(first)} Safety Zone ${second}`;
+}
+
+/** Move the cursor one place along the chosen pawn's way; whether there was a pawn to move it for. */
+function moveCursor(direction) {
+  const selection = app.selection;
+  const active = document.activeElement;
+  if (!app.board || !selection?.pawn || app.tokenChoice || app.pending || !myDecision()) return false;
+  if (!active?.closest?.("#board")) return false;
+  const [colour] = selection.pawn.split(":");
+  const from = active.classList.contains("mark") ? active.dataset.place : pawnPlace(selection.pawn);
+  const next = wayStep(from, colour, direction);
+  if (!next) return true;
+  const ring = app.board.svg.querySelector(`.mark:not(.cursor-mark)[data-place="${CSS.escape(next)}"]`);
+  if (ring) {
+    app.board.svg.querySelector(".cursor-mark")?.remove();
+    ring.focus({ preventScroll: true });
+  } else {
+    markCursor(app.board, next, `${placeWords(next)}: not a place this pawn can go. Enter asks why not.`);
+  }
+  return true;
 }
 
 // --- a move half made, across a reload ---------------------------------------------------------
@@ -1228,6 +1377,8 @@ function askToken(moves) {
   }
   app.tokenChoice = { kind, moves, byPawn, byPlace };
   renderTokenChoice();
+  // the focus is on a ring now: what the choice is, said aloud, not only written under the card
+  announce(`${TOKEN_WORDS[kind]} Choose a marked pawn, or a button.`);
 }
 
 function tokenLabel(move, kind) {
@@ -1300,6 +1451,11 @@ function play(move) {
   say("");
   app.keepFocus = Boolean(document.activeElement?.closest?.("#board, #choices, #hand, #moves"));
   send({ type: "move", move: move.move, event: app.state.event, ...seatField() });
+  if (app.keepFocus && document.activeElement?.closest?.("#board")) {
+    // the rings and pawns are redrawn: the focus waits on the banner that says whose turn it is
+    app.keepFocus = false;
+    $("turn").focus({ preventScroll: true });
+  }
 }
 
 /** Ask the server for a hint; the button waits, disabled, until the answer (or a refusal) comes. */
@@ -1415,11 +1571,11 @@ function renderGameOver() {
   const canRematch = Boolean(app.token) && app.role !== "spectator";
   $("rematch").hidden = !canRematch;
   $("after-rematch").hidden = !canRematch;
+  loadAnalysis(state.game); // first: it shows the coach's panel, which a reload may put the focus in
   const closed = stored(resultKey(), { session: true }); // closed before a reload: stays closed
   if (closed === "coach") showHowItWent();
   else if (closed) closeResult({ focus: false });
   else openResult();
-  loadAnalysis(state.game);
 }
 
 const resultKey = () => `pardon.result.${gameId}`;
@@ -1606,7 +1762,8 @@ async function showMistake(mistake) {
   markPawns(app.board, actions.map((action) => action.pawn), "selected");
   markPawns(app.board, better.bumps ?? [], "target");
   const label = `Better: ${better.text}`;
-  markPlaces(app.board, actions.map((action) => ({ key: landingPlace(action), label, cls: "preview better-mark" })));
+  // a ring to look at, not a button: it chooses nothing
+  markPlaces(app.board, actions.map((action) => ({ key: landingPlace(action), label, cls: "preview better-mark", show: true })));
   $("board").dataset.reviewing = String(mistake.decision);
   const who = app.seats.length === 1 && app.seats.includes(mistake.colour) ? "you" : playerName(mistake.colour);
   $("reviewing-text").textContent =
@@ -1614,6 +1771,9 @@ async function showMistake(mistake) {
     `Marked on the board, the better move${otherCard ? `, with the ${cardLabel(card)}` : ""}: ${better.text}.`;
   $("reviewing").hidden = false;
   $("board").scrollIntoView({ block: "nearest" });
+  // the button pressed may be off screen now: the focus goes to the words of what the board shows,
+  // with "Back to the end" next
+  $("reviewing-text").focus({ preventScroll: true });
 }
 
 function endReview() {
@@ -1670,10 +1830,23 @@ function note(text) {
   }, NOTE_MS);
 }
 
+/** How many things said the live log keeps (a screen reader hears each as it is added). */
+const SPOKEN_KEPT = 20;
+
+/** Say `text` aloud: a line added to the live log (role="log"), so that moves made quickly one
+ * after another are each heard, where one region replaced each time lost all but the last. */
 function announce(text) {
-  $("live").textContent = text;
+  if (!text) return;
+  const live = $("live");
+  const line = document.createElement("p");
+  line.textContent = sentence(text);
+  live.append(line);
+  while (live.children.length > SPOKEN_KEPT) live.firstElementChild.remove();
   app.lastSpoken = app.state?.event ?? null;
 }
+
+/** `text` ending as a sentence does. */
+const sentence = (text) => (/[.!?:]$/.test(text.trim()) ? text.trim() : `${text.trim()}.`);
 
 function log(text) {
   const item = document.createElement("li");
@@ -1686,13 +1859,25 @@ function log(text) {
 // --- start -------------------------------------------------------------------------------
 
 document.addEventListener("keydown", (event) => {
+  if (ARROWS[event.key] && moveCursor(ARROWS[event.key])) {
+    event.preventDefault();
+    return;
+  }
   if (event.key !== "Escape") return;
   if (!$("game-over").hidden) {
     closeResult();
     event.preventDefault();
   } else if (app.selection && (app.selection.pawn || app.selection.chosen.length || app.tokenChoice)) {
+    const chosen = app.selection.chosen[0]?.[0] ?? app.selection.pawn; // the pawn the move began with
     cancelSelection();
     event.preventDefault();
+    // the ring that had the focus is gone: the focus goes back to that pawn (else the first that can move)
+    const pawn = chosen && app.board.svg.querySelector(`.pawn[tabindex][data-key="${CSS.escape(chosen)}"]`);
+    const active = document.activeElement;
+    if (pawn) pawn.focus({ preventScroll: true });
+    else if (!active || active === document.body || !active.isConnected) {
+      (app.board.svg.querySelector(".pawn.movable[tabindex]") ?? $("choices").querySelector("button"))?.focus({ preventScroll: true });
+    }
   }
 });
 $("rematch").addEventListener("click", rematch);
