@@ -233,7 +233,8 @@ def test_a_game_left_with_q_is_saved_and_taken_up_again_with_resume(tmp_path: Pa
 @pytest.mark.parametrize(
     ("arguments", "says"),
     [
-        (["--seed", "5"], "--resume takes the rules, players and seed from the record: leave out --seed"),
+        (["--seed", "5"], "--resume takes the rules, players, seed and first player from the record: leave out --seed"),
+        (["--first", "yellow"], "leave out --first"),
         (["--rules", "adult"], "leave out --rules"),
         (["--join", "http://127.0.0.1:8000/play/abc#token=x"], "--join takes a seat online and --resume"),
         (["--you", "blue"], "blue is not playing: with 2 players the colours are red and yellow"),
