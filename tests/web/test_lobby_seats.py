@@ -10,6 +10,7 @@ from typing import Any
 import httpx
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import text
 from web_support import Player, create, free_port, post_at_once, served, token_of
 from websockets.sync.client import connect
 
@@ -174,6 +175,11 @@ def test_a_link_opened_just_as_its_seat_is_handed_over_cannot_play_it(server: Te
         room = rooms.rooms[game["id"]]
         seat = next(seat for seat in room.row.seats if seat.colour == 2)
         given = replace(seat, kind="bot", level="random", name="Computer (Beginner)", token_hash=None, claimed=True)
+        # the database says so too: with PostgreSQL the room hears of every change of the game
+        # from it, and would take the seat back for the link (as the database had it) otherwise
+        with rooms.store.engine.begin() as connection:
+            hand_over = "UPDATE seats SET kind = 'bot', level = 'random', name = 'Computer', token_hash = NULL"
+            connection.execute(text(f"{hand_over} WHERE game_id = :id AND colour = 2"), {"id": game["id"]})
         rooms.on_loop(room.seat_to_computer, given)
         friend.round_trip()
         socket.send_json({"type": "hint", "event": friend.seen})

@@ -732,7 +732,7 @@ function renderChoices() {
   const selection = app.selection;
   const buttons = moves.filter((move) => !pawnActions(move).length);
   if (selection.chosen.length) {
-    $("prompt").textContent = `Now choose where it goes (${startAgain()} to start again).`;
+    $("prompt").textContent = halfMovePrompt();
   } else if (selection.pawn) {
     $("prompt").textContent = pawnChosenPrompt();
   } else {
@@ -1199,6 +1199,19 @@ function showWhy(message) {
 
 const distinctMoves = (routes) => [...new Map(routes.map((route) => [route.move.move, route.move])).values()];
 
+/** What is left to do once part of a move is made: the rest of a split 7, or the pawn that goes
+ * Home with the Fire pawn.  The same words whenever the page is drawn (a reload makes the part again). */
+function halfMovePrompt() {
+  if (onlyBonusLeft()) return "The Fire pawn is Home: choose another of your pawns to go straight Home with it.";
+  return `Split 7: now move another pawn the rest of the way (${startAgain()} to start again).`;
+}
+
+/** Whether what is left is the pawn sent Home with the Fire pawn (not the rest of a split 7). */
+function onlyBonusLeft() {
+  const { chosen, candidates } = app.selection;
+  return candidates.every((route) => remaining(route, chosen).every((action) => action.kind === "bonus-home"));
+}
+
 function chooseDestination(place) {
   const selection = app.selection;
   const pawn = selection.pawn;
@@ -1225,10 +1238,7 @@ function chooseDestination(place) {
     return;
   }
   keepHalfMove();
-  const bonus = partial.every((route) => remaining(route, chosen).every((action) => action.kind === "bonus-home"));
-  $("prompt").textContent = bonus
-    ? "The Fire pawn is Home: choose another of your pawns to go straight Home with it."
-    : "Split 7: now move another pawn the rest of the way.";
+  $("prompt").textContent = halfMovePrompt();
   say("");
   $("choices").replaceChildren(cancelButton()); // as a later render has it: a phone has no Escape key to start again
   markSelection();
@@ -1241,7 +1251,7 @@ function chooseDestination(place) {
     const next = first.length ? app.board.svg.querySelector(".pawn.movable[tabindex]") : null;
     (next ?? $("choices").querySelector("button"))?.focus({ preventScroll: true });
   }
-  announce(bonus ? $("prompt").textContent : halfMadeWords(pawn, place, partial, chosen));
+  announce(onlyBonusLeft() ? $("prompt").textContent : halfMadeWords(pawn, place, partial, chosen));
 }
 
 /** What is said once the first part of a split is made: "Moved 6 of the 7: now move another pawn 1." */
