@@ -62,6 +62,8 @@ def _until_yellow_decides(red: SocketClient, yellow: SocketClient) -> int:
             red.send_move(red.state["moves"][0]["move"])
         elif red.state.get("decider") == "yellow":  # Yellow plays first
             yellow.until_event(red.state["event"])
+            while not yellow.state.get("moves"):  # at that event Yellow may not have heard the start yet
+                yellow.receive()
             yellow.send_move(yellow.state["moves"][0]["move"])
         red.receive()
     yellow.until_event(red.state["event"])
