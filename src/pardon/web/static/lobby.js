@@ -77,17 +77,28 @@ function updateCard(card, game) {
   setText(card.querySelector(`[id="title-${game.id}"]`), gameTitle(game));
   setText(card.querySelector(".badge.open"), `${game.seats.filter((seat) => seat.open).length} open`);
   setText(card.querySelector(".hint"), game.hints ? "Hints on request" : "No hints");
-  const list = card.querySelector(".seats-list");
-  const colours = new Set(game.seats.map((seat) => seat.colour));
-  for (const line of [...list.children]) if (!colours.has(line.dataset.colour)) line.remove();
-  const lines = new Map([...list.children].map((line) => [line.dataset.colour, line]));
+  reconcile(card.querySelector(".seats-list"), game.seats, {
+    key: (seat) => seat.colour,
+    keyOf: (line) => line.dataset.colour,
+    make: (seat) => seatLine(game, seat),
+    update: (line, seat) => updateSeatLine(line, game, seat),
+  });
+}
+
+/** Make `list` hold one child per item, in the items' order, matched by key: a child whose key
+ * is gone is removed, one still there is updated in place (so the keyboard focus stays on it),
+ * and one for a new item is made. */
+function reconcile(list, items, { key, keyOf, make, update }) {
+  const keys = new Set(items.map(key));
+  for (const child of [...list.children]) if (!keys.has(keyOf(child))) child.remove();
+  const children = new Map([...list.children].map((child) => [keyOf(child), child]));
   inOrder(
     list,
-    game.seats.map((seat) => {
-      const line = lines.get(seat.colour);
-      if (!line) return seatLine(game, seat);
-      updateSeatLine(line, game, seat);
-      return line;
+    items.map((item) => {
+      const child = children.get(key(item));
+      if (!child) return make(item);
+      update(child, item);
+      return child;
     }),
   );
 }
@@ -154,17 +165,16 @@ async function refresh() {
       list = el("ul", { class: "games" });
       games.replaceChildren(list);
     }
-    const ids = new Set(lobby.games.map((game) => game.id));
-    for (const card of [...list.children]) if (!ids.has(card.dataset.game)) card.remove();
-    const cards = new Map([...list.children].map((card) => [card.dataset.game, card]));
-    inOrder(
-      list,
-      lobby.games.map((game) => {
-        const card = cards.get(game.id) ?? gameCard(game);
+    reconcile(list, lobby.games, {
+      key: (game) => game.id,
+      keyOf: (card) => card.dataset.game,
+      make: (game) => {
+        const card = gameCard(game);
         updateCard(card, game);
         return card;
-      }),
-    );
+      },
+      update: updateCard,
+    });
   }
   $("updated").textContent = `Updated ${new Date().toLocaleTimeString()}; refreshes by itself.`;
 }
