@@ -36,8 +36,8 @@ from typing import Any, Final, TextIO
 from pardon import __version__
 from pardon.bots import BOTS, DEFAULT_BOT, DEFAULT_COACH, make_bot
 from pardon.core.board import COLOUR_NAMES
-from pardon.core.cards import a_card, card_name
-from pardon.core.describe import describe_move
+from pardon.core.cards import a_card, card_label, card_name
+from pardon.core.describe import describe_move, leader_draw_words
 from pardon.core.errors import IllegalError, PardonError
 from pardon.core.game import Game, record_of, replay
 from pardon.core.jsonio import move_to_json, moves_to_json, parse_json, position_from_json, position_to_json
@@ -206,20 +206,8 @@ def _round_the_table(levels: Sequence[str], players: int) -> list[str]:
     return [levels[index % len(levels)] for index in range(players)]
 
 
-def _card_said(card: int) -> str:
-    """A card as players say it: "7", "Sorry!"."""
-    return a_card(card).split(" ", 1)[1]
-
-
 def _leader_draw_lines(game: Game) -> list[str]:
-    draw = game.leader_draw
-    if draw is None:
-        return []
-    draws = "; ".join(
-        ", ".join(f"{COLOUR_NAMES[colour].capitalize()} {_card_said(card)}" for colour, card in round_)
-        for round_ in draw.rounds
-    )
-    return [f"Leader draw: {draws}. {COLOUR_NAMES[draw.leader].capitalize()} plays first.", ""]
+    return [] if game.leader_draw is None else [leader_draw_words(game.leader_draw), ""]
 
 
 def command_play(arguments: argparse.Namespace) -> int:
@@ -346,10 +334,10 @@ def command_hint(arguments: argparse.Namespace) -> int:
         raise UserError(f"the game is over: {COLOUR_NAMES[position.winner].capitalize()} has won")
     hand = position.hands[position.turn] if rules.hand else ()
     if rules.hand and card not in hand:  # its moves would play a card the player does not hold
-        held = ", ".join(_card_said(held) for held in hand)
+        held = ", ".join(card_label(held) for held in hand)
         raise UserError(
             f"{COLOUR_NAMES[position.turn].capitalize()} holds {held}: the card comes from the hand,"
-            f" not {_card_said(card)}"
+            f" not {card_label(card)}"
         )
     ranked = rank_moves(rules, position, card, arguments.bot, random.Random(arguments.seed))
     moves = [{"move": format_move(position, move), "win_chance": round(chance, 4)} for move, chance in ranked]
@@ -438,7 +426,7 @@ def command_puzzle(arguments: argparse.Namespace) -> int:
             found_by = {"difficulty": puzzle.difficulty, "found_by": puzzle.found_by}
             print(json.dumps({**about, "turn": puzzle.colour, **found_by, "moves": moves}))
             return 0
-        held = ", ".join(_card_said(held) for held in puzzle.hand)
+        held = ", ".join(card_label(held) for held in puzzle.hand)
         to_play = a_card(card) if card is not None else f"a card of the hand ({held})"
         print(f"Puzzle {puzzle.number} ({puzzle.rules}, {puzzle.difficulty}): {puzzle.colour.capitalize()}", end=" ")
         print(f"to play {to_play}. Find the best move.\n\n{render(position)}\n")

@@ -72,9 +72,14 @@ def card_number(card: object) -> int:
     raise InvalidError(f"{reprlib.repr(card)} is not a card: the cards are {_NUMBERS}")
 
 
+def card_label(card: int) -> str:
+    """A card as printed on it: "7", "Sorry!"."""
+    return "Sorry!" if card == SORRY else str(card)
+
+
 def a_card(card: int) -> str:
     """The card with its article, as in a sentence: "a 7", "an 8", "an 11", "a Sorry!"."""
-    return ("an " if card in (8, 11) else "a ") + ("Sorry!" if card == SORRY else str(card))
+    return ("an " if card in (8, 11) else "a ") + card_label(card)
 
 
 def parse_card(text: str) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pardon.core.board import COLOUR_NAMES, FIRST_TRACK, SQUARE, START, partner
-from pardon.core.cards import NO_CARD, a_card
+from pardon.core.cards import NO_CARD, a_card, card_label
 from pardon.core.moves import (
     ACCEPT,
     BONUS_HOME,
@@ -22,6 +22,7 @@ from pardon.core.moves import (
 from pardon.core.notation import format_location, format_move
 from pardon.core.rules import Rules
 from pardon.core.state import Position
+from pardon.core.turn import LeaderDraw
 
 
 def _name(colour: int) -> str:
@@ -125,3 +126,11 @@ def describe_move(rules: Rules, position: Position, move: Move) -> str:
     elif move.card == 2 and move.result.turn == position.turn:
         text += ", and plays again" if position.hands else ", and draws again"
     return f"{text}  [{format_move(position, move)}]"
+
+
+def leader_draw_words(draw: LeaderDraw) -> str:
+    """The draw for the Leader, round by round: "Leader draw: Red 5, Blue Sorry!; ... Blue plays first."."""
+    rounds = "; ".join(
+        ", ".join(f"{_name(colour)} {card_label(card)}" for colour, card in round_) for round_ in draw.rounds
+    )
+    return f"Leader draw: {rounds}. {_name(draw.leader)} plays first."

@@ -29,7 +29,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from pardon.core.board import COLOUR_NAMES, partner
-from pardon.core.cards import NO_CARD, a_card
+from pardon.core.cards import NO_CARD, a_card, card_label
 from pardon.core.layout import Cell
 from pardon.core.rules import nearest_preset
 from pardon.textboard import LEGEND, pawn_cell
@@ -46,7 +46,7 @@ from pardon.tui.boardview import (
     board_text,
 )
 from pardon.tui.choices import Choice
-from pardon.tui.picking import CARD, DESTINATION, PAWN, WHY, Option, Picker, card_label
+from pardon.tui.picking import CARD, DESTINATION, PAWN, WHY, Option, Picker
 from pardon.tui.table import FINISHED, WAITING, Table, View
 from pardon.web.views import card_text
 

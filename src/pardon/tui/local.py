@@ -19,14 +19,13 @@ from pardon.bots import Bot, make_bot
 from pardon.bots.coach import best_reason
 from pardon.bots.hint import rank_observed
 from pardon.core.board import COLOUR_NAMES, partner
-from pardon.core.describe import describe_move
+from pardon.core.describe import describe_move, leader_draw_words
 from pardon.core.game import CARD, Game, record_of
 from pardon.core.moves import Move
 from pardon.core.notation import Record, format_move, format_record
 from pardon.core.state import Position
 from pardon.core.why import why_pawns_cannot_move
 from pardon.tui.choices import Choice, choice_of_move
-from pardon.tui.picking import card_label
 from pardon.tui.table import FINISHED, PLAYING, Seat, View
 from pardon.web.views import cards_drawn
 
@@ -212,11 +211,7 @@ def _leader_draw_words(game: Game) -> tuple[str, ...]:
     draw = game.leader_draw
     if draw is None:
         return (f"{COLOUR_NAMES[game.turn].capitalize()} plays first.",)
-    rounds = "; ".join(
-        ", ".join(f"{COLOUR_NAMES[colour].capitalize()} {card_label(card)}" for colour, card in round_)
-        for round_ in draw.rounds
-    )
-    return (f"Leader draw: {rounds}. {COLOUR_NAMES[draw.leader].capitalize()} plays first.",)
+    return (leader_draw_words(draw),)
 
 
 def _hands_hidden(game: Game) -> Position:

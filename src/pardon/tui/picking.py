@@ -30,7 +30,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final, NamedTuple
 
 from pardon.core.board import COLOUR_NAMES, FIRST_TRACK, SQUARE, START, TRACK_LENGTH
-from pardon.core.cards import NO_CARD, a_card, card_name
+from pardon.core.cards import NO_CARD, a_card, card_label
 from pardon.core.layout import Cell
 from pardon.core.moves import ACCEPT, DOUBLE, DROP, FIRE, SPLIT_CARD, STEP, Action
 from pardon.core.state import Position
@@ -359,8 +359,3 @@ def _label_without_card(choice: Choice, stake: int = 1) -> str:
         return "Drop out"
     where = place_words(action.colour, action.end).removeprefix("on ")
     return f"Move the Fire pawn {place_words(action.colour, action.origin)} to {where}"
-
-
-def card_label(card: int) -> str:
-    """A card as printed on it: "7", "Sorry!"."""
-    return "Sorry!" if card_name(card) == "sorry" else card_name(card)
