@@ -11,7 +11,7 @@ from pardon.core.cards import SORRY, Pack
 from pardon.core.game import Game
 from pardon.core.notation import format_move, parse_move, parse_position
 from pardon.core.rules import parse_rules
-from pardon.web.api import LEVEL_NAMES, computer_name
+from pardon.web.names import LEVEL_NAMES, computer_name
 from pardon.web.views import card_text, decision_json, decision_texts, moves_json, teams_json, view_json
 
 CLASSIC = parse_rules("classic")

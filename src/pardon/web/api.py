@@ -16,7 +16,6 @@ import math
 import secrets
 import threading
 import time
-import unicodedata
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any, Literal
@@ -33,32 +32,12 @@ from pardon.core.jsonio import rules_from_json
 from pardon.core.notation import format_record, record_name
 from pardon.core.rules import in_words, parse_rules, to_text
 from pardon.core.state import check_seats, seats_for
+from pardon.web.names import clean_name, computer_name, seat_name
 from pardon.web.protocol import COLOUR_NUMBERS, Colour, client_key
 from pardon.web.rooms import BOT, HUMAN, GameBrokenError, Room, Rooms, join_cutoff, new_game
 from pardon.web.settings import Settings
 from pardon.web.storage import FINISHED, WAITING, GameRow, SeatRow, Store
 from pardon.web.tokens import hash_token, new_game_id, new_token, token_matches
-
-#: Format characters a name keeps: the zero-width joiner and non-joiner (emoji sequences such
-#: as a family, and Persian or Indic spelling) and the tag characters of subdivision flags.
-#: None of them turns text round or hides it.
-KEPT_FORMAT = frozenset({"\u200c", "\u200d", *map(chr, range(0xE0020, 0xE0080))})
-
-
-def clean_name(text: str) -> str:
-    r"""A player's name as everyone will see it: without control characters (Cc) or Unicode
-    format characters (category Cf: bidirectional overrides such as U+202E, which turn the text
-    after them round, zero-width spaces, soft hyphens), but those of :data:`KEPT_FORMAT`; trimmed.
-    Empty, the seat is named as if no name had been given.
-
-    >>> clean_name(" \u202eMum\u200b\t "), clean_name("\u2066\u00ad")
-    ('Mum', '')
-    >>> clean_name("\U0001f468\u200d\U0001f467") == "\U0001f468\u200d\U0001f467"  # a family emoji stays whole
-    True
-    """
-    kept = (char for char in text if char in KEPT_FORMAT or unicodedata.category(char) not in ("Cc", "Cf"))
-    return "".join(kept).strip()
-
 
 #: A name as given, cleaned where it enters (:func:`clean_name`): every seat's name comes this way.
 Name = Annotated[str, StringConstraints(max_length=40), AfterValidator(clean_name)]
@@ -79,22 +58,6 @@ class _Body(BaseModel):
 
 #: A seat of a new game left open for anyone: a human seat offered in the lobby, without an invite link.
 OPEN = "open"
-
-#: The computer levels as players know them, weakest first (the browser's LEVEL_NAMES in static/site.js).
-LEVEL_NAMES = {
-    "random": "Beginner",
-    "greedy": "Easy",
-    "tactician": "Medium",
-    "expectimax": "Hard",
-    "mcts": "Patient",
-    "expert": "Expert",
-}
-
-
-def computer_name(level: str) -> str:
-    """The name a computer seat gets when none is given: ``Computer (Hard)``."""
-    return f"Computer ({LEVEL_NAMES.get(level, level)})"
-
 
 LevelName = Literal["random", "greedy", "tactician", "expectimax", "mcts", "expert"]
 
@@ -412,7 +375,7 @@ def _new_game_row(body: CreateGame) -> tuple[GameRow, dict[int, str], str, str]:
         level = (spec.level or "greedy") if spec.kind == BOT else None
         if spec.kind == HUMAN:
             tokens[colour] = new_token()
-        name = spec.name or (computer_name(level) if level else COLOUR_NAMES[colour].capitalize())
+        name = seat_name(colour, level, spec.name or "")
         kind = HUMAN if spec.kind == OPEN else spec.kind
         token_hash = _hash(tokens.get(colour))
         seat_rows.append(SeatRow(colour, kind, level, name, token_hash, spec.kind == BOT, open=spec.kind == OPEN))

@@ -13,12 +13,13 @@ from sqlalchemy.engine import Connection, Engine
 MIGRATIONS = Path(__file__).with_name("migrations")
 
 
-def upgrade(engine: Engine) -> None:
-    """Apply every migration not yet applied; a database already at the newest is left as it is."""
+def upgrade(engine: Engine, revision: str = "head") -> None:
+    """Apply every migration not yet applied, up to ``revision`` (the newest by default); a
+    database already there is left as it is."""
     config = _config()
     with engine.begin() as connection:
         config.attributes["connection"] = connection
-        command.upgrade(config, "head")
+        command.upgrade(config, revision)
 
 
 def _config() -> Config:

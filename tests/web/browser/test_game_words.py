@@ -33,7 +33,7 @@ from tests.web.browser.test_game_page import (
 )
 from websockets.sync.client import connect
 
-from pardon.web.api import LEVEL_NAMES
+from pardon.web.names import LEVEL_NAMES
 
 PLAY_URL = re.compile(r"/play/(?P<id>[A-Za-z0-9_-]+)#token=")
 
