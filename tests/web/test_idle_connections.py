@@ -21,19 +21,25 @@ from pathlib import Path
 
 import httpx
 import pytest
-from web_support import ServedProcess, free_port, serving_process
+from web_support import ServedProcess, free_port, serving_process, token_of
 from websockets.sync.client import connect
 
-#: ``pardon serve`` with the limits of a test: python -c LAUNCH TIMEOUT CAP PROTOCOL ARGUMENTS...
+from pardon.web.server import RESERVED_FILES
+
+#: ``pardon serve`` with the limits of a test: python -c LAUNCH TIMEOUT CAP PROTOCOL FILES
+#: ARGUMENTS..., FILES the process's open-file limit (0: as it is).
 LAUNCH = """
+import resource
 import sys
 import pardon.web.server as server
 server.REQUEST_TIMEOUT = float(sys.argv[1])
 server.MAX_HTTP_PER_ADDRESS = int(sys.argv[2])
 if sys.argv[3] == "h11":
     server.HttpToolsProtocol = None
+if int(sys.argv[4]):
+    resource.setrlimit(resource.RLIMIT_NOFILE, (int(sys.argv[4]),) * 2)
 from pardon.cli import main
-sys.exit(main(sys.argv[4:]))
+sys.exit(main(sys.argv[5:]))
 """
 
 #: The request clock of the servers that test it (seconds), and how late a close may come on a
@@ -58,13 +64,13 @@ class Served(ServedProcess):
 
 
 @contextmanager
-def serving(folder: Path, timeout: float, cap: int, protocol: str) -> Iterator[Served]:
+def serving(folder: Path, timeout: float, cap: int, protocol: str, files: int = 0) -> Iterator[Served]:
     if protocol == "httptools":
         pytest.importorskip("httptools")
     port, log = free_port(), folder / "stderr.txt"
     arguments = ["serve", "--port", str(port), "--bot-pace", "0", "--create-rate", "0"]
     arguments += ["--db", str(folder / "games.sqlite3")]
-    command = [sys.executable, "-c", LAUNCH, str(timeout), str(cap), protocol, *arguments]
+    command = [sys.executable, "-c", LAUNCH, str(timeout), str(cap), protocol, str(files), *arguments]
     with serving_process(Served, command, port, log) as served:
         yield served
 
@@ -282,3 +288,55 @@ def test_connections_past_the_cap_are_refused_at_once_and_the_others_go_on(cappe
     refusals = [line for line in log.splitlines() if f"refusing connections from {CAPPED}" in line]
     assert len(refusals) == 1, log  # one line however many are refused (once a minute at most)
     assert f"more than {CAP} connections open at once from one address" in refusals[0]
+
+
+# --- the cap on connections from everyone --------------------------------------------------
+
+#: The open-file limit of the server that tests it: it holds this less RESERVED_FILES
+#: connections at once.
+FILES = 160
+
+
+@pytest.fixture(scope="module", params=PROTOCOLS)
+def full(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    """A server whose open-file limit is :data:`FILES`, which it cannot raise."""
+    with serving(tmp_path_factory.mktemp("full"), 60.0, 64, request.param, files=FILES) as served:
+        yield served
+
+
+def test_past_what_the_server_can_hold_connections_from_everyone_are_refused_and_a_game_goes_on(full: Served) -> None:
+    """Many addresses, each under its own cap, together hold as many connections as the files
+    allow: then one more is answered 503 at once, where the server would have run out of files
+    (and its database with it), and a game already playing goes on."""
+    most = FILES - RESERVED_FILES
+    seats = [{"kind": "human"}, {"kind": "bot", "level": "random"}]
+    game = httpx.post(f"{full.url}/api/games", json={"seats": seats, "public": True}, timeout=10).json()
+    with ExitStack() as stack:
+        websocket = stack.enter_context(connect(f"ws://127.0.0.1:{full.port}{game['websocket']}", open_timeout=10))
+        websocket.send(json.dumps({"type": "hello", "token": token_of(game, "red")}))
+        assert json.loads(websocket.recv(timeout=10))["type"] == "welcome"
+        crowd = [f"127.0.1.{number}" for number in range(1, 5)]  # under the cap of each address
+        held = [stack.enter_context(full.connect(crowd[n % 4])) for n in range(most)]
+        for address in crowd:
+            with full.connect(address) as refused:
+                told = until_closed(refused, 5)
+            assert told == b"" or told.startswith(b"HTTP/1.1 503 "), told
+            if told:
+                assert error_of(told) == {
+                    "error": "server_full",
+                    "message": "the server has as many connections as it can hold: try again in a minute",
+                }
+        websocket.send(json.dumps({"type": "ping"}))  # the game plays on
+        while (message := json.loads(websocket.recv(timeout=10)))["type"] != "pong":
+            assert message["type"] != "error", message
+        for connection in held[: len(held) // 2]:
+            connection.close()
+        deadline = time.monotonic() + 5
+        while httpx.get(f"{full.url}/healthz", timeout=10).status_code != 200:  # room again
+            assert time.monotonic() < deadline, "the closed connections' room was never given back"
+            time.sleep(0.05)
+    log = full.log.read_text()
+    assert "out of system resource" not in log and "Too many open files" not in log, log
+    refusals = [line for line in log.splitlines() if "refusing connections from any address" in line]
+    assert len(refusals) == 1, log
+    assert f"{most} connections open at once, as many as it can hold" in refusals[0]

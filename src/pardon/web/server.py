@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import errno
 import json
 import logging
@@ -20,6 +21,11 @@ from sqlalchemy.exc import SQLAlchemyError
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from pardon.web import errors
+
+try:
+    import resource
+except ImportError:  # Windows has no open-file limit to read
+    resource = None  # type: ignore[assignment]
 from pardon.web.app import create_app
 from pardon.web.migrate import foreign_tables
 from pardon.web.protocol import CLOSE_TRY_LATER, COUNTED, Connections, Quota, client_key, error_message
@@ -66,6 +72,14 @@ REQUEST_TIMEOUT = 20.0
 #: too_many_connections`` as soon as it is made, and closed; those already open go on.  An
 #: upgraded websocket leaves this count for its own (Settings.max_connections_per_address).
 MAX_HTTP_PER_ADDRESS = 64
+
+#: Files the server keeps for itself beyond its connections (the database and its journal, its
+#: log, Python's modules): connections are refused past the process's open-file limit less
+#: these, so that the database can always open a file (:func:`most_connections`).
+RESERVED_FILES = 100
+
+#: How the log names the refused when the server is full: every address alike.
+EVERYONE = "any address"
 
 #: Seconds between two lines in the log about one address's refused connections.
 REFUSALS_LOGGED_EVERY = 60.0
@@ -221,6 +235,9 @@ class _GuardedHttp(_HttpBase):
 
     - a connection from a flooding address (:meth:`Connections.is_flooding`) is dropped as
       soon as it is made, without a word;
+    - past ``most_open`` connections of every kind open at once (:func:`most_connections`:
+      from everyone, websockets too), a new one is answered 503 and closed at once, so that
+      many addresses together cannot take the files the database needs;
     - each connection holds a place of its client address, :data:`MAX_HTTP_PER_ADDRESS` at
       most: past them it is answered 503 and closed at once (and the operator told, once a
       minute for each address); an upgrade to a websocket gives the place back;
@@ -235,6 +252,8 @@ class _GuardedHttp(_HttpBase):
     places: Quota
     #: When each address was last logged as refused (set for each server).
     refusals: _Refusals
+    #: Connections of every kind open at once past which a new one is refused (set for each server).
+    most_open: int
     #: The client address whose place this connection holds, once counted.
     holds: str | None = None
     #: The clock of the request this connection owes, while it runs; whether any of it came.
@@ -247,6 +266,12 @@ class _GuardedHttp(_HttpBase):
         address = client_key(str(peer[0])) if isinstance(peer, tuple) else None
         if address is not None and self.counted.is_flooding(address):
             transport.abort()
+            return
+        if len(self.connections) > self.most_open:
+            self.refusals.tell(EVERYONE, f"{self.most_open} connections open at once, as many as it can hold")
+            message = "the server has as many connections as it can hold: try again in a minute"
+            transport.write(_http_error(503, errors.SERVER_FULL, message, retry_after=30))
+            transport.close()
             return
         if address is not None and not self.places.take(address):
             limit = self.places.limit
@@ -346,13 +371,32 @@ def _http_error(status: int, code: str, message: str, retry_after: int | None = 
     return ("\r\n".join(head) + "\r\n\r\n").encode() + body
 
 
-def _http_protocol_for(connections: Connections, base: type[asyncio.Protocol] | None = None) -> type[asyncio.Protocol]:
+def _http_protocol_for(
+    connections: Connections, most_open: int, base: type[asyncio.Protocol] | None = None
+) -> type[asyncio.Protocol]:
     """uvicorn's HTTP protocol (``base``: httptools' where it is installed, else h11's),
     guarded for one server (:class:`_GuardedHttp`)."""
     if base is None:
         base = HttpToolsProtocol if HttpToolsProtocol is not None else H11Protocol
-    shared = {"counted": connections, "places": Quota(MAX_HTTP_PER_ADDRESS), "refusals": _Refusals()}
+    places = Quota(MAX_HTTP_PER_ADDRESS)
+    shared = {"counted": connections, "places": places, "refusals": _Refusals(), "most_open": most_open}
     return type("PardonHttpProtocol", (_GuardedHttp, base), shared)
+
+
+def most_connections() -> int:
+    """How many connections the server may hold open at once: as many as its open-file limit
+    allows, less :data:`RESERVED_FILES`.  The limit is raised first as far as the system lets a
+    process raise it (the hard limit): a soft limit of 1024 is the usual default, and few
+    enough for a crowd of idle connections to reach."""
+    if resource is None:  # no such limit to read (Windows): a number a server there holds
+        return 4096
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or hard > soft:
+        wanted = 1 << 20 if hard == resource.RLIM_INFINITY else hard
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+            soft = wanted
+    return max(soft - RESERVED_FILES, 16)
 
 
 def _is_utf8(frames: list[bytes]) -> bool:
@@ -473,7 +517,7 @@ def serve(settings: Settings, host: str, port: int) -> None:
         app,
         host=host,
         port=port,
-        http=_http_protocol_for(app.state.connections),
+        http=_http_protocol_for(app.state.connections, most_connections()),
         ws="auto" if WebSocketsSansIOProtocol is None else _protocol_for(app.state.connections),
         ws_max_size=MAX_FRAME,
         ws_per_message_deflate=False,
