@@ -74,7 +74,9 @@ def test_the_end_of_a_game_shows_how_it_went_and_the_mistakes_on_the_board(
         text = items.nth(index).inner_text()
         card = "Sorry!" if mistake["card"] == "sorry" else mistake["card"]
         assert f"Turn {mistake['turn']}, {card}:" in text
-        assert f"You played {mistake['played']}; better: {mistake['better']}" in text
+        # in words (notation for those who know it after them)
+        assert f"You played: {mistake['played_text']} ({mistake['played']})" in text
+        assert f"Better: {mistake['better_text']} ({mistake['better']})" in text
         lost = round(mistake["best_chance"] * 100) - round(mistake["played_chance"] * 100)  # of the two shown
         assert (f"−{lost}%" if lost > 0 else "−<1%") in text
         assert f"({percent(mistake['best_chance'])} → {percent(mistake['played_chance'])} to win)" in text
@@ -93,7 +95,8 @@ def test_the_end_of_a_game_shows_how_it_went_and_the_mistakes_on_the_board(
         assert ring.get_attribute("aria-label") == f"Better: {first['better_text']}"
         assert page.locator(f'.pawn.selected[data-key="{action["pawn"]}"]').count() >= 1
     reviewing = page.locator("#reviewing-text").text_content() or ""
-    assert f"Turn {first['turn']}" in reviewing and first["better_text"] in reviewing
+    assert f"Turn {first['turn']}, before this move: {first['played_text']}." in reviewing
+    assert first["better_text"] in reviewing
     board_position = page.evaluate("() => window.pardonGame.board.position")
     assert board_position["pawns"] == first["position"]["pawns"]
     page.screenshot(path=str(artefacts / "coach-show-on-board.png"))
@@ -207,7 +210,7 @@ def test_players_at_one_screen_each_find_their_own_mistakes_under_their_name(qui
         items = section.locator("ol.mistakes > li")
         assert items.count() == len(by_colour[colour])
         for item, mistake in zip(items.all(), by_colour[colour], strict=True):
-            assert f"played {mistake['played']}; better: {mistake['better']}" in item.inner_text()
+            assert f"played: {mistake['played_text']} ({mistake['played']})" in item.inner_text()
             assert item.get_attribute("data-colour") == colour
         if not by_colour[colour]:
             assert (section.locator(".no-mistakes").text_content() or "").startswith(f"No mistakes: every move {name}")

@@ -143,6 +143,10 @@ function chanceTable(seats, points, names) {
   );
 }
 
+function notation(move) {
+  return el("code", { class: "notation", "aria-hidden": "true", title: "in the game's notation" }, ` (${move})`);
+}
+
 /** The mistakes, biggest first: turn, card, the move played and the better one, the loss and why.
  * `mine(colour)`: whether this page plays that colour ("You played"); `onShow(mistake)` shows it on the board. */
 export function mistakeList(mistakes, { mine, names, onShow }) {
@@ -163,14 +167,9 @@ export function mistakeList(mistakes, { mine, names, onShow }) {
           el("strong", { class: "loss" }, lost > 0 ? `−${lost}%` : "−<1%"),
           el("span", { class: "chances" }, ` (${percent(mistake.best_chance)} → ${percent(mistake.played_chance)} to win)`),
         ),
-        el(
-          "p",
-          { class: "mistake-moves" },
-          `${who} played `,
-          el("span", { class: "played", title: mistake.played_text }, mistake.played),
-          "; better: ",
-          el("span", { class: "better", title: mistake.better_text }, mistake.better),
-        ),
+        // in words, the notation after them for those who know it (a screen reader skips it)
+        el("p", { class: "mistake-moves" }, `${who} played: `, el("span", { class: "played" }, mistake.played_text), notation(mistake.played)),
+        el("p", { class: "mistake-moves" }, "Better: ", el("span", { class: "better" }, mistake.better_text), notation(mistake.better)),
         el("p", { class: "reason" }, mistake.reason),
         el(
           "button",

@@ -1775,9 +1775,8 @@ async function showMistake(mistake) {
   // a ring to look at, not a button: it chooses nothing
   markPlaces(app.board, actions.map((action) => ({ key: landingPlace(action), label, cls: "preview better-mark", show: true })));
   $("board").dataset.reviewing = String(mistake.decision);
-  const who = app.seats.length === 1 && app.seats.includes(mistake.colour) ? "you" : playerName(mistake.colour);
   $("reviewing-text").textContent =
-    `Turn ${mistake.turn}, before ${who} played ${mistake.played} with the ${cardLabel(mistake.card)}. ` +
+    `Turn ${mistake.turn}, before this move: ${mistake.played_text}. ` +
     `Marked on the board, the better move${otherCard ? `, with the ${cardLabel(card)}` : ""}: ${better.text}.`;
   $("reviewing").hidden = false;
   $("board").scrollIntoView({ block: "nearest" });
