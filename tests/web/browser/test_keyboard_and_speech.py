@@ -127,6 +127,34 @@ def test_the_same_turn_drawn_again_after_a_reconnect_keeps_the_focus(live_server
     assert page.evaluate(ACTIVE) == f"card:{chosen}"
 
 
+def test_escape_from_the_pawns_goes_back_to_the_hand(live_server: Any, page: Any) -> None:
+    """The hand comes after the board in the page, so Shift+Tab from a pawn never reaches it:
+    with nothing half-made, Escape takes a keyboard player back to the card they chose."""
+    seats = [{"kind": "human"}, {"kind": "bot", "level": "greedy"}]
+    game = create_game(live_server, {"rules": "adult", "seed": 5, "seats": seats})
+    open_game(page, game["seats"][0]["link"])
+    wait_my_turn(page)
+    page.wait_for_function(READY)
+    cards = page.locator("#hand button:not([disabled])")
+    assert cards.count() >= 2, "a hand with a choice of cards"
+    for index in range(cards.count()):  # a card with a pawn to move: the keyboard goes on to it
+        card = cards.nth(index)
+        card.focus()
+        page.keyboard.press("Enter")
+        if page.evaluate(ACTIVE).startswith("pawn:"):
+            break
+    else:
+        pytest.fail("no card of the hand moves a pawn")
+    chosen = card.get_attribute("data-card")
+    assert "(Escape: choose another card)" in (page.locator("#prompt").text_content() or "")
+    page.keyboard.press("Escape")
+    assert page.evaluate(ACTIVE) == f"card:{chosen}"
+    other = cards.nth(0 if index else 1)
+    other.focus()
+    page.keyboard.press("Enter")  # another card chosen from there
+    assert page.evaluate("() => window.pardonGame.card") == other.get_attribute("data-card")
+
+
 def test_every_move_is_said_in_a_log_none_replacing_another(live_server: Any, page: Any) -> None:
     game = vs_computers(live_server, seed=3, players=4)
     open_game(page, game["seats"][0]["link"])

@@ -684,7 +684,8 @@ function promptFor(moves, routes, buttons) {
   }
   if (routes.length) {
     const pass = buttons.some((move) => move.pass) ? ", or pass" : "";
-    return `${choose()} a pawn to see where it can go${pass}.`;
+    const back = otherCards() && !touch() ? " (Escape: choose another card)" : ""; // a tap on another card does it
+    return `${choose()} a pawn to see where it can go${pass}.${back}`;
   }
   if (buttons.some((move) => move.pass)) {
     return `${noPawnCanUse(app.card ?? state.card)} Your turn is over: press Pass.`;
@@ -1887,8 +1888,17 @@ document.addEventListener("keydown", (event) => {
     else if (!active || active === document.body || !active.isConnected) {
       (app.board.svg.querySelector(".pawn.movable[tabindex]") ?? $("choices").querySelector("button"))?.focus({ preventScroll: true });
     }
+  } else if (otherCards()) {
+    // nothing half-made: back to the hand, which comes after the board in the page (Shift+Tab never reaches it)
+    event.preventDefault();
+    $("hand").querySelector(`button[data-card="${CSS.escape(app.card)}"]`)?.focus({ preventScroll: true });
   }
 });
+
+/** Whether a card of a hand is chosen and another could be chosen instead (on this player's turn). */
+const otherCards = () =>
+  Boolean(app.state?.position.hands && app.card && myDecision() && app.state.stage === "card") &&
+  new Set(app.state.moves.map((move) => move.card)).size > 1;
 $("rematch").addEventListener("click", rematch);
 $("after-rematch").addEventListener("click", rematch);
 $("close-over").addEventListener("click", () => closeResult());
