@@ -4,6 +4,9 @@ an API client gets the JSON it always had (``{"error", "message"}`` under ``/api
 
 from __future__ import annotations
 
+import html
+import re
+
 import pytest
 from fastapi.testclient import TestClient
 
@@ -47,3 +50,17 @@ def test_a_page_answers_head_for_uptime_checks(server: TestClient, path: str) ->
     answer = server.head(path)
     assert answer.status_code == 200, answer.text
     assert answer.content == b""  # the headers alone
+
+
+def test_the_api_is_described_at_docs_with_nothing_loaded_from_elsewhere(server: TestClient) -> None:
+    """FastAPI's own /docs loads its scripts from a CDN: blank on a network without the internet."""
+    page = server.get("/docs")
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+    assert not re.search(r'(?:src|href)="(?:https?:)?//', page.text)
+    schema = server.get("/openapi.json").json()
+    for path, methods in schema["paths"].items():
+        for method in methods:
+            assert f"<code>{method.upper()} {html.escape(path)}</code>" in page.text
+    for body in schema["components"]["schemas"]:
+        assert f'id="{body}"' in page.text
+    assert server.get("/redoc").status_code == 404

@@ -25,6 +25,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from pardon import __version__
 from pardon.web.api import ERRORS, ApiError, CreationLimit, router
+from pardon.web.api_docs import router as docs_router
 from pardon.web.board_json import router as board_router
 from pardon.web.coach_api import AnalysisCache
 from pardon.web.coach_api import router as coach_router
@@ -69,6 +70,8 @@ def create_app(settings: Settings) -> FastAPI:
         version=__version__,
         summary="Sorry! played online: create games, invite players, play over a websocket (docs/protocol.md).",
         lifespan=lifespan,
+        docs_url=None,  # /docs is pardon's own page (api_docs): FastAPI's load scripts from a CDN
+        redoc_url=None,
     )
     app.state.settings = settings
     app.state.analyses = AnalysisCache(settings.analysis_cache)
@@ -79,6 +82,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(results_router)
     app.include_router(coach_router)
     app.include_router(board_router)
+    app.include_router(docs_router)
     mount(app)
     app.add_exception_handler(ApiError, _api_error)  # type: ignore[arg-type]
     app.add_exception_handler(RequestValidationError, _invalid_request)  # type: ignore[arg-type]

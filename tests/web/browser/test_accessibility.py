@@ -33,7 +33,7 @@ def assert_accessible(page: Any, where: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "path", ["/", "/lobby", "/rules", "/rules/partners", "/scorekeeper", "/nowhere", "/play/no-such-game"]
+    "path", ["/", "/lobby", "/rules", "/rules/partners", "/scorekeeper", "/nowhere", "/play/no-such-game", "/docs"]
 )
 def test_the_pages_around_the_game_have_no_serious_violation(live_server: Any, page: Any, path: str) -> None:
     if path == "/lobby":  # with a game to join listed
@@ -41,7 +41,7 @@ def test_the_pages_around_the_game_have_no_serious_violation(live_server: Any, p
     page.goto(live_server.url + path)
     if path.startswith("/play/"):  # no such game: said plainly
         page.locator("#closed").wait_for()
-    elif path not in ("/scorekeeper", "/nowhere"):  # those two have no script to wait for
+    elif path not in ("/scorekeeper", "/nowhere", "/docs"):  # those have no script to wait for
         page.wait_for_selector("body[data-ready=true]" if path != "/lobby" else ".game-card, .empty")
     assert_accessible(page, path)
 
