@@ -671,9 +671,7 @@ def _parser() -> argparse.ArgumentParser:
     tui.add_argument("--level", help=f"the computer players' level ({', '.join(BOTS)}; default {DEFAULT_BOT})")
     tui.add_argument("--seed", type=int, help="the game's seed (random if left out)")
     tui.add_argument("--first", metavar="COLOUR", help=FIRST_HELP)
-    tui.add_argument(
-        "--pace", type=float, default=0.6, help="seconds a computer player waits before each decision (default 0.6)"
-    )
+    tui.add_argument("--pace", type=float, help="seconds a computer player waits before each decision (default 0.6)")
     tui.add_argument("--record", metavar="FILE", help="file for the game's record (default: pardon-SEED.txt here)")
     tui.add_argument("--no-record", action="store_true", help="keep no record of the game")
     tui.add_argument("--join", metavar="LINK", help="take your seat in an online game: its invite link")

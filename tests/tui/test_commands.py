@@ -97,6 +97,10 @@ def _closed_port() -> int:
         (["--join", "http://127.0.0.1:8000/play/abc#token=x", "--rules", "adult"], "leave out --rules"),
         (["--join", "http://127.0.0.1:8000/play/abc#token=x", "--you", "blue", "--pace", "0"], "--you, --pace"),
         (["--join", "http://127.0.0.1:8000/play/abc#token=x", "--first", "blue"], "leave out --first"),
+        (
+            ["--join", "http://127.0.0.1:8000/play/abc#token=x", "--pace", "0.6"],
+            "leave out --pace",
+        ),  # the default, given
         (["--first", "green", "--players", "2"], "--first: Green is not playing (the seats are Red, Yellow)"),
     ],
 )

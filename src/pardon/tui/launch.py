@@ -29,7 +29,7 @@ DEFAULT_RULES = "classic"
 #: The computer players' pause when --pace is left out (the command's default).
 DEFAULT_PACE = 0.6
 #: The options of a game on this machine, which an online game (--join) takes from its server.
-LOCAL_GAME_OPTIONS = ("rules", "players", "you", "level", "seed", "first")
+LOCAL_GAME_OPTIONS = ("rules", "players", "you", "level", "seed", "first", "pace")
 
 
 def launch(arguments: argparse.Namespace) -> int:
@@ -40,9 +40,11 @@ def launch(arguments: argparse.Namespace) -> int:
         if arguments.resume is not None:
             raise InvalidError("--join takes a seat online and --resume takes up a game here: choose one")
         given = [f"--{option}" for option in LOCAL_GAME_OPTIONS if getattr(arguments, option) is not None]
-        given += ["--pace"] if arguments.pace != DEFAULT_PACE else []
         if given:
             raise InvalidError(f"--join plays the online game as its server set it up: leave out {', '.join(given)}")
+    if arguments.pace is None:  # left out: told apart from the default given, which --join refuses
+        arguments.pace = DEFAULT_PACE
+    if arguments.join is not None:
         return _join(arguments)
     if arguments.resume is not None:
         return _resume(arguments)
