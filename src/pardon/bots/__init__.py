@@ -17,6 +17,7 @@ import re
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from pardon.bots.doubling import doubles_by_chance
 from pardon.core.errors import IllegalError, InvalidError
 from pardon.core.moves import Move
 from pardon.core.observation import Observation
@@ -35,6 +36,7 @@ class RandomBot:
 
     name = "random"
 
+    @doubles_by_chance
     def choose(self, observation: Observation, moves: list[Move], rng: random.Random) -> Move:
         return moves[rng.randrange(len(moves))] if len(moves) > 1 else only_move(moves)
 

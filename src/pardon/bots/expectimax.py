@@ -38,6 +38,7 @@ from collections import Counter
 from typing import Any
 
 from pardon.bots import only_move
+from pardon.bots.doubling import doubles_by_chance
 from pardon.bots.evaluation import SEARCHED, Evaluator, Weights, card_chances
 from pardon.bots.model import advance, draw_chances, draw_given, matches, sample_game, take_back, undraw_given
 from pardon.core.errors import InvalidError
@@ -96,6 +97,7 @@ class ExpectimaxBot:
         self.weights = weights.with_changes(**changes)  # e.g. make_bot('tactician(threat=0.5)')
         self._evaluators: dict[object, Evaluator] = {}
 
+    @doubles_by_chance
     def choose(self, observation: Observation, moves: list[Move], rng: random.Random) -> Move:
         if len(moves) <= 1:
             return only_move(moves)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 
 from pardon.bots import only_move
+from pardon.bots.doubling import doubles_by_chance
 from pardon.core.board import FIRST_TRACK, START
 from pardon.core.moves import Move
 from pardon.core.observation import Observation
@@ -40,6 +41,7 @@ def value(position: Position, colour: int) -> int:
 class GreedyBot:
     name = "greedy"
 
+    @doubles_by_chance
     def choose(self, observation: Observation, moves: list[Move], rng: random.Random) -> Move:
         if len(moves) <= 1:
             return only_move(moves)

@@ -44,6 +44,7 @@ import time
 from collections import Counter
 
 from pardon.bots import only_move
+from pardon.bots.doubling import doubles_by_chance
 from pardon.bots.evaluation import SEARCHED, Evaluator, Weights, card_chances
 from pardon.bots.expectimax import MAX_DEPTH, ExpectimaxBot
 from pardon.bots.model import draw_chances, draw_given, matches, next_key, outcome, outcome_for, sample_game
@@ -142,6 +143,7 @@ class MctsBot:
         self.weights = weights.with_changes(**changes)  # e.g. make_bot('mcts(threat=0.5)')
         self._evaluators: dict[object, Evaluator] = {}
 
+    @doubles_by_chance
     def choose(self, observation: Observation, moves: list[Move], rng: random.Random) -> Move:
         if len(moves) <= 1:
             return only_move(moves)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 
 from pardon.bots import only_move
+from pardon.bots.doubling import doubles_by_chance
 from pardon.bots.evaluation import TUNED, Evaluator, Weights, card_chances
 from pardon.core.moves import Move
 from pardon.core.observation import Observation
@@ -44,6 +45,7 @@ class TacticianBot:
             found = self._evaluators[observation.rules] = Evaluator(observation.rules, self.weights)
         return found
 
+    @doubles_by_chance
     def choose(self, observation: Observation, moves: list[Move], rng: random.Random) -> Move:
         if len(moves) <= 1:
             return only_move(moves)

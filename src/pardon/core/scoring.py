@@ -31,7 +31,7 @@ BONUS_1992: Final = ((0, 100), (1, 50), (2, 25))
 DROP_OUT_POINTS: Final = 5
 
 
-def _bonus(table: tuple[tuple[int, int], ...], most_home_by_an_opponent: int) -> int:
+def largest_bonus(table: tuple[tuple[int, int], ...], most_home_by_an_opponent: int) -> int:
     """The largest bonus whose condition holds (tables are largest first)."""
     for limit, bonus in table:
         if most_home_by_an_opponent <= limit:
@@ -65,7 +65,7 @@ def score_1939(
     opponent_pawns_home = sum(home[colour] for colour in opponents)
     for colour in winners:
         if colour not in dropped:  # a partner may have dropped out of a double
-            scores[colour] = (home[colour] + opponent_pawns_home + _bonus(BONUS_1939, most)) * multiplier
+            scores[colour] = (home[colour] + opponent_pawns_home + largest_bonus(BONUS_1939, most)) * multiplier
     return scores
 
 
@@ -87,7 +87,7 @@ def score_1992(home: Mapping[int, int], winner: int, pawns_each: int, team: tupl
     scores = {colour: 5 * home[colour] for colour in home}
     not_home = sum(pawns_each - home[colour] for colour in opponents)
     for colour in winners:
-        scores[colour] += 5 * not_home + _bonus(BONUS_1992, most)
+        scores[colour] += 5 * not_home + largest_bonus(BONUS_1992, most)
     return scores
 
 
