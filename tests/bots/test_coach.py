@@ -401,13 +401,13 @@ def test_a_hand_game_is_judged_from_the_movers_own_hand_only(monkeypatch: pytest
             "2 fire:S2 S2-S4",
             "Put the Fire on your pawn nearest Home: at Home it brings another pawn Home with it",
         ),
-        (  # a hand game's 2 draws again: play it first and keep the 4
+        (  # a hand game's 2 gives one more play: play it first and keep the 4
             "adult",
             "R:home,home,51,start B:home,home,S4,14 Y:home,S5,S3,34 turn:Y hand:Y:2,2,4,7,8",
             None,
             "2 34-36",
             "4 34-30",
-            "Play the 2 first: it draws again, and you still hold your 4",
+            "Play the 2 first: you play one more card after it, and you still hold your 4",
         ),
         (  # the switch would take Blue's pawn from near its Start to 9 from Home
             "modern",

@@ -700,10 +700,10 @@ def _backward_tip(rules: Rules, position: Position, better: Move, other: Move) -
 
 
 def _draw_again_tip(rules: Rules, position: Position, better: Move, other: Move) -> str | None:
-    """With a hand, a 2 that draws again is a free turn: the other card is still there after it."""
+    """With a hand, a 2 gives one more play (RULES §7): the other card is still there after it."""
     if not rules.hand or not rules.draw_again_on_2 or better.card != 2 or other.card in (2, NO_CARD):
         return None
-    return f"Play the 2 first: it draws again, and you still hold your {card_name(other.card)}"
+    return f"Play the 2 first: you play one more card after it, and you still hold your {card_name(other.card)}"
 
 
 def _progress_tip(rules: Rules, position: Position, better: Move, other: Move) -> str | None:
