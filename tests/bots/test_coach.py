@@ -15,7 +15,7 @@ from pardon.core.board import RED, YELLOW
 from pardon.core.game import Game, record_of
 from pardon.core.hands import hand_moves
 from pardon.core.moves import Move, legal_moves
-from pardon.core.notation import Record, format_move
+from pardon.core.notation import Record, format_move, parse_record
 from pardon.core.observation import Observation
 from pardon.core.state import Position
 
@@ -93,6 +93,32 @@ def test_an_unfinished_game_is_analysed_as_far_as_it_goes() -> None:
     assert analysis.winner is None and len(analysis.decisions) == 40
     assert "unfinished after" in format_analysis(analysis).splitlines()[0]
     assert not any(line.endswith(("%, won", "%, lost")) for line in format_analysis(analysis).splitlines())
+
+
+DROPPED_OUT = """[Rules "classic-1939(scoring=1939,doubling=true)"]
+[Seats "red blue yellow"]
+[Seed "1831235577100998273"]
+[Red "greedy"]
+[Blue "greedy"]
+[Yellow "greedy"]
+
+R 1 start-4
+B double
+Y drop
+R accept
+B 2 start-19
+B 10 19-29
+"""
+
+
+def test_a_player_who_dropped_out_of_a_double_has_no_chance_left() -> None:
+    """Yellow drops out of Blue's double at decision 3: it takes no more turns and scores nothing."""
+    analysis = analyse(parse_record(DROPPED_OUT))
+    for decision in analysis.decisions:
+        assert sum(decision.chances.values()) == pytest.approx(1)
+        if decision.number > 3:
+            assert decision.chances[YELLOW] == 0, decision
+    assert analysis.decisions[1].chances[YELLOW] > 0.2  # before: as much a chance as anyone
 
 
 def test_a_game_of_forfeits_has_no_mistakes() -> None:

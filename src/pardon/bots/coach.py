@@ -229,9 +229,28 @@ def _position_judge(rules: Rules, bot: str) -> Callable[[Observation], list[floa
     has one (the searching levels), else by the evaluation's calibrated chances."""
     player = make_bot(bot)
     if isinstance(player, ExpectimaxBot):
-        return player.position_chances
+        return _without_dropped(player.position_chances)
     evaluator = Evaluator(rules, SEARCHED)
-    return lambda seen: evaluator.win_chances(seen.position, card_chances(seen.remaining(), seen.rules))
+    return _without_dropped(
+        lambda seen: evaluator.win_chances(seen.position, card_chances(seen.remaining(), seen.rules))
+    )
+
+
+def _without_dropped(judge: Callable[[Observation], list[float]]) -> Callable[[Observation], list[float]]:
+    """``judge`` with no chance left to a player who dropped out of a double (it takes no more
+    turns and scores nothing), the others' shared out in proportion.  A partner who dropped out
+    keeps the side's chance: the other partner plays on for both."""
+
+    def judged(seen: Observation) -> list[float]:
+        chances = judge(seen)
+        out = seen.position.out
+        if not out or seen.rules.partners:
+            return chances
+        kept = [0.0 if colour in out else chance for colour, chance in enumerate(chances)]
+        total = sum(kept)
+        return [chance / total for chance in kept] if total > 0 else chances
+
+    return judged
 
 
 def _judge(
