@@ -401,3 +401,23 @@ def test_the_pawn_that_moved_first_in_a_split_7_says_why_it_takes_no_more(live_s
     labels = page.locator(".pawn[tabindex]").evaluate_all("pawns => pawns.map(p => p.getAttribute('aria-label'))")
     assert labels and not any("rest of the move" in label for label in labels), labels
     assert page.evaluate("() => window.pardonGame.selection.chosen.length") == 1  # asking changed nothing
+
+
+def test_a_double_of_a_doubled_game_says_what_the_scores_would_count(quick_server: Any, page: Any) -> None:
+    """Red doubles, Yellow accepts and doubles again: Red is asked to stake ×4, not "double"."""
+    rules = "classic(scoring=1939,doubling=true)"
+    game = create_game(quick_server, {"rules": rules, "seed": 2, "seats": [{"kind": "hotseat"}] * 2})
+
+    def redoubled(now: dict[str, Any]) -> bool:
+        return now["stage"] == "answering" and now["position"]["doubling"]["stake"] == 2
+
+    def double_and_accept(now: dict[str, Any]) -> Move:
+        wanted = next((move for move in now["moves"] if kinds(move) & {"double", "accept"}), None)
+        return wanted or furthest(now["moves"])
+
+    play_hot_seat(quick_server, game, double_and_accept, until=redoubled)
+    open_game(page, game["host_link"])
+    prompt = page.locator("#prompt")
+    expect(prompt).to_contain_text(
+        "Yellow doubled the stakes: accept, and every score of this game counts ×4 (×2 until now)"
+    )

@@ -669,7 +669,9 @@ function promptFor(moves, routes, buttons) {
   const state = app.state;
   const kinds = new Set(moves.flatMap((move) => move.actions.map((action) => action.kind)));
   if (state.stage === "answering") {
-    return `${name(state.position.turn)} doubled the stakes: accept, and every score of this game counts double; or drop out, and score nothing for this game.`;
+    const stake = state.position.doubling?.stake ?? 1;
+    const counts = stake > 1 ? `×${2 * stake} (×${stake} until now)` : "double";
+    return `${name(state.position.turn)} doubled the stakes: accept, and every score of this game counts ${counts}; or drop out, and score nothing for this game.`;
   }
   if (state.stage !== "card") {
     const fire = routes.length ? `Your Fire pawn may first jump ahead to the next corner (${choose().toLowerCase()} it). ` : "";
