@@ -8,6 +8,7 @@ page itself is only ever driven through the mouse and the keyboard.
 
 from __future__ import annotations
 
+import json
 import re
 import signal
 from collections.abc import Callable
@@ -178,6 +179,71 @@ def test_a_split_seven_and_an_eleven_switch_made_on_the_board(live_server: Any, 
     switch = play_until(page, switch_eleven)
     assert "switches" in switch["move"]["text"]
     assert switch["move"]["text"] in page.locator("#log li").all_inner_texts()
+
+
+def play_from_the_hand(page: Any, move: Move) -> None:
+    """``move`` of a hand game: its card chosen from the hand first, then as :func:`play_by_clicks`."""
+    if page.evaluate("() => window.pardonGame.card") != move["card"]:
+        page.locator(f'#hand button[data-card="{move["card"]}"]').first.click()
+    play_by_clicks(page, move)
+
+
+def test_a_split_seven_half_made_from_a_hand_survives_a_reload(live_server: Any, page: Any) -> None:
+    """The kept part was made again before the card chosen from the hand was known: lost."""
+    game = vs_computers(live_server, seed=4, players=2, rules="adult")
+    open_game(page, game["seats"][0]["link"])
+    for _ in range(200):
+        now = wait_my_turn(page)
+        split = next((move for move in now["moves"] if move["card"] == "7" and len(pawn_actions(move)) == 2), None)
+        if split:
+            break
+        play_from_the_hand(page, furthest(now["moves"]))
+    else:
+        pytest.fail("no 7 to split in Red's hand")
+    first = pawn_actions(split)[0]
+    page.locator('#hand button[data-card="7"]').first.click()
+    click_pawn(page, first["pawn"])
+    click_place(page, place_key(first))
+    chosen = "() => window.pardonGame.selection.chosen.length"
+    page.wait_for_function(f"{chosen} === 1")
+    prompt = page.locator("#prompt").inner_text()
+    page.reload()
+    page.wait_for_function(READY)
+    page.wait_for_function(f"{chosen} === 1")
+    assert page.evaluate("() => window.pardonGame.card") == "7"
+    assert page.locator('#hand button[data-card="7"]').first.get_attribute("aria-pressed") == "true"
+    assert page.locator("#prompt").inner_text() == prompt
+
+
+def test_where_the_fire_goes_is_asked_again_after_a_reload(live_server: Any, page: Any) -> None:
+    game = vs_computers(live_server, seed=3, players=2, rules="modern")
+    open_game(page, game["seats"][0]["link"])
+
+    def asks_where_the_token_goes(now: dict[str, Any]) -> list[Move]:
+        by_pawns: dict[str, list[Move]] = {}
+        for move in now["moves"]:
+            if pawn_actions(move) and now["stage"] == "card":
+                by_pawns.setdefault(json.dumps(pawn_actions(move), sort_keys=True), []).append(move)
+        return next((same for same in by_pawns.values() if len(same) > 1), [])
+
+    for _ in range(200):
+        now = wait_my_turn(page)
+        same = asks_where_the_token_goes(now)
+        if same:
+            break
+        play_by_clicks(page, furthest(now["moves"]))
+    else:
+        pytest.fail("no card for Red with a token to place")
+    for action in pawn_actions(same[0]):
+        click_pawn(page, action["pawn"])
+        click_place(page, place_key(action))
+    page.wait_for_function("() => window.pardonGame.tokenChoice !== null")
+    prompt = page.locator("#prompt").inner_text()
+    page.reload()
+    page.wait_for_function(READY)
+    page.wait_for_function("() => window.pardonGame.tokenChoice !== null")
+    assert page.locator("#prompt").inner_text() == prompt
+    assert page.locator("#choices button").count() == len(same) + 1  # each place, and Cancel
 
 
 def test_the_second_part_of_a_split_offers_only_legal_completions(live_server: Any, page: Any) -> None:

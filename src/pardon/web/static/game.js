@@ -601,12 +601,14 @@ function renderHand() {
     button.setAttribute("aria-pressed", String(app.card === card));
     button.disabled = !playable.has(card);
     button.addEventListener("click", () => {
+      forgetHalfMove(); // a move begun with another card is given up
       app.card = card;
       app.selection = null;
       app.tokenChoice = null;
       renderHand();
       renderCard();
       renderChoices();
+      keepHalfMove(); // the card stays chosen across a reload
       // the card chosen, the keyboard goes on to its pawns (or its button: a discard, a pass)
       const next = app.board.svg.querySelector(".pawn.movable[tabindex]") ?? $("choices").querySelector("button");
       next?.focus({ preventScroll: true });
@@ -1226,6 +1228,7 @@ function chooseDestination(place) {
   const partial = candidates.filter((route) => remaining(route, chosen).length > 0);
   if (complete.length === 1 && !partial.length) return play(complete[0]);
   app.selection = { chosen, candidates: partial.length ? partial : candidates, pawn: null };
+  keepHalfMove(); // a reload asks again where the token goes, or which of these
   if (!partial.length && onlyTokensDiffer(complete)) return askToken(complete);
   if (!partial.length || complete.length) {
     // the same pawns to the same squares in more than one way: let the player name it
@@ -1240,7 +1243,6 @@ function chooseDestination(place) {
     choices.querySelector("button")?.focus();
     return;
   }
-  keepHalfMove();
   $("prompt").textContent = halfMovePrompt();
   say("");
   $("choices").replaceChildren(cancelButton()); // as a later render has it: a phone has no Escape key to start again
@@ -1329,7 +1331,10 @@ const halfKey = () => `pardon.half.${gameId}`;
 
 function keepHalfMove() {
   const chosen = app.selection?.chosen ?? [];
-  if (chosen.length) store(halfKey(), JSON.stringify({ event: app.state.event, seat: app.state.decider, chosen }), { session: true });
+  const card = app.state.position.hands ? app.card : null; // the card chosen from a hand: its parts are its moves
+  if (chosen.length || card) {
+    store(halfKey(), JSON.stringify({ event: app.state.event, seat: app.state.decider, chosen, card }), { session: true });
+  }
 }
 
 function forgetHalfMove() {
@@ -1346,6 +1351,14 @@ function resumeHalfMove() {
   }
   if (!kept || kept.event !== app.state.event || kept.seat !== app.state.decider || !Array.isArray(kept.chosen)) return false;
   forgetHalfMove(); // made again below, and kept again if it still stands
+  if (kept.card && app.state.position.hands && app.state.moves.some((move) => move.card === kept.card)) {
+    app.card = kept.card; // the card chosen from the hand, chosen again
+    app.selection = { chosen: [], candidates: routesOf(openMoves()), pawn: null };
+    renderHand();
+    renderCard();
+    keepHalfMove();
+  }
+  if (!kept.chosen.length) return false;
   for (const part of kept.chosen) {
     const [pawn, place] = Array.isArray(part) ? part : [];
     if (app.selection) app.selection.pawn = pawn;
