@@ -46,12 +46,17 @@ def test_a_finished_game_gives_its_winner_and_the_points_of_the_core(server: Tes
     assert winner["home"] == 4 and all(player["home"] < 4 for player in result["players"] if player is not winner)
     assert [side["colours"] for side in result["sides"]] == [["red"], ["blue"], ["yellow"]]
     assert [side["won"] for side in result["sides"]].count(True) == 1
-    assert {side["name"] for side in result["sides"]} == {"Computer (Easy)"}
+    # three computers of one level: each told apart by its colour, to count for a player of its own
+    assert [side["name"] for side in result["sides"]] == [
+        "Computer (Easy) (Red)",
+        "Computer (Easy) (Blue)",
+        "Computer (Easy) (Yellow)",
+    ]
 
 
 def test_a_doubled_game_everyone_dropped_out_of_scores_the_doubler_5_times_the_stake(server: TestClient) -> None:
-    # seed 9: one double is accepted, then the other player drops out of the next one
-    game = play_computers_to_the_end(server, "classic(scoring=1939,doubling=true)", seats=2, seed=9)
+    # seed 4: one double is accepted, then the other player drops out of the next one
+    game = play_computers_to_the_end(server, "classic(scoring=1939,doubling=true)", seats=2, seed=4)
     result = result_of(server, game["id"])
     assert result["stake"] == 2 and result["doubled"] and result["wins"] == 2 and result["everyone_dropped_out"]
     players = {player["colour"]: player for player in result["players"]}
@@ -70,7 +75,8 @@ def test_a_partners_game_counts_each_partnership_as_one_side(server: TestClient)
     assert [side["colours"] for side in result["sides"]] == [["red", "yellow"], ["blue", "green"]]
     winning = next(side for side in result["sides"] if side["won"])
     assert result["winner"] in winning["colours"] and all(side["points"] is None for side in result["sides"])
-    assert winning["name"] == "Computer (Easy) and Computer (Easy)"
+    expected = " and ".join(f"Computer (Easy) ({colour.capitalize()})" for colour in winning["colours"])
+    assert winning["name"] == expected
 
 
 def test_a_game_still_going_or_unknown_has_no_result(make_server: Callable[..., TestClient]) -> None:

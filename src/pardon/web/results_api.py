@@ -9,6 +9,7 @@ downloads the scorekeeper itself, one self-contained file that works opened from
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Literal
 
 from fastapi import APIRouter, Request
@@ -108,19 +109,33 @@ def _result_of(game_id: str, game: Game, seats: tuple[SeatRow, ...]) -> GameResu
 def _sides(players: list[PlayerResult], winner: int, *, partners: bool) -> list[SideResult]:
     """Each player alone, or the two partnerships (Red+Yellow, Blue+Green), Red's side first."""
     by_colour = {player.colour: player for player in players}
+    named = _told_apart(players)
     winners = {COLOUR_NAMES[winner], COLOUR_NAMES[partner(winner)] if partners else COLOUR_NAMES[winner]}
     groups = [[player] for player in players]
     if partners:
         groups = [[by_colour["red"], by_colour["yellow"]], [by_colour["blue"], by_colour["green"]]]
     return [
         SideResult(
-            name=" and ".join(player.name for player in group),
+            name=" and ".join(named[player.colour] for player in group),
             colours=[player.colour for player in group],
             won=group[0].colour in winners,
             points=None if group[0].points is None else sum(player.points or 0 for player in group),
         )
         for group in groups
     ]
+
+
+def _told_apart(players: list[PlayerResult]) -> dict[str, str]:
+    """Each player's name for the scorekeeper, by colour, with the colour after a name that
+    two players share (three computers of one level: "Computer (Easy) (Blue)"), so that each
+    counts for a player of its own."""
+    names = Counter(player.name.casefold() for player in players)
+    return {
+        player.colour: f"{player.name} ({player.colour.capitalize()})"
+        if names[player.name.casefold()] > 1
+        else player.name
+        for player in players
+    }
 
 
 @router.get("/scorekeeper.html", include_in_schema=False)
