@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import errno
 import io
+import os
 import shutil
 import subprocess
+import sys
+import tempfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -226,10 +231,60 @@ def test_what_cannot_be_a_folder_for_the_sheets_is_one_line_and_writes_nothing(
     assert sorted(path.name for path in clash.iterdir()) == ["score-sheet.pdf"]
 
 
+@pytest.mark.skipif(os.geteuid() == 0, reason="the administrator may write any file")
+def test_a_write_protected_sheet_is_refused_before_any_is_written(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "rules.pdf").write_text("the old rules")
+    kept = tmp_path / "score-sheet.pdf"
+    kept.write_text("the old score sheet")
+    kept.chmod(0o444)
+    assert main(["sheets", "--out", str(tmp_path)]) == 2
+    error = capsys.readouterr().err
+    assert f"{kept}: Permission denied" in error and error.count("\n") == 1
+    assert (tmp_path / "rules.pdf").read_text() == "the old rules"
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["rules.pdf", "score-sheet.pdf"]
+
+
+def test_a_sheet_that_cannot_be_written_leaves_every_sheet_as_it_was(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The rules sheet was written over before a failure writing the score sheet (here a full
+    disk, the second file's write failing) stopped the rest."""
+    (tmp_path / "rules.pdf").write_text("the old rules")
+    opened = tempfile.NamedTemporaryFile
+    calls = []
+
+    def disk_full_at_the_second(*arguments: Any, **options: Any) -> Any:
+        part = opened(*arguments, **options)
+        calls.append(part)
+        if len(calls) == 2:
+
+            def full(data: bytes) -> int:
+                raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+            part.write = full
+        return part
+
+    monkeypatch.setattr(tempfile, "NamedTemporaryFile", disk_full_at_the_second)
+    assert main(["sheets", "--out", str(tmp_path)]) == 2
+    error = capsys.readouterr().err
+    assert "No space left on device" in error and error.count("\n") == 1
+    assert (tmp_path / "rules.pdf").read_text() == "the old rules"
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["rules.pdf"]  # nothing half-written left
+
+
+def test_sheets_written_again_take_the_place_of_the_old_ones_with_nothing_left_beside(tmp_path: Path) -> None:
+    (tmp_path / "rules.pdf").write_text("the old rules")
+    assert main(["sheets", "--out", str(tmp_path)]) == 0
+    assert (tmp_path / "rules.pdf").read_bytes() == sheet_pdf("rules.pdf")
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["rules.pdf", "score-sheet.pdf"]
+    assert (tmp_path / "rules.pdf").stat().st_mode & 0o444 == 0o444  # readable by all, as a file written at once
+
+
 def test_without_reportlab_the_command_says_which_extra_to_install(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    import sys
 
     for module in [name for name in sys.modules if name.startswith(("pardon.printables", "reportlab."))]:
         monkeypatch.delitem(sys.modules, module)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import errno
 import os
+import tempfile
 from collections.abc import Callable, Iterable
 from functools import cache
 from pathlib import Path
@@ -46,19 +47,43 @@ def sheet_pdf(name: str) -> bytes:
 
 
 def write_sheets(directory: Path, papers: Iterable[str] = ("letter",)) -> list[Path]:
-    """Write every sheet on each paper into ``directory`` (made if missing); returns the files written."""
-    # Every sheet is drawn before anything is written: a sheet that cannot be drawn leaves
-    # the folder as it was.
+    """Write every sheet on each paper into ``directory`` (made if missing); returns the files
+    written.  All or nothing: every sheet is drawn, then written beside its place under another
+    name, and only once all are written do they take their names, so a sheet that cannot be
+    drawn or written (a full disk, a file write-protected) leaves the folder as it was."""
     pages = {
         directory / file_name(sheet, paper): sheet_pdf(file_name(sheet, paper)) for paper in papers for sheet in SHEETS
     }
     directory.mkdir(parents=True, exist_ok=True)
-    for path in pages:  # a folder in a sheet's place is refused before any sheet is written
+    for path in pages:  # what would stop a sheet taking its place is refused before any is written
         if path.is_dir():
             raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
-    for path, pdf in pages.items():
-        path.write_bytes(pdf)
+        if path.exists() and not os.access(path, os.W_OK):
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(path))
+    written: dict[Path, Path] = {}
+    try:
+        for path, pdf in pages.items():
+            with tempfile.NamedTemporaryFile(
+                dir=directory, prefix=f".{path.name}.", suffix=".part", delete=False
+            ) as part:
+                written[path] = Path(part.name)
+                part.write(pdf)
+    except BaseException:
+        for part_path in written.values():
+            part_path.unlink(missing_ok=True)
+        raise
+    for path, part_path in written.items():
+        part_path.chmod(0o644 & ~_umask())
+        os.replace(part_path, path)
     return list(pages)
+
+
+def _umask() -> int:
+    """The process's umask (read by setting it, then setting it back): a temporary file is made
+    readable by its owner alone, where a sheet written directly is as the umask says."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 __all__ = ["FILES", "PAPERS", "SHEETS", "file_name", "sheet_pdf", "write_sheets"]
