@@ -440,6 +440,28 @@ def test_a_partners_replay_names_the_rules_in_words_and_the_team_that_won(quick_
     expect(page.locator("#result")).to_contain_text(f"{team} win after ")  # once "Red wins": partners win together
 
 
+def test_a_replay_of_a_hand_game_for_points_says_its_start_cards_and_points(quick_server: Any, page: Any) -> None:
+    """The 1992 game starts a pawn of each colour on its start exit, and its cards come from hands:
+    the replay said "every pawn in Start", "Yellow drew 4", and never the points."""
+    bots = [{"kind": "bot", "level": "greedy"}] * 2
+    created = quick_server.rest("/api/games", {"rules": "adult", "seed": 5, "seats": bots})
+    page.goto(quick_server.url + "/lobby")
+    say_hello(page, created["id"], created["spectator_token"])
+    wait_finished(quick_server, created["id"])
+    replay = quick_server.rest(f"/api/games/{created['id']}/replay")
+    scores = replay["steps"][-1]["position"]["scores"]
+    open_ready(page, f"{quick_server.url}/replay/{created['id']}")
+    first = replay["steps"][0]["colour"].capitalize()
+    expect(page.locator("#description")).to_have_text(
+        f"The start: one pawn of each colour on its start exit, the others in Start; {first} plays first."
+    )
+    page.get_by_role("button", name="Next move").click()
+    card = replay["steps"][0]["card"]
+    expect(page.locator("#card-name")).to_have_text(f"{first}'s card: {'Sorry!' if card == 'sorry' else card}")
+    points = " · ".join(f"{colour.capitalize()} {scores[colour]}" for colour in ("red", "yellow"))
+    expect(page.locator("#result")).to_contain_text(f"Points: {points}.")
+
+
 def test_replay_of_an_unfinished_game_says_why(live_server: Any, page: Any) -> None:
     created = live_server.rest("/api/games", {"seats": [{"kind": "human"}, {"kind": "bot"}]})
     open_ready(page, f"{live_server.url}/replay/{created['id']}")

@@ -34,7 +34,7 @@ async function go(index, { animate = false, announce = true } = {}) {
   const step = index > 0 ? steps[index - 1] : null;
   const counter = `Move ${index} of ${steps.length}`;
   const description = step ? step.description : startText();
-  const cardName = step ? (step.card ? `${capitalise(step.colour)} drew ${cardLabel(step.card)}` : capitalise(step.colour)) : "";
+  const cardName = step ? cardWords(step) : "";
   $("counter").textContent = counter;
   $("slider").value = String(index);
   $("slider").setAttribute("aria-valuetext", `${counter}: ${description}`);
@@ -75,9 +75,39 @@ function keepInView(list, item) {
   else if (top + item.offsetHeight > list.scrollTop + list.clientHeight) list.scrollTop = top + item.offsetHeight - list.clientHeight;
 }
 
+/** The position before the first move, as it stands: every pawn in Start, or (the 1992 game) one
+ * of each colour's on its start exit; a game begun from a position (a puzzle) as it is. */
 function startText() {
   const first = view.replay.steps[0];
-  return first ? `The start: every pawn in Start; ${capitalise(first.colour)} plays first.` : "The start.";
+  const lines = Object.entries(view.replay.start.pawns);
+  const outside = lines.map(([, pawns]) => pawns.filter((pawn) => pawn !== "start"));
+  const exitOf = (colour) => 4 + 15 * ["red", "blue", "yellow", "green"].indexOf(colour); // each colour's start exit
+  const exit = lines.every(([colour], index) => outside[index].every((pawn) => pawn === exitOf(colour)));
+  let where = "";
+  if (outside.every((out) => out.length === 0)) where = "every pawn in Start; ";
+  else if (exit && outside.every((out) => out.length === 1)) where = "one pawn of each colour on its start exit, the others in Start; ";
+  return first ? `The start: ${where}${capitalise(first.colour)} plays first.` : "The start.";
+}
+
+/** Whose card a step plays: drawn, or chosen from a hand (where "drew" would be wrong). */
+function cardWords(step) {
+  if (!step.card) return capitalise(step.colour);
+  return view.replay.start.hands ? `${capitalise(step.colour)}'s card: ${cardLabel(step.card)}` : `${capitalise(step.colour)} drew ${cardLabel(step.card)}`;
+}
+
+/** The result: who won, who dropped out of a double, and the points (with the stake) where the game kept them. */
+function resultText(replay) {
+  if (!replay.winner) return "";
+  const last = replay.steps.at(-1)?.position ?? replay.start;
+  const parts = [`${winnerText(replay)} after ${replay.steps.length} moves.`];
+  const doubling = last.doubling;
+  if (doubling?.out.length) parts.push(`${doubling.out.map(capitalise).join(" and ")} dropped out of a double.`);
+  if (last.scores) {
+    const points = replay.seats.map((seat) => `${capitalise(seat.colour)} ${last.scores[seat.colour]}`).join(" · ");
+    const stake = doubling?.stake > 1 ? ` (the game doubled: every score ×${doubling.stake})` : "";
+    parts.push(`Points: ${points}${stake}.`);
+  }
+  return parts.join(" ");
 }
 
 function setPlaying(on) {
@@ -157,7 +187,7 @@ async function start() {
   const record = $("record");
   record.href = `/api/games/${replay.id}/record`;
   record.hidden = false;
-  $("result").textContent = replay.winner ? `${winnerText(replay)} after ${replay.steps.length} moves.` : "";
+  $("result").textContent = resultText(replay);
   $("slider").max = String(replay.steps.length);
   $("steps").replaceChildren(...stepList());
   $("replay").hidden = false;
