@@ -389,6 +389,30 @@ def test_analyse_refuses_what_is_not_a_record_in_one_line(game_record: Path, tmp
         assert len(result.stderr.strip().splitlines()) == 1
 
 
+def test_replay_reads_a_record_an_editor_saved_with_a_byte_order_mark(game_record: Path, tmp_path: Path) -> None:
+    marked = tmp_path / "marked.txt"
+    marked.write_bytes(b"\xef\xbb\xbf" + game_record.read_bytes())  # "unknown colour '\ufeff[Rules'"
+    assert pardon("replay", str(marked)).stdout == pardon("replay", str(game_record)).stdout != ""
+
+
+def test_replay_refuses_a_damaged_record_in_words_that_say_what_is_wrong(game_record: Path) -> None:
+    text = game_record.read_text(encoding="utf-8")
+    unclosed = text.replace('"]', '"', 1)  # a tag without its ]: it was "unknown colour '[Rules'"
+    seed = re.sub(r'\[Seed "[0-9]+"\]', '[Seed "' + "7" * 5000 + '"]', text)  # Python's own limit was quoted
+    for record, words in (
+        (unclosed, 'line 1: a tag is written [Name "value"], not'),
+        (seed, "the seed has 5000 digits: at most 4000"),
+    ):
+        result = pardon("replay", "-", stdin=record)
+        assert result.returncode == 2 and result.stderr.startswith("pardon replay: ") and words in result.stderr
+        assert len(result.stderr.strip().splitlines()) == 1
+    binary = subprocess.run(
+        [sys.executable, "-m", "pardon", "replay", "-"], input=bytes(range(128, 256)), capture_output=True, check=False
+    )
+    assert binary.returncode == 2
+    assert binary.stderr.decode() == "pardon replay: cannot read standard input: it is not UTF-8 text\n"
+
+
 def test_analyse_and_replay_read_a_record_that_starts_at_a_position(tmp_path: Path) -> None:
     rules = parse_rules("adult")  # hands: the start carries every hand
     start = "R:20,start,start,start Y:14,49,start,start turn:Y hand:R:1,2,8,10,12 hand:Y:1,1,1,2,7"

@@ -60,9 +60,12 @@ def _read_text(path: str) -> str:
     if path == "-":
         if sys.stdin is None:  # started with standard input closed (<&-)
             raise UserError("cannot read standard input: it is closed")
-        return sys.stdin.read()
+        try:  # strictly, as a file is read: Python reads a terminal's bytes that are not UTF-8 as stray characters
+            return sys.stdin.buffer.read().decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise UserError("cannot read standard input: it is not UTF-8 text") from None
     try:
-        return Path(path).read_text(encoding="utf-8")
+        return Path(path).read_text(encoding="utf-8-sig")  # a byte order mark, as some editors write, is no text
     except OSError as error:
         raise UserError(f"cannot read {path}: {error.strerror or error}") from None
     except UnicodeDecodeError:

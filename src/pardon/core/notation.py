@@ -814,17 +814,21 @@ def format_record(record: Record) -> str:
 
 _TAG = re.compile(r'^\[(\w+)\s+"([^"]*)"\]$')
 _SEED = re.compile(r"^-?[0-9]+$")
+#: The longest seed a record may give (Python reads at most 4,300 digits of a number from text).
+MOST_SEED_DIGITS = 4000
 
 
 def parse_record(text: str) -> Record:
     """Read a record (tags, a blank line, one decision a line); ``#`` starts a comment."""
     tags: dict[str, str] = {}
     moves: list[tuple[int, str]] = []
-    for number, raw in enumerate(check_text(text, "a record").splitlines(), start=1):
+    for number, raw in enumerate(check_text(text, "a record").removeprefix("\ufeff").splitlines(), start=1):
         line = raw.split("#", 1)[0].strip()
         if not line:
             continue
         tag = _TAG.match(line)
+        if line.startswith("[") and not tag:
+            raise InvalidError(f'line {number}: a tag is written [Name "value"], not {reprlib.repr(line)}')
         if tag:
             if moves:
                 raise InvalidError(f"line {number}: tags come before the moves")
@@ -844,7 +848,9 @@ def parse_record(text: str) -> Record:
         if required not in tags:
             raise InvalidError(f"the record has no [{required.capitalize()} ...] tag")
     if not _SEED.match(tags["seed"]):  # int() would take "1_000", " 7" and other scripts' digits
-        raise InvalidError(f"the seed must be a whole number, not {tags['seed']!r}")
+        raise InvalidError(f"the seed must be a whole number, not {reprlib.repr(tags['seed'])}")
+    if len(tags["seed"]) > MOST_SEED_DIGITS:  # Python reads no longer number from text
+        raise InvalidError(f"the seed has {len(tags['seed'])} digits: at most {MOST_SEED_DIGITS}")
     seed = int(tags["seed"])
     seats = tuple(sorted(parse_colour(word) for word in tags["seats"].split()))
     result_text = tags.get("result", "*")
