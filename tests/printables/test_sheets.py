@@ -87,7 +87,7 @@ def test_the_rules_say_what_the_rulebook_says() -> None:
     text = page_text("rules.pdf")
     for phrase in (
         "Only a 1, a 2 or a Sorry! brings a pawn out",
-        "Every pawn on the slide, yours too, goes back to its Start",
+        "Any other pawn on it, yours too, goes back to its Start",
         "On a slide of your own colour you stay on the triangle",
         "Home takes the exact count",
         "No one can bump, switch or Sorry! a pawn in a Safety Zone",
@@ -126,7 +126,7 @@ def test_the_score_sheet_has_a_match_table_and_a_point_scoring_table() -> None:
         "Point Scoring Sorry (1939)",
         "Home Bonus Game Total",
         "24 16 8",
-        "× 2 × 4",
+        "×2 ×4 ×8",
         "Red 4 + 1 + 16 = 21",
     ):
         assert phrase in text, phrase
@@ -141,7 +141,7 @@ def test_body_type_is_at_least_8_points(name: str) -> None:
             sizes[text.strip()] = size * abs(tm[3]) * abs(cm[3])
 
     reader(name).pages[0].extract_text(visitor_text=visit)
-    guides = {"24 16 8", "× 2 × 4", "× 2", "Red Blue Yellow Green", "Player 1", "Player 2", "Player 3", "Player 4"}
+    guides = {"24 16 8", "×2 ×4 ×8", "× 2", "Red Blue Yellow Green", "Player 1", "Player 2", "Player 3", "Player 4"}
     small = {text: size for text, size in sizes.items() if size < 8 and text not in guides}
     assert sizes and not small
 

@@ -292,7 +292,7 @@ def column_three(width: float) -> list[Flowable]:
         SectionHeading("Slides", RED, space_before=0),
         _p(
             "End a move exactly on the triangle of a slide that is <b>not your colour</b> and your pawn slides "
-            "to the circle at its far end. <b>Every pawn on the slide</b>, yours too, goes back to its Start."
+            "to the circle at its far end. <b>Any other pawn on it</b>, yours too, goes back to its Start."
         ),
         *_bullets(
             "On a slide of your own colour you stay on the triangle.",

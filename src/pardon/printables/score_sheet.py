@@ -170,7 +170,7 @@ def points_table(width: float, games: int) -> Table:
         heads_row += [Paragraph(head, SUB_HEAD) for head in ("Home", "Bonus", "Game", "Total")]
     rows: list[list[Any]] = [names_row, heads_row]
     for game in range(1, games + 1):
-        row: list[Any] = [str(game), _guide("× 2  × 4")]
+        row: list[Any] = [str(game), _guide("×2 ×4 ×8")]
         for _ in range(PLAYERS):
             row += ["", _guide(f"{first} {second} {third}"), "", ""]
         rows.append(row)
@@ -245,7 +245,7 @@ def score_sheet_pdf(paper: str = "letter") -> bytes:
         y - 12,
         "Point Scoring Sorry (1939): points for each game",
         "For each game write each player's pawns Home, circle the winner's bonus, then the game's score and the "
-        "running total. Circle × 2 for a doubled game and double everyone's score.",
+        "running total. Circle the stake of a doubled game (×2, ×4, ×8...) and multiply everyone's score by it.",
     )
     y = _draw(canvas, points_table(page.width - 2 * INSET, points_games), page, y)
     y = _reference(canvas, page, y - 10)
