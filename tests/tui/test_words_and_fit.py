@@ -98,6 +98,20 @@ def test_with_doubling_the_title_keeps_the_stake_and_the_pack_apart(size: tuple[
     asyncio.run(scenario())
 
 
+def test_at_80_columns_computers_of_one_level_are_named_once() -> None:
+    """Three computers' names do not fit beside the stake and the pack: they were all left out."""
+
+    async def scenario() -> None:
+        game = Game.new(parse_rules("classic(scoring=1939,doubling=true)"), seats_for(4), seed=3, first=0)
+        app = local_app(game, people=(0,), level="expectimax")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: deciding(app))
+            title = screen_lines(app)[0]
+            assert re.search(r" R  you  B   Y   G   others: expectimax +stake x1  pack \d+ $", title), title
+
+    asyncio.run(scenario())
+
+
 def test_a_computers_name_and_the_pack_do_not_run_together() -> None:
     # "Green  greedypack 43"
     async def scenario() -> None:

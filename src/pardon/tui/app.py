@@ -424,7 +424,8 @@ class PardonApp(App[None]):
         """The rules, who plays which colour, the stake (with doubling) and the pack.  Where
         they do not all fit, the colours by letter, then the rules by their preset's name (an
         adjusted one with "…"), then the computers' names, then the rules: never the stake and
-        the pack, and a space at least between the parts."""
+        the pack, and a space at least between the parts.  Computers that share a name (one
+        level) are named once after the letters before they go."""
         light = Style(color="#f3ead3")
         right = [f"stake x{view.position.stake}"] if view.rules.doubling else []
         right += [f"pack {view.pack}"] if view.status != WAITING else []
@@ -432,20 +433,23 @@ class PardonApp(App[None]):
         full = view.rules.name
         preset = nearest_preset(view.rules)[0]
         short = preset if preset == full else f"{preset}…"
-        tries = [(full, 0), (full, 1), (short, 0), (short, 1), (short, 2), ("", 2)]
+        tries = [(full, 0), (full, 1), (short, 0), (short, 1), (short, 3), (short, 2), ("", 3), ("", 2)]
         for rules_name, seats in tries:
-            text = self._title_left(view, rules_name, seats, light)
-            if len(text) + 1 + len(corner) <= width:
-                break
+            found = self._title_left(view, rules_name, seats, light)
+            if found is not None:
+                text = found
+                if len(text) + 1 + len(corner) <= width:
+                    break
         text.append(" " * max(1, width - len(text) - len(corner)), light)
         text.append(corner, light)
         text.truncate(width)
         return text
 
     @staticmethod
-    def _title_left(view: View, rules_name: str, seats: int, light: Style) -> Text:
+    def _title_left(view: View, rules_name: str, seats: int, light: Style) -> Text | None:
         """The title but its corner: the rules (if named), and the seats by colour and player
-        (``seats`` 0), by letter and player (1), or by letter, naming only the players here (2)."""
+        (``seats`` 0), by letter and player (1), by letter, naming only the players here (2),
+        or as 2 with the others' one name after them, where they share it (3; else None)."""
         text = Text(" pardon ", light + Style(bold=True, bgcolor="#7a1f1f"))
         if rules_name:
             text.append(f" {rules_name} ", light)
@@ -455,6 +459,11 @@ class PardonApp(App[None]):
             text.append(f" {colour if seats == 0 else colour[0]} ", _colour_style(seat.colour))
             if seats < 2 or seat.here:
                 text.append(f" {seat.name}", light + Style(bold=seat.here))
+        others = {seat.name for seat in view.seats if not seat.here}
+        if seats == 3:
+            if len(others) != 1:
+                return None
+            text.append(f"  others: {others.pop()}", light)
         return text
 
     def _panel(self, view: View, width: int, height: int) -> Text:
