@@ -40,8 +40,9 @@ log = logging.getLogger("pardon.web")
 #: Seconds between two attempts to take over the games watched here whose owner has gone.
 TAKEOVER_POLL = 1.0
 
-#: The longest wait before listening again after the listening connection was lost.
-LISTEN_RETRY_MOST = 30.0
+#: The longest wait before listening again after the listening connection was lost (the games
+#: waiting for the database are taken up again then, at the latest).
+LISTEN_RETRY_MOST = 5.0
 
 _TRY_LOCK = "SELECT pg_try_advisory_lock(hashtextextended(%s, 0))"
 _UNLOCK = "SELECT pg_advisory_unlock(hashtextextended(%s, 0))"
@@ -67,6 +68,8 @@ class Cluster:
         self._lost: set[str] = set()
         self._stopping = threading.Event()
         self._listener: threading.Thread | None = None
+        #: Whether the database answered the last claim of a game (it may be restarting).
+        self.answering = True
 
     def claim(self, game_id: str) -> int | None:
         """The owner epoch with which this process owns ``game_id`` now (taking the game if
@@ -78,7 +81,13 @@ class Cluster:
                 row = self._locks.execute(_TRY_LOCK, (game_id,)).fetchone()
             except psycopg.Error:  # the lock connection is gone, and every lock with it
                 self._reconnect()
-                return None
+                if not self.answering:
+                    return None
+                try:  # a new connection: asked again on it
+                    row = self._locks.execute(_TRY_LOCK, (game_id,)).fetchone()
+                except psycopg.Error:
+                    return None
+            self.answering = True
             if row is None or not row[0]:
                 return None
             try:  # after the lock: any decision the last owner is storing is committed first
@@ -86,6 +95,7 @@ class Cluster:
             except Exception:  # the database failing, or the last owner stuck: another time
                 log.exception("pardon serve: cannot take game %s over", game_id)
                 self._unlock(game_id)
+                self.answering = False
                 return None
             if epoch is None:  # no such game
                 self._unlock(game_id)
@@ -118,14 +128,24 @@ class Cluster:
     def _reconnect(self) -> None:
         """A new lock connection (the guard held): every game owned until now is lost."""
         if self._owned:
-            log.warning("pardon serve: lost the locks of %d games; another process may take them", len(self._owned))
+            count = len(self._owned)
+            log.warning(
+                "pardon serve: lost the locks of %d game%s; another process may take them", count, "s"[: count != 1]
+            )
         self._lost |= set(self._owned)
         self._owned.clear()
         try:
             self._locks.close()
             self._locks = psycopg.connect(self.url, autocommit=True)
-        except psycopg.Error:  # the database is unreachable: the next claim tries again
-            log.exception("pardon serve: cannot reconnect to the database for game locks")
+        except psycopg.Error as error:  # the database is unreachable: the next claim tries again
+            if self.answering:  # said once until it answers again, not at every try
+                reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+                log.warning("pardon serve: the database does not answer (%s); games wait for it", reason)
+            self.answering = False
+        else:
+            if not self.answering:
+                log.info("pardon serve: the database answers again")
+            self.answering = True
 
     def _unlock(self, game_id: str) -> None:
         try:
@@ -152,20 +172,29 @@ class Cluster:
         ready: threading.Event,
     ) -> None:
         pause = TAKEOVER_POLL
+        deaf = False  # said once while the database does not answer, not at every try
         while not self._stopping.is_set():
             try:
                 with psycopg.connect(self.url, autocommit=True) as connection:
                     connection.execute(f"LISTEN {CHANNEL}")
                     ready.set()
                     pause = TAKEOVER_POLL
+                    if deaf:
+                        log.info("pardon serve: hearing the other server processes again")
+                        deaf = False
                     while not self._stopping.is_set():
                         for note in connection.notifies(timeout=TAKEOVER_POLL):
                             loop.call_soon_threadsafe(news, note.payload)
                         loop.call_soon_threadsafe(orphans)
-            except Exception:
+            except Exception as error:
                 if self._stopping.is_set():
                     break
-                log.exception("pardon serve: not hearing the other server processes; trying again in %g s", pause)
+                if not isinstance(error, psycopg.OperationalError):
+                    log.exception("pardon serve: not hearing the other server processes; trying again")
+                elif not deaf:
+                    reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+                    log.warning("pardon serve: not hearing the other server processes (%s); trying again", reason)
+                deaf = True
                 loop.call_soon_threadsafe(orphans)  # the game locks are checked meanwhile too
                 self._stopping.wait(pause)
                 pause = min(2 * pause, LISTEN_RETRY_MOST)

@@ -29,7 +29,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
-from typing import Any, Protocol
+from typing import Any, NoReturn, Protocol
+
+from sqlalchemy.exc import SQLAlchemyError
 
 from pardon.bots import Bot, make_bot
 from pardon.bots.coach import best_reason
@@ -68,6 +70,10 @@ HOTSEAT = "hotseat"
 #: Seconds before a refused computer move is tried again, doubled at each refusal up to the most.
 RETRY_FIRST = 0.1
 RETRY_MOST = 30.0
+
+
+#: What a client is told while the database does not answer (restarted, say): nothing is set aside.
+DATABASE_AWAY = "the database is not answering just now; nothing changed: try again in a moment"
 
 
 class GameBrokenError(CommandError):
@@ -147,6 +153,8 @@ class Room:
         self.epoch = row.owner_epoch
         #: Tries to make this process the owner (several processes): the new epoch, or None.
         self.claim: Callable[[], int | None] | None = None
+        #: Whether the database answered the last claim (several processes: PostgreSQL).
+        self.database_answers: Callable[[], bool] | None = None
         #: Tells the cluster that another process has taken the game (several processes).
         self.disown: Callable[[], None] | None = None
         #: Why the game cannot go on, once it cannot (:meth:`fail`); None while all is well.
@@ -390,6 +398,8 @@ class Room:
         if epoch is not None:
             self.become_owner(epoch)
             return
+        if self.database_answers is not None and not self.database_answers():
+            raise CommandError(errors.SERVER_ERROR, DATABASE_AWAY)
         raise CommandError(errors.NOT_OWNER, "another server process runs this game: connect to it to play")
 
     def _check_working(self) -> None:
@@ -506,12 +516,21 @@ class Room:
             listener.deliver(error)
 
     def _catch_up(self) -> None:
-        """Read what another writer stored that this room has not made (the room is behind the database)."""
+        """Read what another writer stored that this room has not made (the room is behind the
+        database).  A database that does not answer (restarted, say) sets nothing aside: the
+        room follows, and catches up once it answers again."""
         try:
             self.refresh()
+        except SQLAlchemyError:
+            self._database_away()
         except Exception:
             self.fail("a decision stored by another writer does not replay")
             raise CommandError(errors.SERVER_ERROR, self.broken or "") from None
+
+    def _database_away(self) -> NoReturn:
+        """The database did not answer a read: the game stays as it was, for another try."""
+        log.warning("game %s: the database does not answer; the game goes on once it does", self.row.id)
+        raise CommandError(errors.SERVER_ERROR, DATABASE_AWAY) from None
 
     def _broadcast_event(self, number: int, colour: int, text: str) -> None:
         decision = {"colour": COLOUR_NAMES[colour], "move": text}
@@ -724,6 +743,8 @@ class Room:
         the last owner stored, then decide from now on (computer players, takeover timers)."""
         try:
             self.refresh()
+        except SQLAlchemyError:  # taken over again at the next try (Rooms.take_over_orphans)
+            self._database_away()
         except Exception:
             self.fail("a decision stored by the last owner does not replay")
             raise CommandError(errors.SERVER_ERROR, self.broken or "") from None
@@ -743,7 +764,9 @@ class Room:
             timer.cancel()
         if self.disown is not None:
             self.disown()
-        log.warning("game %s: another server process has taken it over; following it", self.row.id)
+        log.warning(
+            "game %s: no longer decided here (its lock was lost, or another process took it); following it", self.row.id
+        )
         self._catch_up()
 
     def refresh(self, number: int | None = None) -> None:
@@ -835,6 +858,8 @@ class Rooms:
                 room.reload_row()
             else:
                 room.refresh(int(number) if number else None)
+        except SQLAlchemyError:  # read again with the next news, or when this process takes the game over
+            log.warning("game %s: the database does not answer; the game goes on once it does", game_id)
         except Exception:
             room.fail("a decision stored by its owner does not replay here")
         if room.gone:
@@ -950,6 +975,7 @@ class Rooms:
             return
         game_id = room.row.id
         room.claim = lambda: cluster.claim(game_id)
+        room.database_answers = lambda: cluster.answering
         room.disown = lambda: cluster.forget(game_id)
         room.owner = epoch is not None
         if epoch is not None:
