@@ -34,15 +34,27 @@ def revisions() -> set[str]:
 
 
 def foreign_tables(connection: Connection) -> str | None:
-    """Why the database is another program's, in words; None if it is empty or pardon's (a
-    database of ours holds ``alembic_version`` with one of our revisions)."""
+    """Why pardon will not use the database, in words: another program's, or a newer pardon's;
+    None if it is empty or pardon's (a database of ours holds ``alembic_version`` with one of
+    our revisions)."""
     tables = sorted(inspect(connection).get_table_names())
     if not tables:
         return None
     if "alembic_version" not in tables:
         shown = ", ".join(tables[:4]) + (", …" if len(tables) > 4 else "")
-        return f"it holds another program's tables ({shown})"
+        return f"it holds another program's tables ({shown}); give pardon a database of its own"
     found = {row[0] for row in connection.execute(text("SELECT version_num FROM alembic_version"))}
     if found and not found <= revisions():
-        return f"it holds another program's schema (revision {', '.join(sorted(found))}, not pardon's)"
+        shown = ", ".join(sorted(found))
+        if {"games", "seats", "decisions"} <= set(tables) and all(_is_later(revision) for revision in found):
+            return (
+                f"it was made by a newer pardon (schema {shown}; this one knows up to {max(revisions())}): "
+                "serve it with that version, or give this one a database of its own"
+            )
+        return f"it holds another program's schema (revision {shown}, not pardon's); give pardon a database of its own"
     return None
+
+
+def _is_later(revision: str) -> bool:
+    """Whether ``revision`` reads as one of pardon's (numbered 0001, 0002, ...) after the newest here."""
+    return revision.isdigit() and len(revision) == 4 and revision > max(revisions())

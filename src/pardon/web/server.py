@@ -9,10 +9,12 @@ import json
 import logging
 import os
 import socket
+import sqlite3
 import sys
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
 
 import uvicorn
 from sqlalchemy import create_engine, text
@@ -418,7 +420,8 @@ def database_problem(url: str) -> str | None:
         # another program's data is never written into, not even a journal mode: a file is read first
         foreign = None
         if path is not None and path.exists():
-            foreign = _foreign(create_engine(f"sqlite:///file:{path}?mode=ro&uri=true"))
+            read_only = f"file:{quote(str(path))}?mode=ro"  # SQLite's own URI: the path quoted for it
+            foreign = _foreign(create_engine("sqlite://", creator=lambda: sqlite3.connect(read_only, uri=True)))
         if foreign is None:
             engine = make_engine(url)
             try:
@@ -434,7 +437,7 @@ def database_problem(url: str) -> str | None:
         reason = str(getattr(error, "orig", None) or error).strip().splitlines()[0]
         return f"cannot open the database at {where}: {reason}"
     if foreign is not None:
-        return f"will not use the database at {where}: {foreign}; give pardon a database of its own"
+        return f"will not use the database at {where}: {foreign}"
     return None
 
 
@@ -458,7 +461,7 @@ def _shown(url: str) -> str:
 def _sqlite_path(url: str) -> Path | None:
     if not url.startswith("sqlite"):
         return None
-    path = url.split("///", 1)[1] if "///" in url else ""
+    path = make_url(url).database or ""
     return Path(path) if path and path != ":memory:" else None
 
 
@@ -469,10 +472,12 @@ def _file_problem(path: Path) -> str | None:
         folder = folder.parent
     if not folder.is_dir():
         return f"{folder} is not a directory"
+    if path.is_dir():
+        return f"it is a directory: give a file's path, such as {path / 'games.sqlite3'}"
     if not os.access(folder, os.W_OK | os.X_OK):
-        return "permission denied"
+        return f"permission denied: cannot write in {folder} (SQLite keeps files beside the database)"
     if path.exists() and not os.access(path, os.R_OK | os.W_OK):
-        return "permission denied"
+        return "permission denied: the file cannot be read and written"
     return None
 
 

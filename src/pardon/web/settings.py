@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import platformdirs
+from sqlalchemy.engine import URL
 
 from pardon.bots import DEFAULT_COACH
 
@@ -18,14 +19,24 @@ def default_database() -> str:
 
 
 def sqlite_url(path: Path) -> str:
-    return f"sqlite:///{path}"
+    """The URL of a SQLite file, its path quoted: a "?", "#" or "%xx" in a file's name would
+    otherwise be read as the URL's query, or decoded into another file's name."""
+    return URL.create("sqlite", database=str(path)).render_as_string()
 
 
 def database_url(text: str | None) -> str:
-    """``--db``: a SQLAlchemy URL, or a plain file path meaning a SQLite file."""
+    """``--db``: a SQLAlchemy URL, or a plain file path meaning a SQLite file.  A PostgreSQL
+    URL without a driver (``postgres://``, ``postgresql://``) is served with psycopg.
+
+    >>> database_url("postgres://pardon@db.example/games")
+    'postgresql+psycopg://pardon@db.example/games'
+    """
     if not text:
         return default_database()
     if "://" in text:
+        scheme, rest = text.split("://", 1)
+        if scheme in ("postgres", "postgresql"):  # as hosts write it: served with psycopg, the driver installed
+            return f"postgresql+psycopg://{rest}"
         return text
     return sqlite_url(Path(text).expanduser().resolve())
 

@@ -209,7 +209,7 @@ def make_engine(url: str) -> Engine:
     ``synchronous=NORMAL``: a commit survives the server being killed, which is what the
     server promises (a power cut may lose the last moves)."""
     if url.startswith("sqlite"):
-        path = url.split("///", 1)[1] if "///" in url else ""
+        path = make_url(url).database or ""
         if path and path != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         engine = create_engine(url, connect_args={"check_same_thread": False})
