@@ -6,6 +6,7 @@ or goes on; the server and every other game go on."""
 from __future__ import annotations
 
 import logging
+import sqlite3
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -202,3 +203,30 @@ def test_a_database_file_deleted_under_the_server_fails_the_health_check(
         assert len(said) == 1  # logged once, not at every check
         path.write_bytes(b"")  # another file in its place is not the server's database either
         assert "was replaced" in client.get("/healthz").json()["problem"]
+
+
+def test_a_request_the_database_refuses_is_answered_503_and_logged_in_one_line(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Another program holding the SQLite file's write lock (or a full disk): the game's creation
+    was answered 500 "something went wrong", with a traceback per request and nothing that said why."""
+    path = tmp_path / "games.sqlite3"
+    seats = [{"kind": "human"}, {"kind": "bot"}]
+    with running(f"sqlite:///{path}") as client:
+        holder = sqlite3.connect(path, isolation_level=None)
+        holder.execute("BEGIN IMMEDIATE")  # as a program writing to the file would
+        try:
+            answer = client.post("/api/games", json={"seats": seats})
+        finally:
+            holder.execute("ROLLBACK")
+            holder.close()
+        assert answer.status_code == 503 and answer.headers["retry-after"] == "5"
+        assert answer.json() == {
+            "error": "database_unavailable",
+            "message": "the database cannot be used just now; nothing changed: try again in a moment",
+        }
+        said = [record for record in caplog.records if "the database refused it" in record.getMessage()]
+        assert len(said) == 1 and said[0].exc_info is None
+        assert "POST /api/games: the database refused it: database is locked" in said[0].getMessage()
+        assert client.get("/api/lobby").status_code == 200
+        assert client.post("/api/games", json={"seats": seats}).status_code == 201  # the lock gone, as ever

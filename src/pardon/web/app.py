@@ -24,6 +24,7 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from pardon import __version__
+from pardon.web import errors
 from pardon.web.api import ERRORS, ApiError, CreationLimit, router
 from pardon.web.api_docs import router as docs_router
 from pardon.web.board_json import router as board_router
@@ -87,6 +88,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.add_exception_handler(ApiError, _api_error)  # type: ignore[arg-type]
     app.add_exception_handler(RequestValidationError, _invalid_request)  # type: ignore[arg-type]
     app.add_exception_handler(HTTPException, _http_error)  # type: ignore[arg-type]
+    app.add_exception_handler(SQLAlchemyError, _database_error)  # type: ignore[arg-type]
     app.add_exception_handler(Exception, _server_error)
 
     @app.get("/healthz", summary="Whether the server is up and its database answers")
@@ -234,6 +236,18 @@ async def _http_error(request: Request, error: HTTPException) -> Response:
     code = {400: "bad_request", 404: "not_found", 405: "method_not_allowed"}.get(error.status_code, "refused")
     body = {"error": code, "message": str(error.detail)}
     return JSONResponse(body, status_code=error.status_code, headers=error.headers)
+
+
+async def _database_error(request: Request, error: SQLAlchemyError) -> JSONResponse:
+    """The database refused a request's read or write (a SQLite file locked by another program,
+    a full disk, a PostgreSQL server restarting): nothing was changed, and the client is told so,
+    with the reason in one line of the log rather than a traceback per request."""
+    reason = str(getattr(error, "orig", None) or error).strip().splitlines()[0]
+    log.warning("%s %s: the database refused it: %s", request.method, request.url.path, reason)
+    message = "the database cannot be used just now; nothing changed: try again in a moment"
+    return JSONResponse(
+        {"error": errors.DATABASE_UNAVAILABLE, "message": message}, status_code=503, headers={"Retry-After": "5"}
+    )
 
 
 async def _server_error(request: Request, error: Exception) -> JSONResponse:

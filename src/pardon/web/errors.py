@@ -12,6 +12,7 @@ TOO_LARGE: Final = "too_large"  # longer than the server accepts
 RATE_LIMITED: Final = "rate_limited"  # too many messages too fast
 TOO_MANY_CONNECTIONS: Final = "too_many_connections"  # too many websockets or HTTP connections open at once
 SERVER_FULL: Final = "server_full"  # as many connections open as the server can hold, from everyone
+DATABASE_UNAVAILABLE: Final = "database_unavailable"  # a REST request the database refused: nothing changed
 TOO_SLOW: Final = "too_slow"  # an HTTP request that did not arrive in time
 BAD_TOKEN: Final = "bad_token"  # the token opens no seat of this game
 NO_GAME: Final = "no_game"  # there is no game by that id
