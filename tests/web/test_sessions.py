@@ -230,3 +230,19 @@ def test_a_hot_seat_screen_put_down_keeps_its_familys_game(make_server: Callable
                 )
             )
             assert taken
+
+
+def test_the_player_whose_coming_starts_the_game_is_sent_its_sync_straight_after_welcome(server: TestClient) -> None:
+    """It was sent the game's start as a ``state`` before its ``sync``: a client acting on both
+    sent its first move twice (the second refused as ``duplicate``)."""
+    game = create(server, [{"kind": "human"}, {"kind": "human"}], seed=4)
+    with server.websocket_connect(game["websocket"]) as first, server.websocket_connect(game["websocket"]) as second:
+        red = Player(first)
+        red.hello(token_of(game, "red"))
+        assert red.state["status"] == "waiting"
+        second.send_json({"type": "hello", "token": token_of(game, "yellow"), "since": 0})
+        assert second.receive_json()["type"] == "welcome"
+        synced = second.receive_json()
+        assert synced["type"] == "sync" and synced["state"]["status"] == "playing", synced
+        started = red.until(lambda message: message["type"] == "state")  # those there before are told
+        assert started["state"]["status"] == "playing"

@@ -204,7 +204,7 @@ class Room:
             seat = self.seats[colour]
             seat.connections += 1
             seat.away_since = None
-        self._start_if_ready()
+        self._start_if_ready(arriving=listener)
         if listener.controls:  # arrived, or one more window on a seat: everyone sees how many
             self._broadcast_presence()
         self.kick()
@@ -539,11 +539,12 @@ class Room:
             state = self.state_for(listener, cache)
             listener.deliver({"type": "event", "event": number, "decision": decision, "state": state})
 
-    def broadcast_state(self) -> None:
+    def broadcast_state(self, but: Listener | None = None) -> None:
         """The state again, without a new event (the game started, a rematch was made)."""
         cache: dict[Any, Any] = {}
         for listener in list(self.listeners):
-            listener.deliver({"type": "state", "state": self.state_for(listener, cache)})
+            if listener is not but:
+                listener.deliver({"type": "state", "state": self.state_for(listener, cache)})
 
     def _broadcast_presence(self) -> None:
         """Tell every client who is here, shortly: the changes until then go in one message."""
@@ -557,7 +558,10 @@ class Room:
         for listener in list(self.listeners):
             listener.deliver(message)  # one message for all: encoded once
 
-    def _start_if_ready(self) -> None:
+    def _start_if_ready(self, arriving: Listener | None = None) -> None:
+        """Start a waiting game once every seat is taken, and tell everyone; but ``arriving``, the
+        client whose coming starts it, which is sent its ``sync`` next (a ``state`` before it
+        made a client act twice on the same turn)."""
         if (
             self.owner
             and self.broken is None
@@ -571,7 +575,7 @@ class Room:
                     self.lose_ownership()
                 return
             self.row = self.row.with_status(PLAYING)
-            self.broadcast_state()
+            self.broadcast_state(but=arriving)
 
     def _is_live(self) -> bool:
         return self.row.status == PLAYING and not self.game.is_over
