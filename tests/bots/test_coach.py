@@ -591,3 +591,16 @@ def test_a_solo_game_is_not_judged() -> None:
     text = format_analysis(analyse(record_of(game)))
     assert "The coach judges games against opponents: the solo challenge is not judged." in text
     assert "No mistakes" not in text and "as good as" not in text
+
+
+def test_a_partners_tip_about_the_partners_pawn_says_so() -> None:
+    """With partners a player whose pawns are all Home moves the partner's: the tip said "your pawn"."""
+    rules = parse_rules("partners")
+    position = parse_position(
+        "R:home,home,home,home B:start,start,start,start Y:36,10,start,start G:50,start,start,start turn:R"
+    )
+    moves = {format_move(position, move): move for move in legal_moves(rules, position, 4)}
+    better, other = moves["4 36-32"], moves["4 10-6"]
+    assert coach._backward_tip(rules, position, better, other) == (
+        "Go backward 4 from near Start: it puts your partner's pawn 6 from Home, nearly a lap saved"
+    )

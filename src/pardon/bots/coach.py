@@ -703,7 +703,13 @@ def _slide_tip(rules: Rules, position: Position, better: Move, other: Move) -> s
     ridden = _slid(better) - _slid(other)
     if ridden <= 0:
         return None
-    return f"Slide: it carries your pawn {ridden} squares further"
+    riders = {action.colour for action in better.actions if action.kind == STEP and action.landing != action.end}
+    return f"Slide: it carries {_whose_pawn(position, riders)} {ridden} squares further"
+
+
+def _whose_pawn(position: Position, colours: set[int]) -> str:
+    """ "your pawn", or with partners "your partner's pawn" where only the partner's moves."""
+    return "your partner's pawn" if colours and position.turn not in colours else "your pawn"
 
 
 def _backward_tip(rules: Rules, position: Position, better: Move, other: Move) -> str | None:
@@ -715,7 +721,7 @@ def _backward_tip(rules: Rules, position: Position, better: Move, other: Move) -
         way = "Go backward 4 from near Start" if instead is not None else "Go backward 4"
     else:
         way = "Take the 10 as backward 1"
-    return f"{way}: it puts your pawn {action.end} from Home, nearly a lap saved"
+    return f"{way}: it puts {_whose_pawn(position, {action.colour})} {action.end} from Home, nearly a lap saved"
 
 
 def _draw_again_tip(rules: Rules, position: Position, better: Move, other: Move) -> str | None:
