@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import signal
 import subprocess
 import sys
@@ -357,3 +358,21 @@ def test_a_missing_extra_is_named_in_one_line_and_nothing_is_written(
         f" .venv/bin/pip install -e '.[{extra}]' (make setup installs every extra)"
     ]
     assert not out.exists() and not (tmp_path / "run" / "report").exists()
+
+
+def test_a_report_says_what_each_figure_counts(tmp_path: Path) -> None:
+    """A median of whole cards read "179.00", "sorry per game" counted Sorry! cards drawn, and a
+    solo run had a first player's advantage and "1 players"."""
+    solo = Simulation("solo", 1, ("random",), 6, seed=5)
+    run_simulation(SIM, tmp_path / "two")
+    run_simulation(solo, tmp_path / "solo")
+    summaries = [
+        summarise(read_rows(tmp_path / "two"), SIM.to_json()),
+        summarise(read_rows(tmp_path / "solo"), solo.to_json()),
+    ]
+    page = write_report(summaries, tmp_path / "report").read_text(encoding="utf-8")
+    median = re.search(r"cards played, median</td><td>([^<]+)</td>", page)
+    assert median is not None and re.fullmatch(r"\d+ \(\d+–\d+\)", median.group(1)), median
+    assert "Sorry! cards drawn per game" in page and "sorry per game" not in page
+    alone = page[page.index("<h2>solo, 1 player, random") :]
+    assert "first player's advantage" not in alone and "1 players" not in page

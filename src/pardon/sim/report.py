@@ -173,7 +173,19 @@ def _label(summary: Mapping[str, Any]) -> str:
     bots = ",".join(run.get("bots", ()))
     engine = f", {run['engine']} engine" if run.get("engine", "core") != "core" else ""
     where = f" ({run['directory']})" if run.get("directory") else ""
-    return f"{run['rules']}, {run['players']} players, {bots}{engine}{where}"
+    players = "1 player" if run["players"] == 1 else f"{run['players']} players"
+    return f"{run['rules']}, {players}, {bots}{engine}{where}"
+
+
+#: How each measure of a game is named on the page: what it counts.
+MEASURE_NAMES: Final = {
+    "bumps": "bumps per game",
+    "slides": "slides per game",
+    "sorry": "Sorry! cards drawn per game",
+    "forfeits": "forfeits per game",
+    "lead_changes": "lead changes per game",
+    "turns": "turns per game",
+}
 
 
 def _plots(summaries: list[dict[str, Any]], out: Path) -> list[tuple[str, str]]:
@@ -237,7 +249,7 @@ def _plots(summaries: list[dict[str, Any]], out: Path) -> list[tuple[str, str]]:
     axes.set_xlabel("players")
     axes.set_ylabel("mean cards played (95% interval)")
     axes.set_title("Game length by number of players")
-    axes.set_xticks([1, 2, 3, 4])
+    axes.set_xticks(sorted({summary["run"]["players"] for summary in finished}) or [1, 2, 3, 4])
     if finished:
         axes.legend(fontsize=7)
     made.append(("Game length by player count", _save(figure, out / "length-by-players.png")))
@@ -253,12 +265,14 @@ def _save(figure: Any, path: Path) -> str:
     return path.name
 
 
-def _interval_text(value: Mapping[str, float | None], percent: bool = False) -> str:
+def _interval_text(value: Mapping[str, float | None], percent: bool = False, whole: bool = False) -> str:
     estimate, low, high = value["estimate"], value["low"], value["high"]
     if estimate is None or low is None or high is None:
         return "— (no finished game)"
     if percent:
         return f"{estimate:.1%} ({low:.1%}–{high:.1%})"
+    if whole:
+        return f"{estimate:.0f} ({low:.0f}–{high:.0f})"
     return f"{estimate:.2f} ({low:.2f}–{high:.2f})"
 
 
@@ -278,14 +292,14 @@ def _page(summaries: list[dict[str, Any]], plots: list[tuple[str, str]]) -> str:
         parts.append(f"<p>{summary['finished']:,} games finished of {summary['games']:,}.</p>")
         rows = [
             ("cards played, mean", _interval_text(summary["length"]["mean"])),
-            ("cards played, median", _interval_text(summary["length"]["median"])),
-            (
-                "first player's advantage (win rate − 1/players)",
-                _interval_text(summary["first_player_advantage"], True),
-            ),
+            ("cards played, median", _interval_text(summary["length"]["median"], whole=True)),
         ]
+        if summary["run"]["players"] > 1:  # alone, the player always wins: there is no advantage to measure
+            advantage = _interval_text(summary["first_player_advantage"], True)
+            rows.append(("first player's advantage (win rate − 1/players)", advantage))
         rows += [
-            (f"{name.replace('_', ' ')} per game", _interval_text(value)) for name, value in summary["measures"].items()
+            (MEASURE_NAMES.get(name, f"{name.replace('_', ' ')} per game"), _interval_text(value))
+            for name, value in summary["measures"].items()
         ]
         if summary["winner_points"]:
             rows.append(("winner's points", _interval_text(summary["winner_points"])))

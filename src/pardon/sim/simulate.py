@@ -100,7 +100,8 @@ def check_simulation(simulation: Simulation) -> Simulation:
     simulation = Simulation(simulation.rules, players, tuple(simulation.bots), games, seed)
     if simulation.players not in rules.players:
         allowed = ", ".join(str(count) for count in rules.players)
-        raise InvalidError(f"{to_text(rules)} is played by {allowed} players, not {simulation.players}")
+        plural = "player" if allowed == "1" else "players"
+        raise InvalidError(f"{to_text(rules)} is played by {allowed} {plural}, not {simulation.players}")
     check_seat_count(simulation.bots, simulation.players)
     if simulation.games < 1:
         raise InvalidError("a simulation plays at least one game")
