@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from pardon.core.cards import CARD_NAMES
-from pardon.sim.stats import Z95, Interval, wilson
+from pardon.sim.stats import Z95, ClusteredRate, Interval, wilson
 
 MEASURES: Final = ("bumps", "slides", "sorry", "forfeits", "lead_changes", "turns")
 
@@ -92,6 +92,7 @@ def summarise(rows: Iterable[Mapping[str, Any]], settings: Mapping[str, Any]) ->
     seat_wins: Counter[str] = Counter()
     played: Counter[str] = Counter()
     forfeited: Counter[str] = Counter()
+    wasted = {card: ClusteredRate() for card in CARD_NAMES.values()}  # by game: a game's cards are not independent
     winner_points = _Mean()
     games = finished = 0
     seats: list[str] = []
@@ -108,9 +109,11 @@ def summarise(rows: Iterable[Mapping[str, Any]], settings: Mapping[str, Any]) ->
             measures[name].add(row[name])
         places[row["winner_place"]] += 1
         seat_wins[row["winner"]] += 1
-        for card, (used, lost) in row["cards"].items():
+        for card, rate in wasted.items():
+            used, lost = row["cards"].get(card, (0, 0))
             played[card] += used
             forfeited[card] += lost
+            rate.add(lost, used)
         if row["points"]:
             winner_points.add(row["points"][row["winner"]])
     players = int(settings.get("players") or len(seats))
@@ -137,7 +140,7 @@ def summarise(rows: Iterable[Mapping[str, Any]], settings: Mapping[str, Any]) ->
                 "played": played[card],
                 "forfeited": forfeited[card],
                 "per_game": played[card] / max(1, finished),
-                "forfeit_rate": _json(wilson(forfeited[card], played[card])),
+                "forfeit_rate": _json(wasted[card].interval()),
             }
             for card in CARD_NAMES.values()
             if played[card]

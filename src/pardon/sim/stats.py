@@ -45,7 +45,7 @@ def percentile(ordered: Sequence[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
-def wilson(wins: float, games: int, z: float = Z95) -> Interval:
+def wilson(wins: float, games: float, z: float = Z95) -> Interval:
     """The Wilson score interval of a proportion.
 
     >>> low, high = wilson(60, 100)[1:]
@@ -60,6 +60,52 @@ def wilson(wins: float, games: int, z: float = Z95) -> Interval:
     half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denominator
     # the interval holds p, but at 0 (or 1) rounding can leave a bound a hair past it
     return Interval(p, min(p, max(0.0, centre - half)), max(p, min(1.0, centre + half)))
+
+
+class ClusteredRate:
+    """A rate of events among trials that come in clusters (the cards of one game are played in
+    one game, and a game that wastes many of one card is not many independent games): the
+    Wilson interval of the trials, widened by the design effect that the clusters measure.
+
+    The design effect is the ratio estimator's variance from the clusters (each cluster's
+    events less the rate times its trials, squared) over the variance that independent trials
+    would have; the Wilson interval is then taken of the effective number of trials (trials
+    over the design effect, never more than the trials).  The sums are kept as the clusters
+    come, so a run of any size is summarised in one pass.
+
+    >>> rate = ClusteredRate()
+    >>> for events, trials in [(1, 4), (3, 4), (0, 4), (4, 4)]:  # clusters that differ more than chance
+    ...     rate.add(events, trials)
+    >>> clustered, plain = rate.interval(), wilson(8, 16)
+    >>> clustered.estimate, clustered.high - clustered.low > plain.high - plain.low
+    (0.5, True)
+    """
+
+    def __init__(self) -> None:
+        self.clusters = 0
+        self.events = self.trials = 0.0
+        self.events_squared = self.trials_squared = self.cross = 0.0
+
+    def add(self, events: float, trials: float) -> None:
+        self.clusters += 1
+        self.events += events
+        self.trials += trials
+        self.events_squared += events * events
+        self.trials_squared += trials * trials
+        self.cross += events * trials
+
+    def interval(self, z: float = Z95) -> Interval:
+        if self.trials <= 0:
+            return Interval(math.nan, 0.0, 1.0)
+        rate = self.events / self.trials
+        independent = rate * (1 - rate) / self.trials
+        if self.clusters < 2 or independent <= 0:
+            return wilson(self.events, round(self.trials), z)
+        residuals = self.events_squared - 2 * rate * self.cross + rate * rate * self.trials_squared
+        clustered = self.clusters / (self.clusters - 1) * max(0.0, residuals) / (self.trials * self.trials)
+        effect = max(1.0, clustered / independent)
+        effective = self.trials / effect
+        return wilson(rate * effective, effective, z)
 
 
 def duplicate_interval(deal_scores: Sequence[float], z: float = Z95) -> Interval:
