@@ -230,3 +230,30 @@ def test_a_request_the_database_refuses_is_answered_503_and_logged_in_one_line(
         assert "POST /api/games: the database refused it: database is locked" in said[0].getMessage()
         assert client.get("/api/lobby").status_code == 200
         assert client.post("/api/games", json={"seats": seats}).status_code == 201  # the lock gone, as ever
+
+
+def test_the_health_check_hears_of_moves_the_database_refuses_to_store(tmp_path: Path) -> None:
+    """Reads still answered while every write failed (a locked file, a full disk): the health
+    check said ok, so an uptime check never heard of it."""
+    path = tmp_path / "games.sqlite3"
+    with running(f"sqlite:///{path}") as client:
+        game = create(client, [{"kind": "human"}, {"kind": "human"}], seed=3)
+        with client.websocket_connect(game["websocket"]) as socket:
+            player = Player(socket)
+            player.hello(game["host_token"])
+            state = player.my_turn_or_over()
+            holder = sqlite3.connect(path, isolation_level=None)
+            holder.execute("BEGIN IMMEDIATE")  # another program writing to the file
+            try:
+                player.send_move(first_move(state), event=state["event"], seat=state["decider"])
+                refused = player.until(lambda message: message["type"] == "error")
+                assert refused["code"] == "server_error"
+                health = client.get("/healthz")
+                assert health.status_code == 503
+                assert health.json()["problem"] == "the database refuses to store moves: database is locked"
+            finally:
+                holder.execute("ROLLBACK")
+                holder.close()
+            player.send_move(first_move(state), event=state["event"], seat=state["decider"])
+            player.until(lambda message: message["type"] == "event")
+            assert client.get("/healthz").json() == {"status": "ok"}  # a move stored again: all well

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -142,7 +143,15 @@ def _database_problem(app: FastAPI) -> str | None:
             connection.execute(text("SELECT 1"))
     except SQLAlchemyError as error:
         return f"the database does not answer: {type(error).__name__}"
+    failing = app.state.rooms.writer.failing
+    if failing is not None and time.monotonic() - failing[0] < WRITES_FAILING_FOR:
+        return f"the database refuses to store moves: {failing[1]}"
     return None
+
+
+#: Seconds for which a move the database refused to store (and none stored since) fails the
+#: health check: reads may still answer while every write fails (a full disk, a locked file).
+WRITES_FAILING_FOR = 60.0
 
 
 class BodyLimit:

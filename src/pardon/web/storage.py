@@ -16,6 +16,7 @@ import logging
 import os
 import queue
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -49,7 +50,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Connection, Engine, make_url
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 log = logging.getLogger("pardon.web")
 
@@ -539,6 +540,9 @@ class Writer:
 
     def __init__(self, store: Store):
         self.store = store
+        #: When the last commit failed for the database's sake (monotonic seconds) and why; None
+        #: once one succeeds: a health check hears of writes that fail while reads still answer.
+        self.failing: tuple[float, str] | None = None
         self._queue: queue.SimpleQueue[tuple[Decision, asyncio.Future[None]] | None] = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._run, name="pardon-writer", daemon=True)
         self._thread.start()
@@ -578,8 +582,12 @@ class Writer:
                 for item in batch:
                     self._store([item])
                 return
+            if isinstance(error, SQLAlchemyError):  # the database's refusal, not a game's
+                reason = str(getattr(error, "orig", None) or error).strip().splitlines()[0]
+                self.failing = (time.monotonic(), reason)
             _settle(batch[0][1], error)
             return
+        self.failing = None
         for _, done in batch:
             _settle(done, None)
 
