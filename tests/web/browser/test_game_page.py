@@ -19,6 +19,8 @@ import pytest
 
 pytest.importorskip("playwright")
 from playwright.sync_api import expect
+from tests.web.web_support import SocketClient, token_of
+from websockets.sync.client import connect
 
 Move = dict[str, Any]
 PAWN_KINDS = {"step", "switch", "sorry", "bonus-home"}
@@ -186,6 +188,49 @@ def play_from_the_hand(page: Any, move: Move) -> None:
     if page.evaluate("() => window.pardonGame.card") != move["card"]:
         page.locator(f'#hand button[data-card="{move["card"]}"]').first.click()
     play_by_clicks(page, move)
+
+
+def test_a_split_half_made_is_given_up_when_a_reconnect_brings_a_later_decision(live_server: Any, page: Any) -> None:
+    """A phone that slept mid-split while another tab played the turn: the sync after its
+    reconnect brought the later decision, and the old half-move was still shown."""
+    game = vs_computers(live_server, seed=11, players=2)  # a 7 to split at event 18
+    link = game["seats"][0]["link"]
+    held: list[Any] = []
+    blocking = {"on": False}
+
+    def route(socket: Any) -> None:  # the page's websocket, through to the server unless it is cut off
+        if blocking["on"]:
+            held.append(socket)  # left unconnected: the page waits, as one that has lost the network
+        else:
+            socket.connect_to_server()
+
+    page.route_web_socket(re.compile(r".*/ws/games/.*"), route)
+    open_game(page, link)
+    for _ in range(300):  # reach a 7 that can be split, without playing it
+        now = wait_my_turn(page)
+        if split_seven(now):
+            break
+        play_by_clicks(page, furthest(now["moves"]))
+    first = pawn_actions(split_seven(now) or {"actions": []})[0]
+    click_pawn(page, first["pawn"])
+    click_place(page, place_key(first))
+    page.wait_for_function("() => window.pardonGame.selection.chosen.length === 1")
+    blocking["on"] = True
+    page.evaluate("() => window.pardonGame.socket.close()")
+    page.wait_for_function("() => window.pardonGame.socket.readyState === 1")  # connected to nothing
+    other = live_server.url.replace("http", "ws") + game["websocket"]
+    with connect(other) as connection:  # another tab of the same seat plays the turn meanwhile
+        elsewhere = SocketClient(connection, token_of(game, "red"))
+        elsewhere.until_event(now["event"])
+        elsewhere.send_move(now["moves"][0]["move"])
+        elsewhere.until_event(now["event"] + 1)
+    blocking["on"] = False
+    for socket in held:
+        socket.close()  # the page reconnects, to the server this time, and is sent a sync
+    page.wait_for_function(f"() => window.pardonGame.state.event > {now['event']}")
+    page.wait_for_function(READY)
+    assert page.evaluate("() => (window.pardonGame.selection?.chosen ?? []).length") == 0
+    assert page.locator(".pawn.selected").count() == 0
 
 
 def test_a_split_seven_half_made_from_a_hand_survives_a_reload(live_server: Any, page: Any) -> None:

@@ -230,6 +230,13 @@ async function show(state, decision) {
     app.passTo = state.decider; // "Pass the device to …" until they act
   }
   for (const move of state.moves) move.shownAt = state.event; // a button knows the decision it was drawn for
+  if (before && state.event !== before.event) {
+    // a decision since, heard live or in a sync after a reconnect: nothing half-made of the one before
+    // stands (a split 7 begun on a phone that slept while another tab played), nor the card chosen
+    app.selection = null;
+    app.tokenChoice = null;
+    app.card = null;
+  }
   if (app.refusal && state.event > app.refusal.event) {
     // the game has moved on since: what was said of an earlier move no longer applies
     if ($("message").textContent === app.refusal.text) say("");
