@@ -82,6 +82,26 @@ def test_bad_commands_are_refused_and_change_nothing(server: TestClient) -> None
         assert server.get(f"/api/games/{game['id']}").json()["event"] == made["event"]
 
 
+def test_a_hot_seat_move_sent_twice_without_its_seat_is_a_duplicate(server: TestClient) -> None:
+    """A hot-seat screen names no seat: its move sent again was taken for the next seat's, and
+    refused ``stale`` (or ``not_your_turn``) where a one-seat client is told ``duplicate``."""
+    game = create(server, [{"kind": "hotseat"}, {"kind": "hotseat"}], seed=5)
+    with server.websocket_connect(game["websocket"]) as socket:
+        host = Player(socket)
+        host.hello(game["host_token"])
+        for _ in range(60):  # on to a decision that hands the turn to the other seat
+            state = host.my_turn_or_over()
+            move = first_move(state)
+            host.send_move(move, event=state["event"])
+            made = host.until(lambda message: message["type"] == "event")
+            if made["state"]["decider"] != state["decider"]:
+                break
+        else:
+            pytest.fail("the turn never passed")
+        host.send_move(move, event=state["event"])  # the same command again: a double tap, a resend
+        host.expect_error("duplicate")
+
+
 def test_a_spectator_cannot_move(server: TestClient) -> None:
     game = _human_pair(server, public=True)
     with server.websocket_connect(game["websocket"]) as socket:

@@ -237,7 +237,7 @@ def test_the_health_check_hears_of_moves_the_database_refuses_to_store(tmp_path:
     check said ok, so an uptime check never heard of it."""
     path = tmp_path / "games.sqlite3"
     with running(f"sqlite:///{path}") as client:
-        game = create(client, [{"kind": "human"}, {"kind": "human"}], seed=3)
+        game = create(client, [{"kind": "hotseat"}, {"kind": "hotseat"}], seed=3)
         with client.websocket_connect(game["websocket"]) as socket:
             player = Player(socket)
             player.hello(game["host_token"])

@@ -131,6 +131,22 @@ def test_the_host_hands_the_seat_of_a_friend_who_never_comes_to_a_computer(serve
         assert socket.receive_json()["code"] == "bad_token"
 
 
+def test_a_join_whose_news_comes_after_the_hosts_hand_over_leaves_the_computer(server: TestClient) -> None:
+    """The join was stored first and the host's hand-over second, but the room heard of them the
+    other way round (each request tells the room once stored): it took the seat back for the
+    joiner, while the database gave it to a computer."""
+    game = create(server, [{"kind": "human"}, {"kind": "open"}, {"kind": "bot", "level": "greedy"}], public=True)
+    room = server.app.state.rooms.rooms[game["id"]]  # type: ignore[attr-defined]
+    joined = server.post(f"/api/games/{game['id']}/join", json={"seat": "blue"})
+    assert joined.status_code == 200, joined.text
+    handed = _hand_over(server, game, "blue", game["host_token"])
+    assert handed.status_code == 200, handed.text
+    seat = room.seats[1].row
+    late = replace(seat, kind="human", level=None, token_hash="joiner", claimed=False, open=True)
+    room.seat_joined(late)  # the join's news, heard last
+    assert room.seats[1].is_machine and room.seats[1].row.kind == "bot"
+
+
 def test_only_the_host_hands_over_only_an_untaken_persons_seat(server: TestClient) -> None:
     game = create(server, [{"kind": "human"}, {"kind": "human"}, {"kind": "bot"}, {"kind": "human"}])
     host = game["host_token"]

@@ -533,7 +533,7 @@ def join(game_id: str, body: JoinRequest, request: Request) -> Any:
     limit.joined(address, hashed)
     room = rooms.rooms.get(game_id)
     if room is not None:  # queued before the reply, so before the new player connects: its token opens the seat
-        rooms.on_loop(room.replace_seat, replace(seat, token_hash=hashed, claimed=False, joined_at=now))
+        rooms.on_loop(room.seat_joined, replace(seat, token_hash=hashed, claimed=False, joined_at=now))
     return Joined(id=game_id, colour=body.seat, token=token, link=play_link(request, game_id, token))
 
 

@@ -335,6 +335,14 @@ class Room:
         self.seats[row.colour].row = row
         self.row = replace(self.row, seats=tuple(seat.row for seat in self.seats.values()))
 
+    def seat_joined(self, row: SeatRow) -> None:
+        """A seat joined from the lobby: its new token.  Unless the host has handed the seat to a
+        computer since (the join was stored first, but its news came second): the database has
+        the computer, and so does the room."""
+        if self.seats[row.colour].is_machine:
+            return
+        self.replace_seat(row)
+
     def seat_to_computer(self, row: SeatRow) -> None:
         """A seat whose player never came, handed by the host to a computer: the game starts if
         it waited only for that seat, and everyone sees who plays it now."""
@@ -349,7 +357,7 @@ class Room:
     async def decide(self, listener: Listener, seat: int | None, text: str, event: int) -> None:
         """A client's move: checked, stored, made and broadcast; a :class:`CommandError` changes nothing."""
         self._check_working()
-        colour = self.acting_seat(listener, seat)
+        colour = self.acting_seat(listener, seat, event)
         self._check_owner()
         await _to_the_end(self._decide(colour, text, event))
 
@@ -363,8 +371,11 @@ class Room:
             move = self._parse(text)
             await self._commit(colour, move)
 
-    def acting_seat(self, listener: Listener, seat: int | None) -> int:
-        """The seat a command is for: named, or the client's only seat; never another's."""
+    def acting_seat(self, listener: Listener, seat: int | None, event: int | None = None) -> int:
+        """The seat a command is for: named, or the client's only seat; never another's.  A
+        hot-seat client's move that names no seat is the decider's, or, for an event already
+        decided (a move sent again), the seat that decided it: so that the move sent twice is
+        told ``duplicate``, as a one-seat client's is."""
         if listener in self._void:
             why = "this link's seat was no longer its own when it came: it may only watch"
             raise CommandError(errors.NOT_YOUR_SEAT, why)
@@ -374,6 +385,8 @@ class Room:
                 return self._not_a_computers(next(iter(controls)))
             if not controls:
                 raise CommandError(errors.NOT_YOUR_SEAT, "a spectator cannot play")
+            if event is not None and 0 <= event < self.event and self.history[event][0] in controls:
+                return self.history[event][0]
             if self.game.decider in controls:
                 return self.game.decider
             raise CommandError(errors.NOT_YOUR_TURN, f"it is {COLOUR_NAMES[self.game.decider]}'s decision")
@@ -932,8 +945,8 @@ class Rooms:
         """The room of a game just stored (before any decision), kept."""
         room = Room(row, new_game(row), [], self.store, self.writer, self.settings)
         self._own(room, self._claim(row.id))
-        self.rooms[row.id] = room
-        return room
+        # a request that lost a race (two players pressing rematch) may have opened it first: one room
+        return self.rooms.setdefault(row.id, room)
 
     def _open(self, row: GameRow, keep: bool, only_owned: bool = False) -> Room | None:
         """The room of a stored game, its decisions replayed (after claiming it: so that they are
