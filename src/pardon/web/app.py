@@ -38,7 +38,7 @@ from pardon.web.protocol import Connections, serve_connection
 from pardon.web.results_api import router as results_router
 from pardon.web.rooms import Rooms
 from pardon.web.settings import Settings
-from pardon.web.storage import Store, lock_database, make_engine, sqlite_file
+from pardon.web.storage import Store, error_reason, lock_database, make_engine, sqlite_file
 
 log = logging.getLogger("pardon.web")
 
@@ -251,8 +251,7 @@ async def _database_error(request: Request, error: SQLAlchemyError) -> JSONRespo
     """The database refused a request's read or write (a SQLite file locked by another program,
     a full disk, a PostgreSQL server restarting): nothing was changed, and the client is told so,
     with the reason in one line of the log rather than a traceback per request."""
-    reason = str(getattr(error, "orig", None) or error).strip().splitlines()[0]
-    log.warning("%s %s: the database refused it: %s", request.method, request.url.path, reason)
+    log.warning("%s %s: the database refused it: %s", request.method, request.url.path, error_reason(error))
     message = "the database cannot be used just now; nothing changed: try again in a moment"
     return JSONResponse(
         {"error": errors.DATABASE_UNAVAILABLE, "message": message}, status_code=503, headers={"Retry-After": "5"}

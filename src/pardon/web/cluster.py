@@ -33,7 +33,7 @@ from collections.abc import Callable
 import psycopg
 from sqlalchemy.engine import Engine
 
-from pardon.web.storage import CHANNEL, Store
+from pardon.web.storage import CHANNEL, Store, error_reason
 
 log = logging.getLogger("pardon.web")
 
@@ -139,8 +139,7 @@ class Cluster:
             self._locks = psycopg.connect(self.url, autocommit=True)
         except psycopg.Error as error:  # the database is unreachable: the next claim tries again
             if self.answering:  # said once until it answers again, not at every try
-                reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-                log.warning("pardon serve: the database does not answer (%s); games wait for it", reason)
+                log.warning("pardon serve: the database does not answer (%s); games wait for it", error_reason(error))
             self.answering = False
         else:
             if not self.answering:
@@ -192,8 +191,8 @@ class Cluster:
                 if not isinstance(error, psycopg.OperationalError):
                     log.exception("pardon serve: not hearing the other server processes; trying again")
                 elif not deaf:
-                    reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-                    log.warning("pardon serve: not hearing the other server processes (%s); trying again", reason)
+                    why = error_reason(error)
+                    log.warning("pardon serve: not hearing the other server processes (%s); trying again", why)
                 deaf = True
                 loop.call_soon_threadsafe(orphans)  # the game locks are checked meanwhile too
                 self._stopping.wait(pause)

@@ -32,7 +32,7 @@ from pardon.web.app import create_app
 from pardon.web.migrate import foreign_tables
 from pardon.web.protocol import CLOSE_TRY_LATER, COUNTED, Connections, Quota, client_key, error_message
 from pardon.web.settings import Settings
-from pardon.web.storage import make_engine
+from pardon.web.storage import error_reason, make_engine
 
 try:  # uvicorn's fastest HTTP protocol, where httptools is installed (uvicorn[standard])
     from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
@@ -434,8 +434,7 @@ def database_problem(url: str) -> str | None:
     except OSError as error:
         return f"cannot open the database at {where}: {(error.strerror or str(error)).lower()}"
     except SQLAlchemyError as error:
-        reason = str(getattr(error, "orig", None) or error).strip().splitlines()[0]
-        return f"cannot open the database at {where}: {reason}"
+        return f"cannot open the database at {where}: {error_reason(error)}"
     if foreign is not None:
         return f"will not use the database at {where}: {foreign}"
     return None

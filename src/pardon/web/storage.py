@@ -529,6 +529,13 @@ class Store:
             return gone
 
 
+def error_reason(error: BaseException) -> str:
+    """What the database (or its driver) said, in one line, for a log or a message: the first
+    line of the driver's own error where SQLAlchemy wraps one; the error's kind if it said nothing."""
+    said = str(getattr(error, "orig", None) or error).strip()
+    return said.splitlines()[0] if said else type(error).__name__
+
+
 class Writer:
     """One thread stores every decision of this process.  Decisions that arrive while it is
     committing are stored together in the next transaction (group commit), so a burst of
@@ -583,8 +590,7 @@ class Writer:
                     self._store([item])
                 return
             if isinstance(error, SQLAlchemyError):  # the database's refusal, not a game's
-                reason = str(getattr(error, "orig", None) or error).strip().splitlines()[0]
-                self.failing = (time.monotonic(), reason)
+                self.failing = (time.monotonic(), error_reason(error))
             _settle(batch[0][1], error)
             return
         self.failing = None
