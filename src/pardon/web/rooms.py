@@ -29,7 +29,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
-from typing import Any, NoReturn, Protocol
+from typing import Any, Protocol
 
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -74,6 +74,10 @@ RETRY_MOST = 30.0
 
 #: What a client is told while the database does not answer (restarted, say): nothing is set aside.
 DATABASE_AWAY = "the database is not answering just now; nothing changed: try again in a moment"
+
+
+def _say_database_away(game_id: str) -> None:
+    log.warning("game %s: the database does not answer; the game goes on once it does", game_id)
 
 
 class GameBrokenError(CommandError):
@@ -528,22 +532,18 @@ class Room:
         for listener in list(self.listeners):
             listener.deliver(error)
 
-    def _catch_up(self) -> None:
-        """Read what another writer stored that this room has not made (the room is behind the
+    def _catch_up(self, writer: str = "another writer") -> None:
+        """Read what ``writer`` stored that this room has not made (the room is behind the
         database).  A database that does not answer (restarted, say) sets nothing aside: the
         room follows, and catches up once it answers again."""
         try:
             self.refresh()
         except SQLAlchemyError:
-            self._database_away()
+            _say_database_away(self.row.id)
+            raise CommandError(errors.SERVER_ERROR, DATABASE_AWAY) from None
         except Exception:
-            self.fail("a decision stored by another writer does not replay")
+            self.fail(f"a decision stored by {writer} does not replay")
             raise CommandError(errors.SERVER_ERROR, self.broken or "") from None
-
-    def _database_away(self) -> NoReturn:
-        """The database did not answer a read: the game stays as it was, for another try."""
-        log.warning("game %s: the database does not answer; the game goes on once it does", self.row.id)
-        raise CommandError(errors.SERVER_ERROR, DATABASE_AWAY) from None
 
     def _broadcast_event(self, number: int, colour: int, text: str) -> None:
         decision = {"colour": COLOUR_NAMES[colour], "move": text}
@@ -758,13 +758,7 @@ class Room:
     def become_owner(self, epoch: int) -> None:
         """This process has taken the game over (with owner epoch ``epoch``): catch up with what
         the last owner stored, then decide from now on (computer players, takeover timers)."""
-        try:
-            self.refresh()
-        except SQLAlchemyError:  # taken over again at the next try (Rooms.take_over_orphans)
-            self._database_away()
-        except Exception:
-            self.fail("a decision stored by the last owner does not replay")
-            raise CommandError(errors.SERVER_ERROR, self.broken or "") from None
+        self._catch_up("the last owner")  # the database away: taken over at the next try (take_over_orphans)
         self.epoch = epoch
         self.owner = True
         self.start_timers()
@@ -876,7 +870,7 @@ class Rooms:
             else:
                 room.refresh(int(number) if number else None)
         except SQLAlchemyError:  # read again with the next news, or when this process takes the game over
-            log.warning("game %s: the database does not answer; the game goes on once it does", game_id)
+            _say_database_away(game_id)
         except Exception:
             room.fail("a decision stored by its owner does not replay here")
         if room.gone:
