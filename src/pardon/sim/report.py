@@ -90,8 +90,6 @@ def summarise(rows: Iterable[Mapping[str, Any]], settings: Mapping[str, Any]) ->
     measures = {name: _Mean() for name in MEASURES}
     places: Counter[int] = Counter()
     seat_wins: Counter[str] = Counter()
-    played: Counter[str] = Counter()
-    forfeited: Counter[str] = Counter()
     wasted = {card: ClusteredRate() for card in CARD_NAMES.values()}  # by game: a game's cards are not independent
     winner_points = _Mean()
     games = finished = 0
@@ -111,8 +109,6 @@ def summarise(rows: Iterable[Mapping[str, Any]], settings: Mapping[str, Any]) ->
         seat_wins[row["winner"]] += 1
         for card, rate in wasted.items():
             used, lost = row["cards"].get(card, (0, 0))
-            played[card] += used
-            forfeited[card] += lost
             rate.add(lost, used)
         if row["points"]:
             winner_points.add(row["points"][row["winner"]])
@@ -137,13 +133,13 @@ def summarise(rows: Iterable[Mapping[str, Any]], settings: Mapping[str, Any]) ->
         ],
         "cards": {
             card: {
-                "played": played[card],
-                "forfeited": forfeited[card],
-                "per_game": played[card] / max(1, finished),
-                "forfeit_rate": _json(wasted[card].interval()),
+                "played": rate.trials,
+                "forfeited": rate.events,
+                "per_game": rate.trials / max(1, finished),
+                "forfeit_rate": _json(rate.interval()),
             }
-            for card in CARD_NAMES.values()
-            if played[card]
+            for card, rate in wasted.items()
+            if rate.trials
         },
         "winner_points": _json(winner_points.interval()) if winner_points.count else None,
     }

@@ -83,7 +83,9 @@ class ClusteredRate:
 
     def __init__(self) -> None:
         self.clusters = 0
-        self.events = self.trials = 0.0
+        #: The sums of each cluster's events and trials (whole numbers stay whole), their squares and products.
+        self.events: float = 0
+        self.trials: float = 0
         self.events_squared = self.trials_squared = self.cross = 0.0
 
     def add(self, events: float, trials: float) -> None:
