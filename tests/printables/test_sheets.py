@@ -8,9 +8,7 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -252,21 +250,17 @@ def test_a_sheet_that_cannot_be_written_leaves_every_sheet_as_it_was(
     """The rules sheet was written over before a failure writing the score sheet (here a full
     disk, the second file's write failing) stopped the rest."""
     (tmp_path / "rules.pdf").write_text("the old rules")
-    opened = tempfile.NamedTemporaryFile
-    calls = []
+    write = Path.write_bytes
+    calls: list[Path] = []
 
-    def disk_full_at_the_second(*arguments: Any, **options: Any) -> Any:
-        part = opened(*arguments, **options)
-        calls.append(part)
-        if len(calls) == 2:
+    def disk_full_at_the_second(path: Path, data: bytes) -> int:
+        calls.append(path)
+        if len(calls) == 2:  # half the file is written, then the disk is full
+            write(path, data[: len(data) // 2])
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return write(path, data)
 
-            def full(data: bytes) -> int:
-                raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-
-            part.write = full
-        return part
-
-    monkeypatch.setattr(tempfile, "NamedTemporaryFile", disk_full_at_the_second)
+    monkeypatch.setattr(Path, "write_bytes", disk_full_at_the_second)
     assert main(["sheets", "--out", str(tmp_path)]) == 2
     error = capsys.readouterr().err
     assert "No space left on device" in error and error.count("\n") == 1

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import errno
 import os
-import tempfile
 from collections.abc import Callable, Iterable
 from functools import cache
 from pathlib import Path
@@ -60,30 +59,17 @@ def write_sheets(directory: Path, papers: Iterable[str] = ("letter",)) -> list[P
             raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
         if path.exists() and not os.access(path, os.W_OK):
             raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(path))
-    written: dict[Path, Path] = {}
+    parts = {path: path.with_name(f".{path.name}.{os.getpid()}.part") for path in pages}  # this process's own
     try:
         for path, pdf in pages.items():
-            with tempfile.NamedTemporaryFile(
-                dir=directory, prefix=f".{path.name}.", suffix=".part", delete=False
-            ) as part:
-                written[path] = Path(part.name)
-                part.write(pdf)
+            parts[path].write_bytes(pdf)  # made as a sheet written at once would be, the umask deciding who reads it
     except BaseException:
-        for part_path in written.values():
-            part_path.unlink(missing_ok=True)
+        for part in parts.values():
+            part.unlink(missing_ok=True)
         raise
-    for path, part_path in written.items():
-        part_path.chmod(0o644 & ~_umask())
-        os.replace(part_path, path)
+    for path, part in parts.items():
+        os.replace(part, path)
     return list(pages)
-
-
-def _umask() -> int:
-    """The process's umask (read by setting it, then setting it back): a temporary file is made
-    readable by its owner alone, where a sheet written directly is as the umask says."""
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
 
 
 __all__ = ["FILES", "PAPERS", "SHEETS", "file_name", "sheet_pdf", "write_sheets"]
