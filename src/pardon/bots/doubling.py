@@ -33,10 +33,9 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from pardon.bots.evaluation import SEARCHED, Evaluator, card_chances
-from pardon.core.board import HOME
 from pardon.core.moves import ACCEPT, DOUBLE, DROP, Move
 from pardon.core.observation import Observation
-from pardon.core.scoring import BONUS_1939, DROP_OUT_POINTS, largest_bonus
+from pardon.core.scoring import BONUS_1939, DROP_OUT_POINTS, largest_bonus, pawns_home
 
 Choose = Callable[[Any, Observation, list[Move], random.Random], Move]
 
@@ -92,7 +91,7 @@ class Outlook(NamedTuple):
         home = {_side(observation, colour): 0 for colour in position.seats}
         for colour in position.seats:
             side = _side(observation, colour)
-            home[side] = max(home[side], sum(1 for pawn in position.pawns[colour] if pawn == HOME))
+            home[side] = max(home[side], pawns_home(position.pawns[colour]))
         margins = {
             side: rules.pawns + largest_bonus(BONUS_1939, max(count for other, count in home.items() if other != side))
             for side in chances

@@ -81,8 +81,8 @@ function startText() {
   const first = view.replay.steps[0];
   const lines = Object.entries(view.replay.start.pawns);
   const outside = lines.map(([, pawns]) => pawns.filter((pawn) => pawn !== "start"));
-  const exitOf = (colour) => 4 + 15 * ["red", "blue", "yellow", "green"].indexOf(colour); // each colour's start exit
-  const exit = lines.every(([colour], index) => outside[index].every((pawn) => pawn === exitOf(colour)));
+  const players = view.board.geometry.players;
+  const exit = lines.every(([colour], index) => outside[index].every((pawn) => pawn === players[colour].start_exit));
   let where = "";
   if (outside.every((out) => out.length === 0)) where = "every pawn in Start; ";
   else if (exit && outside.every((out) => out.length === 1)) where = "one pawn of each colour on its start exit, the others in Start; ";
