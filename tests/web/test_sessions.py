@@ -56,6 +56,36 @@ def test_an_absent_player_is_played_by_a_computer_until_back(make_server: Callab
     assert {colour for _, colour, _ in red.decisions} == {"red", "yellow"}
 
 
+def test_a_player_back_after_the_computer_played_their_turn_is_told_it_came_too_late(
+    make_server: Callable[..., TestClient],
+) -> None:
+    """The computer standing in for an absent player may make the very move the player sends on
+    coming back: it was refused ``duplicate`` ("already played"), though the player never sent it."""
+    server = make_server(takeover_after=0.05)
+    game = create(server, [{"kind": "human"}, {"kind": "human"}], seed=4)
+    with server.websocket_connect(game["websocket"]) as red_socket:
+        red = Player(red_socket)
+        red.hello(token_of(game, "red"))
+        with server.websocket_connect(game["websocket"]) as yellow_socket:
+            yellow = Player(yellow_socket)
+            yellow.hello(token_of(game, "yellow"))
+            red.until(lambda message: message.get("state", {}).get("status") == "playing")
+            while red.state["decider"] != "yellow":
+                event = red.seen + 1
+                red.send_move(first_move(red.state))
+                red.until_event(event)
+                yellow.until_event(event)
+            left_at = red.state["event"]
+        stood_in = red.until(lambda message: message["type"] == "event" and message["event"] == left_at + 1)
+    assert stood_in["decision"]["colour"] == "yellow"
+    with server.websocket_connect(game["websocket"]) as yellow_socket:
+        back = Player(yellow_socket)
+        back.hello(token_of(game, "yellow"), since=left_at)
+        back.send_move(stood_in["decision"]["move"], event=left_at)
+        refused = back.expect_error("stale")
+        assert "computer played yellow's turn" in refused["message"]
+
+
 def test_hints_rank_the_moves_of_the_drawn_card(server: TestClient) -> None:
     game = create(server, [{"kind": "human"}, {"kind": "bot", "level": "random"}], seed=1)
     with server.websocket_connect(game["websocket"]) as socket:

@@ -12,12 +12,18 @@ from sqlalchemy.engine import Connection, Engine
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 
+#: The advisory lock that lets one process at a time migrate a PostgreSQL database (any number
+#: fixed for pardon): two servers started together on an empty database both created the tables.
+MIGRATION_LOCK = 0x70617264  # "pard"
+
 
 def upgrade(engine: Engine, revision: str = "head") -> None:
     """Apply every migration not yet applied, up to ``revision`` (the newest by default); a
     database already there is left as it is."""
     config = _config()
     with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":  # the other waits, then finds the schema made
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
         config.attributes["connection"] = connection
         command.upgrade(config, revision)
 

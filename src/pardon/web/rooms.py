@@ -25,6 +25,7 @@ import contextlib
 import gc
 import logging
 import random
+import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -74,6 +75,12 @@ RETRY_MOST = 30.0
 
 #: What a client is told while the database does not answer (restarted, say): nothing is set aside.
 DATABASE_AWAY = "the database is not answering just now; nothing changed: try again in a moment"
+
+
+#: Seconds between a process's reminders of the players connected to it (several processes), and
+#: how long another process trusts the last one: a process that dies stops reminding.
+PRESENCE_BEAT = 15.0
+PRESENCE_LAPSE = 40.0
 
 
 def _say_database_away(game_id: str) -> None:
@@ -171,6 +178,16 @@ class Room:
         #: The legal moves of the state they were made for, and their notation: what the
         #: clients are sent and what a command is resolved against (made once per state).
         self._offered: tuple[GameState | None, list[Move], dict[str, Move]] = (None, [], {})
+        #: Events a computer decided for a person away: that person's same move, sent on coming
+        #: back, is not theirs twice (``duplicate``) but came too late (``stale``).
+        self._stood_in: set[int] = set()
+        #: Several processes: the seats with players connected to each other process, and when
+        #: that process last said so; they are present here too (they may play through it).
+        self.elsewhere: dict[str, tuple[frozenset[int], float]] = {}
+        #: Tells the other processes which seats have players connected here (several processes).
+        self.tell_presence: Callable[[frozenset[int]], None] | None = None
+        #: Asks the owner to look at the game again (several processes: a watcher came elsewhere).
+        self.nudge: Callable[[], None] | None = None
         draw_if_due(game)
 
     @classmethod
@@ -209,8 +226,11 @@ class Room:
             seat.connections += 1
             seat.away_since = None
         self._start_if_ready(arriving=listener)
+        if not self.owner and self.nudge is not None and self._ready_to_start():
+            self.nudge()  # the owner starts it: a computers-only game waits for someone to watch
         if listener.controls:  # arrived, or one more window on a seat: everyone sees how many
             self._broadcast_presence()
+            self._tell_presence()
         self.kick()
 
     def _arrive(self, listener: Listener) -> str | None:
@@ -259,10 +279,59 @@ class Room:
         for colour in listener.controls:
             seat = self.seats[colour]
             seat.connections -= 1
-            if seat.connections == 0:
+            if not self._present(seat):
                 seat.away_since = time.monotonic()
                 self._schedule_takeover()
         if listener.controls:
+            self._broadcast_presence()
+            self._tell_presence()
+
+    # --- presence across processes ----------------------------------------------------
+
+    def _present(self, seat: Seat) -> bool:
+        """Whether the seat's player is connected: here, or to another process serving the game."""
+        if seat.connections > 0:
+            return True
+        now = time.monotonic()
+        return any(seat.colour in colours and now - when < PRESENCE_LAPSE for colours, when in self.elsewhere.values())
+
+    def _here(self) -> frozenset[int]:
+        return frozenset(colour for colour, seat in self.seats.items() if seat.connections > 0)
+
+    def _tell_presence(self) -> None:
+        if self.tell_presence is not None:
+            self.tell_presence(self._here())
+
+    def remind(self) -> None:
+        """Say again who is connected here (the other processes forget a silent process's players)."""
+        if self._here():
+            self._tell_presence()
+        self.recount()
+
+    def heard_presence(self, process: str, colours: frozenset[int]) -> None:
+        """Another process's players of this game: they are present here too."""
+        if colours:
+            self.elsewhere[process] = (colours, time.monotonic())
+        else:
+            self.elsewhere.pop(process, None)
+        self.recount()
+
+    def recount(self) -> None:
+        """Who is away, counting the players connected to other processes and forgetting those
+        of a process silent too long; a player gone is played by a computer after the takeover time."""
+        now = time.monotonic()
+        self.elsewhere = {key: heard for key, heard in self.elsewhere.items() if now - heard[1] < PRESENCE_LAPSE}
+        changed = False
+        for seat in self.seats.values():
+            present = self._present(seat)
+            if present and seat.away_since is not None:
+                seat.away_since = None
+                changed = True
+            elif not present and seat.away_since is None:
+                seat.away_since = now
+                self._schedule_takeover()
+                changed = True
+        if changed:
             self._broadcast_presence()
 
     def sync(self, listener: Listener, since: int) -> None:
@@ -311,9 +380,9 @@ class Room:
             "kind": seat.row.kind,
             "name": seat.row.name,
             "level": seat.row.level,
-            "connected": seat.is_machine or seat.connections > 0,
+            "connected": seat.is_machine or self._present(seat),
             #: windows open on this seat: more than one is a second tab, or a link passed on
-            "windows": 0 if seat.is_machine else seat.connections,
+            "windows": 0 if seat.is_machine else seat.connections or int(self._present(seat)),
             "taken": seat.is_machine or seat.row.claimed,  # its player has come: a waiting game waits no more for it
             "computer_playing": seat.is_machine or self._taken_over(seat),
             #: a public game's seat left for anyone, offered in the lobby; joined from it, its player not come yet
@@ -362,11 +431,11 @@ class Room:
         """A client's move: checked, stored, made and broadcast; a :class:`CommandError` changes nothing."""
         self._check_working()
         colour = self.acting_seat(listener, seat, event)
-        self._check_owner()
         await _to_the_end(self._decide(colour, text, event))
 
     async def _decide(self, colour: int, text: str, event: int) -> None:
         async with self.lock:
+            self._follow_or_take_over()
             self._check_live()
             self._check_event(event, colour, text)
             if colour != self.game.decider:
@@ -406,9 +475,12 @@ class Room:
             )
         return colour
 
-    def _check_owner(self) -> None:
-        """Only the owner decides: another process serving this game's clients takes the game
-        over if its owner has gone, and otherwise refuses."""
+    def _follow_or_take_over(self) -> None:
+        """Before a player's move (the room's lock held): a player may play through any process
+        serving the game.  One whose game's owner has gone takes the game over first (its
+        computers play on from here); another reads what the other processes stored first, so
+        that the move is judged on the game as it is.  A database that does not answer: the
+        move is refused, nothing changed."""
         if self.owner:
             return
         epoch = self.claim() if self.claim is not None else None
@@ -417,7 +489,7 @@ class Room:
             return
         if self.database_answers is not None and not self.database_answers():
             raise CommandError(errors.SERVER_ERROR, DATABASE_AWAY)
-        raise CommandError(errors.NOT_OWNER, "another server process runs this game: connect to it to play")
+        self._catch_up("another server process")
 
     def _check_working(self) -> None:
         if self.broken is not None:
@@ -436,6 +508,10 @@ class Room:
         if event > self.event:
             raise CommandError(errors.BAD_EVENT, f"event {event} has not happened: the last is {self.event}")
         made_by, made = self.history[event]
+        if event in self._stood_in and made_by == colour:
+            who = COLOUR_NAMES[colour]
+            why = f"the computer played {who}'s turn while {who} was away ({made!r}); resynchronise"
+            raise CommandError(errors.STALE, why)
         if made_by == colour and " ".join(text.lower().split()) == made.lower():
             raise CommandError(errors.DUPLICATE, f"{made!r} was already played as event {event + 1}")
         raise CommandError(errors.STALE, f"event {event} is not the latest: the last is {self.event}; resynchronise")
@@ -468,7 +544,7 @@ class Room:
         except IllegalError as error:
             raise CommandError(errors.ILLEGAL_MOVE, str(error)) from None
 
-    async def _commit(self, colour: int, move: Move) -> None:
+    async def _commit(self, colour: int, move: Move, by_computer: bool = False) -> None:
         """Store the decision, then make it and let everyone know (the room's lock held).
 
         The state after the move is computed first, purely (nothing changes meanwhile); it is
@@ -481,7 +557,10 @@ class Room:
         status = FINISHED if winner is not None else PLAYING
         number = self.event + 1
         try:
-            await self.writer.add(Decision(self.row.id, number, colour, text, status, winner, self.epoch))
+            # a computer plays only for the owner; a player's move is kept from taking another's
+            # place by its number alone, through whatever process it came
+            epoch = self.epoch if by_computer else None
+            await self.writer.add(Decision(self.row.id, number, colour, text, status, winner, epoch))
         except NotOwnerError:
             self.lose_ownership()
             raise CommandError(
@@ -575,12 +654,7 @@ class Room:
         """Start a waiting game once every seat is taken, and tell everyone; but ``arriving``, the
         client whose coming starts it, which is sent its ``sync`` next (a ``state`` before it
         made a client act twice on the same turn)."""
-        if (
-            self.owner
-            and self.broken is None
-            and self.row.status == WAITING
-            and all(seat.row.claimed or seat.is_machine for seat in self.seats.values())
-        ):
+        if self.owner and self._ready_to_start():
             try:
                 self.store.set_status(self.row.id, PLAYING, self.epoch)
             except NotOwnerError:
@@ -589,6 +663,15 @@ class Room:
                 return
             self.row = self.row.with_status(PLAYING)
             self.broadcast_state(but=arriving)
+            if any(not seat.is_machine and seat.away_since is not None for seat in self.seats.values()):
+                self._schedule_takeover()  # a player away from the start (come and gone) is stood in for too
+
+    def _ready_to_start(self) -> bool:
+        return (
+            self.broken is None
+            and self.row.status == WAITING
+            and all(seat.row.claimed or seat.is_machine for seat in self.seats.values())
+        )
 
     def _is_live(self) -> bool:
         return self.row.status == PLAYING and not self.game.is_over
@@ -605,7 +688,6 @@ class Room:
         colour = self.acting_seat(listener, seat)
         if not self.row.hints:
             raise CommandError(errors.HINTS_OFF, "this game was created without hints")
-        self._check_owner()
         async with self.lock:
             self._check_live()
             self._check_event(event, colour, "")
@@ -659,8 +741,7 @@ class Room:
     def _someone_else_waits(self) -> bool:
         """Whether a person at another screen than the hot-seat one is here (an online player)."""
         return any(
-            not other.is_machine and other.row.kind != HOTSEAT and other.connections > 0
-            for other in self.seats.values()
+            not other.is_machine and other.row.kind != HOTSEAT and self._present(other) for other in self.seats.values()
         )
 
     def _machine_decider(self) -> int | None:
@@ -723,7 +804,9 @@ class Room:
     async def _machine_commit(self, colour: int, move: Move, event: int) -> None:
         async with self.lock:
             if self.event == event and self._machine_decider() == colour:
-                await self._commit(colour, move)
+                await self._commit(colour, move, by_computer=True)
+                if not self.seats[colour].is_machine:
+                    self._stood_in.add(event)
 
     def _bot(self, level: str) -> Bot:
         if level not in self._bots:
@@ -780,10 +863,17 @@ class Room:
         )
         self._catch_up()
 
+    def heard(self, number: int | None) -> None:
+        """Another process stored something (news, the room's lock held): what is not made
+        here yet is made, and the computers play on if it is their turn."""
+        if number is not None and number <= self.event:  # made here already (this process's own, mostly)
+            return
+        self.refresh(number)
+        self.kick()
+
     def refresh(self, number: int | None = None) -> None:
-        """Another process, the owner, stored something: decision ``number`` (make and
-        broadcast every decision not yet made here), or a change of seats, status or rematch
-        (read the row).  Only for a room this process does not own."""
+        """Another process stored something: decision ``number`` (make and broadcast every
+        decision not yet made here), or a change of seats, status or rematch (read the row)."""
         if number is None or number > self.event:
             stored = self.store.decisions(self.row.id)
             for event, (colour, text) in enumerate(stored[self.event :], start=self.event + 1):
@@ -833,6 +923,11 @@ class Rooms:
         #: The event loop serving the clients (REST requests are answered in other threads).
         self.loop: asyncio.AbstractEventLoop | None = None
         self._sweeper: asyncio.Task[None] | None = None
+        #: This process among the others, in what it tells them of its players (several processes).
+        self.process = secrets.token_hex(4)
+        self._reminded = 0.0
+        #: The news being made in the rooms (each under its room's lock), kept until done.
+        self._hearing: set[asyncio.Task[None]] = set()
 
     def resume_all(self) -> int:
         """Rebuild every unfinished game from the database (at startup) that no other process
@@ -859,28 +954,67 @@ class Rooms:
             self.loop.call_soon_threadsafe(action, *arguments)
 
     def news(self, payload: str) -> None:
-        """Another process (or this one) stored a change of a game: ``ID:n`` or ``ID``."""
+        """Another process (or this one) stored a change of a game, ``ID:n`` or ``ID``, or says
+        which of a game's seats have players connected to it, ``ID!PROCESS!COLOURS``."""
+        if "!" in payload:
+            self._heard_presence(payload)
+            return
         game_id, _, number = payload.partition(":")
         room = self.rooms.get(game_id)
-        if room is None or room.broken is not None or (room.owner and number):  # the owner's own decision
+        if room is None or room.broken is not None or (number and int(number) <= room.event):  # made here
             return
-        try:
-            if room.owner:  # seats or status: the owner's own decisions are never read back
-                room.reload_row()
-            else:
-                room.refresh(int(number) if number else None)
-        except SQLAlchemyError:  # read again with the next news, or when this process takes the game over
-            _say_database_away(game_id)
-        except Exception:
-            room.fail("a decision stored by its owner does not replay here")
-        if room.gone:
+        hearing = asyncio.get_running_loop().create_task(self._hear(room, int(number) if number else None))
+        self._hearing.add(hearing)
+        hearing.add_done_callback(self._hearing.discard)
+
+    async def _hear(self, room: Room, number: int | None) -> None:
+        """Make the news in the room under its lock: a move being stored here is made first."""
+        async with room.lock:
+            try:
+                room.heard(number)
+            except SQLAlchemyError:  # read again with the next news, or when this process takes the game over
+                _say_database_away(room.row.id)
+            except Exception:
+                room.fail("a decision stored by another server process does not replay here")
+        if room.gone:  # expired by another process: its clients are told, as by this one's sweep
+            for listener in list(room.listeners):
+                listener.deliver(_expired(room))
             self._forget(room)
+
+    def _heard_presence(self, payload: str) -> None:
+        game_id, process, colours = payload.split("!", 2)
+        room = self.rooms.get(game_id)
+        if room is not None and process != self.process:
+            room.heard_presence(process, frozenset(int(colour) for colour in colours.split(",") if colour))
+
+    def _tell_presence(self, game_id: str, colours: frozenset[int]) -> None:
+        """Tell the other processes which seats of a game have players connected here."""
+        said = ",".join(str(colour) for colour in sorted(colours))
+        try:
+            self.store.notify([f"{game_id}!{self.process}!{said}"])
+        except SQLAlchemyError:  # said again at the next reminder
+            _say_database_away(game_id)
+
+    def _nudge(self, game_id: str) -> None:
+        with contextlib.suppress(SQLAlchemyError):  # the next watcher nudges again
+            self.store.notify([game_id])
+
+    def _remind(self) -> None:
+        """Every few seconds: say again who is connected here, and forget the players of silent processes."""
+        now = time.monotonic()
+        if now - self._reminded < PRESENCE_BEAT:
+            return
+        self._reminded = now
+        for room in list(self.rooms.values()):
+            if room.row.status != FINISHED:
+                room.remind()
 
     def take_over_orphans(self) -> None:
         """Once a second: give up the games whose locks this process has lost, and take over
         the games served here whose owner has gone (their lock is free)."""
         if self.cluster is None:
             return
+        self._remind()
         for game_id in self.cluster.check():
             lost = self.rooms.get(game_id)
             if lost is not None:
@@ -890,8 +1024,7 @@ class Rooms:
                 continue
             epoch = self.cluster.claim(room.row.id)
             if epoch is not None:
-                with contextlib.suppress(CommandError):  # a failure is that game's alone: it is set aside
-                    room.become_owner(epoch)
+                asyncio.get_running_loop().create_task(_take_over(room, epoch))
 
     def get(self, game_id: str) -> Room | None:
         """A game's room, to look at (REST): None if there is no such game; :class:`GameBrokenError`
@@ -988,6 +1121,8 @@ class Rooms:
         room.claim = lambda: cluster.claim(game_id)
         room.database_answers = lambda: cluster.answering
         room.disown = lambda: cluster.forget(game_id)
+        room.tell_presence = lambda colours: self._tell_presence(game_id, colours)
+        room.nudge = lambda: self._nudge(game_id)
         room.owner = epoch is not None
         if epoch is not None:
             room.epoch = epoch
@@ -1008,8 +1143,11 @@ class Rooms:
     # --- housekeeping -----------------------------------------------------------------
 
     async def _sweep_often(self) -> None:
+        expiry = self.settings.waiting_expiry
+        # a short expiry is swept more often: who is at a game is recorded several times within it
+        every = min(self.settings.sweep_every, expiry / 3) if expiry > 0 else self.settings.sweep_every
         while True:
-            await asyncio.sleep(self.settings.sweep_every)
+            await asyncio.sleep(every)
             try:
                 await self.sweep()
             except Exception:  # the next sweep tries again
@@ -1022,11 +1160,10 @@ class Rooms:
         for room in list(self.rooms.values()):
             if not room.listeners and room.broken is None and (room.row.status == FINISHED or not room.owner):
                 self._forget(room)
-        expiry = self.settings.waiting_expiry
-        if expiry <= 0:
-            return
+        # recorded by every process, whether it expires games or not: another may
         watched = [room.row.id for room in list(self.rooms.values()) if room.row.status == WAITING and room.listeners]
-        before = datetime.now(UTC) - timedelta(seconds=expiry)
+        expiry = self.settings.waiting_expiry
+        before = datetime.now(UTC) - timedelta(seconds=expiry) if expiry > 0 else None
         for game_id in await asyncio.to_thread(self._expire, watched, before):
             expired = self.rooms.get(game_id)
             if expired is not None:
@@ -1035,9 +1172,9 @@ class Rooms:
                 self._forget(expired)
             log.info("game %s expired: nobody came to play it", game_id)
 
-    def _expire(self, watched: list[str], before: datetime) -> list[str]:
+    def _expire(self, watched: list[str], before: datetime | None) -> list[str]:
         self.store.seen(watched)
-        return self.store.expire_waiting(before)
+        return self.store.expire_waiting(before) if before is not None else []
 
     def close(self) -> None:
         if self._sweeper is not None:
@@ -1048,6 +1185,14 @@ class Rooms:
         self.writer.close()
         if self.cluster is not None:
             self.cluster.close()
+
+
+async def _take_over(room: Room, epoch: int) -> None:
+    """The room's game is this process's now: taken over under the room's lock, so that a
+    player's move being stored here is made first."""
+    async with room.lock:
+        with contextlib.suppress(CommandError):  # a failure is that game's alone: it is set aside
+            room.become_owner(epoch)
 
 
 async def _give_up(room: Room) -> None:

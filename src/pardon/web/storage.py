@@ -139,7 +139,9 @@ class Decision:
     status: str = PLAYING
     winner: int | None = None
     #: The game's owner epoch as the deciding process knows it: stored only if it is still the game's.
-    epoch: int = 0
+    #: None for a player's move through a process that does not own the game: its number alone
+    #: (the primary key) keeps it from taking the place of another decision.
+    epoch: int | None = 0
 
 
 @dataclass(frozen=True)
@@ -387,7 +389,7 @@ class Store:
         :class:`NotOwnerError` if a game has been taken over since its decision was made)."""
         try:
             with self._transaction() as connection:
-                _check_owners(connection, {(d.game_id, d.epoch) for d in batch})
+                _check_owners(connection, {(d.game_id, d.epoch) for d in batch if d.epoch is not None})
                 connection.execute(
                     _ADD_DECISION,
                     [{"game_id": d.game_id, "number": d.number, "colour": d.colour, "move": d.move} for d in batch],
@@ -409,6 +411,12 @@ class Store:
         """Tell the other server processes (PostgreSQL: delivered when the transaction commits)."""
         if self.is_postgres and payloads:
             connection.execute(_NOTIFY, {"channel": CHANNEL, "payloads": payloads})
+
+    def notify(self, payloads: list[str]) -> None:
+        """Tell the other server processes something not stored (who is connected where)."""
+        if self.is_postgres and payloads:
+            with self._transaction() as connection:
+                self._announce(connection, payloads)
 
     def set_status(self, game_id: str, status: str, epoch: int | None = None) -> None:
         """The game's new status; with ``epoch``, only by the game's owner (:class:`NotOwnerError` otherwise)."""
@@ -621,6 +629,8 @@ def _check_owners(connection: Connection, owners: set[tuple[str, int]]) -> None:
     taking a game over (:meth:`Store.take_over`) waits for this commit, and every decision
     made after the takeover with the old epoch is refused: a process that has lost a game
     can never store another decision of it."""
+    if not owners:  # players' moves only: their numbers alone keep them in order
+        return
     query = select(games.c.id).where(tuple_(games.c.id, games.c.owner_epoch).in_(sorted(owners)))
     owned = set(connection.execute(query.with_for_update(read=True)).scalars())
     lost = sorted({game_id for game_id, _ in owners} - owned)
