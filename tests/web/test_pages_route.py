@@ -45,7 +45,9 @@ def test_only_a_page_opened_is_answered_with_a_page(server: TestClient) -> None:
     assert server.get("/play/somegame", headers={"Accept": BROWSER}).status_code == 200  # the page says if it exists
 
 
-@pytest.mark.parametrize("path", ["/", "/lobby", "/rules/classic", "/scorekeeper", "/healthz", "/sheets/rules.pdf"])
+@pytest.mark.parametrize(
+    "path", ["/", "/lobby", "/rules/classic", "/scorekeeper", "/puzzles", "/puzzles/4", "/healthz", "/sheets/rules.pdf"]
+)
 def test_a_page_answers_head_for_uptime_checks(server: TestClient, path: str) -> None:
     answer = server.head(path)
     assert answer.status_code == 200, answer.text

@@ -35,6 +35,7 @@ from pardon.web.info_api import router as info_router
 from pardon.web.migrate import upgrade
 from pardon.web.pages import mount, not_found_page, prefers_html
 from pardon.web.protocol import Connections, serve_connection
+from pardon.web.puzzles_api import router as puzzles_router
 from pardon.web.results_api import router as results_router
 from pardon.web.rooms import Rooms
 from pardon.web.settings import Settings
@@ -84,6 +85,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(results_router)
     app.include_router(coach_router)
     app.include_router(board_router)
+    app.include_router(puzzles_router)
     app.include_router(docs_router)
     mount(app)
     app.add_exception_handler(ApiError, _api_error)  # type: ignore[arg-type]

@@ -105,6 +105,12 @@ def rules_page(name: str = "classic") -> FileResponse:
     return page("rules.html")
 
 
+@router.api_route("/puzzles", methods=PAGE_METHODS)
+@router.api_route("/puzzles/{number}", methods=PAGE_METHODS)
+def puzzles_page(number: str = "") -> FileResponse:
+    return page("puzzles.html")
+
+
 @router.api_route("/scorekeeper", methods=PAGE_METHODS)
 def scorekeeper_page() -> FileResponse:
     return page("scorekeeper.html")

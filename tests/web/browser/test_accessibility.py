@@ -33,7 +33,18 @@ def assert_accessible(page: Any, where: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "path", ["/", "/lobby", "/rules", "/rules/partners", "/scorekeeper", "/nowhere", "/play/no-such-game", "/docs"]
+    "path",
+    [
+        "/",
+        "/lobby",
+        "/rules",
+        "/rules/partners",
+        "/scorekeeper",
+        "/puzzles/4",
+        "/nowhere",
+        "/play/no-such-game",
+        "/docs",
+    ],
 )
 def test_the_pages_around_the_game_have_no_serious_violation(live_server: Any, page: Any, path: str) -> None:
     if path == "/lobby":  # with a game to join listed
