@@ -3,20 +3,88 @@ list of seeds was a ModuleNotFoundError for 'jax')."""
 
 from __future__ import annotations
 
-import importlib.util
-
 import numpy as np
 import pytest
 
-from pardon.batch.engine import Config, legal_lanes, new_games, play, step
-from pardon.core import InvalidError
+from pardon.batch.engine import Config, legal_lanes, new_games, play, random_moves, reset_finished, step
+from pardon.core import IllegalError, InvalidError
 
 
-@pytest.mark.skipif(importlib.util.find_spec("jax") is not None, reason="with JAX a list is read as JAX's")
-def test_a_list_of_seeds_without_jax_is_an_invalid_error() -> None:
-    with pytest.raises(InvalidError, match="NumPy arrays"):
-        new_games(Config.parse("classic", 2), [1, 2])
-    assert new_games(Config.parse("classic", 2), np.array([1, 2], dtype=np.uint32)).seed.tolist() == [1, 2]
+def test_a_list_or_a_number_of_seeds_is_read_as_numpys() -> None:
+    # a list was "'list' object has no attribute 'dtype'" with JAX installed, and without it
+    # an InvalidError asking for NumPy arrays
+    config = Config.parse("classic", 2)
+    assert new_games(config, [1, 2]).seed.tolist() == [1, 2]
+    assert new_games(config, 5).seed.shape == ()  # one game, no batch axis
+    assert new_games(config, np.array([1, 2], dtype=np.uint32)).seed.tolist() == [1, 2]
+    for seeds in ([-1], [1.5], [[1], [2, 3]], "3"):
+        with pytest.raises(InvalidError, match="0 to 4294967295"):
+            new_games(config, seeds)
+
+
+def test_rules_text_in_a_config_points_to_config_parse() -> None:
+    # was AttributeError: 'str' object has no attribute 'partners'
+    with pytest.raises(InvalidError, match=r"Config.parse\('classic\(pawns=3\)', players\) reads rules text"):
+        Config("classic(pawns=3)", 2)  # type: ignore[arg-type]
+    with pytest.raises(InvalidError, match="Config takes a Rules value, not None"):
+        Config(None, 2)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("seeds", "words"), [(np.arange(2, dtype=np.uint32), "shape 2"), (7, "a single number")])
+def test_reset_finished_takes_one_seed_per_game(seeds: object, words: str) -> None:
+    # two seeds for three games were NumPy's "operands could not be broadcast"
+    config = Config.parse("classic", 2)
+    games = new_games(config, [1, 2, 3])
+    with pytest.raises(InvalidError, match=f"give one seed per game, an array of shape 3, not {words}"):
+        reset_finished(config, games, seeds)
+    assert reset_finished(config, games, [4, 5, 6]).seed.tolist() == [1, 2, 3]  # none is over
+
+
+def _mid_game(config: Config, count: int) -> object:
+    games = new_games(config, np.arange(count, dtype=np.uint32))
+    for _ in range(20):
+        games, _ = step(config, games, random_moves(config, games))
+    return games
+
+
+@pytest.mark.parametrize(("players", "action"), [(2, 140), (2, 85), (2, 133), (3, 140), (3, 89)])
+def test_an_action_on_an_opponent_the_game_does_not_have_is_an_illegal_error(players: int, action: int) -> None:
+    # a switch or a Sorry! on the player 3 seats on, in a game of 2, was an IndexError from inside
+    config = Config.parse("classic", players)
+    games = _mid_game(config, 4)
+    actions = random_moves(config, games)
+    actions[2] = action
+    with pytest.raises(IllegalError, match=f"action {action} of game 2 .* is never legal with {players} players"):
+        step(config, games, actions)
+    one = new_games(config, np.uint32(3))
+    with pytest.raises(IllegalError, match=f"action {action} of the game"):
+        step(config, one, np.int32(action))
+
+
+def test_step_checks_the_actions_when_asked() -> None:
+    config = Config.parse("classic", 4)
+    games = _mid_game(config, 50)
+    actions = random_moves(config, games)
+    checked, _ = step(config, games, actions, check=True)
+    unchecked, _ = step(config, games, actions)
+    assert all(np.array_equal(a, b) for a, b in zip(checked, unchecked, strict=True))
+    lanes = legal_lanes(config, games)
+    game = int(np.flatnonzero(~lanes.all(axis=0))[0])
+    actions[game] = int(np.flatnonzero(~lanes[:, game])[0])
+    with pytest.raises(IllegalError, match=f"action {actions[game]} is not legal in game {game}: its legal actions"):
+        step(config, games, actions, check=True)
+    with pytest.raises(InvalidError, match="0 to 140"):
+        step(config, games, np.full(50, 141), check=True)
+
+
+def test_a_finished_game_takes_any_action_when_checked() -> None:
+    config = Config.parse("classic", 2)
+    games = new_games(config, np.arange(20, dtype=np.uint32))
+    while not (games.winner >= 0).any():
+        games, _ = step(config, games, random_moves(config, games), check=True)
+    actions = random_moves(config, games)
+    actions[games.winner >= 0] = 1  # ignored: nobody plays a finished game
+    step(config, games, actions, check=True)
 
 
 def test_players_of_the_wrong_type_are_named_as_given() -> None:

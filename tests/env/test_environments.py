@@ -17,6 +17,7 @@ from pardon.env.vector import SorryVectorEnv
 
 
 @pytest.mark.parametrize(("rules", "players"), [("classic", 2), ("classic", 4), ("modern-no-tokens", 3)])
+@pytest.mark.filterwarnings("ignore:SorryAECEnv.reset reads no options")  # the test's own {"options": 1}
 def test_aec_environment_passes_the_pettingzoo_api_test(rules: str, players: int) -> None:
     api_test(SorryAECEnv(rules=rules, players=players), num_cycles=300)
 
@@ -47,7 +48,7 @@ def test_aec_games_repeat_with_their_seed_and_differ_between_seeds() -> None:
 
 
 def test_aec_game_ends_with_rewards_and_the_json_position() -> None:
-    game = SorryAECEnv(players=2)
+    game = SorryAECEnv(players=2, render_mode="ansi")
     game.reset(seed=4)
     rng = np.random.default_rng(1)
     totals = dict.fromkeys(game.possible_agents, 0.0)
@@ -92,9 +93,27 @@ def test_aec_refuses_rules_the_batch_does_not_play() -> None:
         SorryAECEnv(rules="partners", players=4)
 
 
-@pytest.mark.parametrize("opponents", ["random", "greedy", "tactician"])
+#: Every level of computer player, the searching ones on a small budget (the test's time).
+LEVELS = ["random", "greedy", "tactician", "expectimax", "mcts(iterations=20)", "expert"]
+
+
+@pytest.mark.parametrize("opponents", LEVELS)
 def test_single_agent_environment_passes_gymnasiums_checker(opponents: str) -> None:
     check_env(SorryEnv(opponents=opponents, illegal="lose"), skip_render_check=True)
+
+
+@pytest.mark.parametrize("opponents", LEVELS)
+def test_single_agent_plays_against_every_level(opponents: str) -> None:
+    # The searching levels (expectimax, mcts, expert) sample the unseen cards from what they
+    # see, and were refused: the card drawn was not last on the discard pile the batch game
+    # was turned into ("the card drawn must be the last card on the discard pile").
+    environment = SorryEnv(players=3, seat=1, opponents=opponents)
+    observation, _ = environment.reset(seed=4)
+    for _ in range(30):
+        observation, _, terminated, _, _ = environment.step(int(np.flatnonzero(observation["action_mask"])[0]))
+        if terminated:
+            break
+    assert observation["action_mask"].any() or terminated
 
 
 def test_single_agent_plays_whole_games_against_computer_players() -> None:
@@ -216,3 +235,19 @@ def test_gymnasiums_own_vector_wrappers_read_the_finished_games() -> None:
                     assert info["episode"]["r"] == reward[row] and info["final_info"]["winner"] in (0, 1)
             return
     raise AssertionError("no game finished in 400 steps")
+
+
+def test_the_environments_are_registered_with_gymnasium() -> None:
+    import gymnasium
+
+    environment = gymnasium.make("pardon/Sorry-v0", opponents="greedy", players=3)
+    observation, _ = environment.reset(seed=2)
+    assert environment.spec is not None and environment.spec.id == "pardon/Sorry-v0"
+    observation, *_ = environment.step(int(np.flatnonzero(observation["action_mask"])[0]))
+    assert observation in environment.observation_space
+    # every check, the render modes' too (made again from the spec)
+    check_env(gymnasium.make("pardon/Sorry-v0", illegal="lose").unwrapped)
+    vector = gymnasium.make_vec("pardon/SorryVector-v0", num_envs=4, opponent="greedy")
+    assert isinstance(vector.unwrapped, SorryVectorEnv) and vector.num_envs == 4
+    observation, _ = vector.reset(seed=1)
+    assert observation["action_mask"].shape == (4, 141)

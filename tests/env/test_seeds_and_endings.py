@@ -155,3 +155,47 @@ def test_single_a_forfeited_game_is_rendered_as_lost_not_as_going_on() -> None:
     assert (reward, terminated) == (-1.0, True)
     text = environment.render()
     assert text is not None and text.endswith("Red lost by an illegal action: reset the environment.")
+
+
+def test_rendering_without_a_render_mode_warns_and_returns_nothing() -> None:
+    # render() gave the text with no render mode; Gymnasium and PettingZoo give None and warn
+    single = SorryEnv()
+    single.reset(seed=1)
+    game = SorryAECEnv()
+    for environment in (single, game):
+        with pytest.warns(UserWarning, match="without specifying any render mode"):
+            assert environment.render() is None
+    assert "to play" in SorryAECEnv(render_mode="ansi").render()
+
+
+@pytest.mark.parametrize("make", [SorryEnv, lambda: SorryVectorEnv(2)], ids=["SorryEnv", "SorryVectorEnv"])
+def test_reset_options_are_refused_by_the_gymnasium_environments(make: object) -> None:
+    # reset(options={"rules": "modern"}) was ignored without a word
+    environment = make()  # type: ignore[operator]
+    with pytest.raises(InvalidError, match=r"reads no options, not \{'rules': 'modern'\}: the rules"):
+        environment.reset(seed=1, options={"rules": "modern"})
+    environment.reset(seed=1, options={})  # Gymnasium's checker passes {}
+    environment.reset(seed=1, options=None)
+
+
+def test_reset_options_are_ignored_with_a_warning_by_the_aec_environment() -> None:
+    # PettingZoo's api_test passes options={"options": 1}: refusing it would fail the test
+    with pytest.warns(UserWarning, match=r"SorryAECEnv.reset reads no options; \{'rules': 'modern'\} ignored"):
+        SorryAECEnv().reset(seed=1, options={"rules": "modern"})
+
+
+def test_a_seed_deals_the_same_batch_game_in_every_environment() -> None:
+    # SorryEnv's seed s dealt the game of a seed drawn from a generator seeded by s (seed 0:
+    # game 3653403231), where the AEC and vector environments deal game s
+    single = SorryEnv()
+    single.reset(seed=7)
+    game = SorryAECEnv()
+    game.reset(seed=7)
+    vector = SorryVectorEnv(3)
+    vector.reset(seed=7)
+    assert single.games.seed.tolist() == game.games.seed.tolist() == [7] == vector.games.seed.tolist()[:1]
+    single.reset()  # unseeded: the next game's seed from the generator the last seed seeded
+    after = single.games.seed.tolist()
+    single.reset(seed=7)
+    single.reset()
+    assert single.games.seed.tolist() == after != [7]

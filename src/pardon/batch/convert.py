@@ -8,6 +8,8 @@ state, and the batch action that makes a core move.
 >>> state = core_state(config, games, 0)
 >>> state.card, len(state.pack.draw_pile), state.position.pawns[0]
 (12, 44, (66, 66, 66, 66))
+>>> state.pack.discards  # the card drawn is on top
+(12,)
 """
 
 from __future__ import annotations
@@ -78,15 +80,24 @@ def core_state(config: Config, games: Games, index: int) -> GameState:
 
     The pack has the batch's composition; the order of the cards left is not kept by the
     batch (it is drawn as it goes), so they are listed in rank order, and the discards are
-    the rest of the deck, also in rank order."""
+    the rest of the deck, also in rank order but for the card drawn, last (on top, as the
+    core keeps it: the searching computer players read it there)."""
     position = core_position(config, games, index)
     left = np.asarray(games.pack)[:, index]
     pile = tuple(card for card, count in zip(CARDS, left, strict=True) for _ in range(int(count)))
-    discards = Counter(DECKS[config.rules.deck])
-    discards.subtract(pile)
-    pack = Pack(pile, tuple(sorted(discards.elements())), 1)
     card = int(games.card[index])
+    pack = Pack(pile, _discards(config, pile, card), 1)
     return GameState(position, pack, int(games.seed[index]), card if card else None)
+
+
+def _discards(config: Config, pile: tuple[int, ...], card: int) -> tuple[int, ...]:
+    """The deck less ``pile`` in rank order, the card drawn (0: none) moved to the end."""
+    rest = Counter(DECKS[config.rules.deck])
+    rest.subtract(pile)
+    ranked = sorted(rest.elements())
+    if card in ranked:  # a drawn card has left the pile (unless a game made by hand swapped it in)
+        ranked.remove(card)
+    return (*ranked, card) if card else tuple(ranked)
 
 
 def outcomes(config: Config, games: Games, lanes: Any | None = None) -> dict[tuple[int, int], PositionKey]:

@@ -37,7 +37,8 @@ import math
 import reprlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Final, NamedTuple
+from types import ModuleType
+from typing import Any, Final, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -55,6 +56,7 @@ from pardon.batch.actions import (
     SPLIT,
     SPLIT_COUNTS,
     SWITCH,
+    describe_action,
 )
 from pardon.batch.actions import (
     BACK1 as BACK1_LANE,
@@ -79,7 +81,7 @@ from pardon.batch.backend import (
 )
 from pardon.core.board import FIRST_TRACK, HOME, LAST_TRACK, START, START_EXIT
 from pardon.core.cards import CARDS, DECKS, SORRY
-from pardon.core.errors import InvalidError, whole_number
+from pardon.core.errors import IllegalError, InvalidError, whole_number
 from pardon.core.rules import Rules, parse_rules, to_text
 from pardon.core.state import seats_for
 
@@ -166,6 +168,11 @@ class Config:
 
 def check_rules(rules: Rules) -> Rules:
     """Raise InvalidError unless the batch engine plays ``rules``; return them."""
+    if not isinstance(rules, Rules):  # rules text read its .partners: an AttributeError
+        text = reprlib.repr(rules) if isinstance(rules, str) else "'classic'"
+        raise InvalidError(
+            f"Config takes a Rules value, not {reprlib.repr(rules)}: Config.parse({text}, players) reads rules text"
+        )
     unplayed = [
         (rules.partners, "partners"),
         (rules.hand != 0, "hands of cards"),
@@ -390,6 +397,7 @@ def new_games(config: Config, seeds: Array) -> Games:
     first player to move chosen by the rules (``leader="named"``: the first seat;
     otherwise each seat is equally likely, as the draw for the Leader makes it, from the
     game's seed)."""
+    seeds = _seed_array(seeds)
     xp = namespace(seeds)
     table = tables(config)
     _check_seeds(seeds)
@@ -408,6 +416,17 @@ def new_games(config: Config, seeds: Array) -> Games:
     left = zero8 + I8(config.deck_size)
     games = Games(pawns, turn, zero8, pack, left, seeds, xp.zeros(shape, dtype=xp.int32), zero8 - I8(1), turn)
     return draw(config, games)
+
+
+def _seed_array(seeds: Any) -> Array:
+    """``seeds`` as an array: a list or a number read as NumPy's (reading a list's dtype was
+    an AttributeError), an array (NumPy's or JAX's) as it is."""
+    if hasattr(seeds, "dtype"):
+        return seeds
+    try:
+        return np.asarray(seeds)
+    except ValueError:  # a ragged list
+        raise InvalidError(f"seeds are whole numbers from 0 to {SEEDS - 1}, not {reprlib.repr(seeds)}") from None
 
 
 def _check_seeds(seeds: Array) -> None:
@@ -1582,19 +1601,14 @@ def play(config: Config, games: Games, actions: Array, advance: bool = True) -> 
     pawns, card = games.pawns, games.card
     slots = column(np.arange(SLOTS), card.ndim)
     fast = _is_fast(xp, card)
-    given = xp.asarray(actions)
-    if tuple(given.shape) != tuple(card.shape):  # one action would be broadcast to every game
-        wanted, found = _shape_words(tuple(card.shape)), _shape_words(tuple(given.shape))
-        raise InvalidError(f"give one action per game, an array of {wanted}, not {found}")
-    index = given.astype(xp.int32)
-    if is_numpy(xp) and (given.dtype.kind not in "iu" or (index.view(np.uint32) >= ACTIONS).any()):
-        # a gather would wrap -1 round to action 140, and fail inside on 141
-        raise InvalidError(f"actions are whole numbers from 0 to {ACTIONS - 1}, one per game")
+    index = _action_index(xp, card, actions)
     kind, slot = _lookup_pair(_KIND_SLOT, index)
     playing = games.winner < 0
     split_rows, switch_rows, sorry_rows = (
         _rows_of(kind, (KIND_SPLIT, KIND_SWITCH, KIND_SORRY), playing) if fast else (None, None, None)
     )
+    if is_numpy(xp):
+        _check_opponents(config, index, kind, (switch_rows, sorry_rows) if fast else None)
     sides = _sides(config, games.turn)
     origin = _pick(pawns[0], slots == slot)
     landing = _main_landing(table, origin[None], card)[0][0]
@@ -1615,6 +1629,51 @@ def play(config: Config, games: Games, actions: Array, advance: bool = True) -> 
     if not advance:
         return games._replace(pawns=pawns), played
     return _advance(config, games._replace(pawns=pawns), playing), played
+
+
+def _action_index(xp: ModuleType, card: Array, actions: Array) -> Array:
+    """``actions`` as int32, one per game (``card``: the games' cards); on NumPy each one
+    checked to be in the encoding (under JAX's ``jit`` the values cannot be looked at)."""
+    given = xp.asarray(actions)
+    if tuple(given.shape) != tuple(card.shape):  # one action would be broadcast to every game
+        wanted, found = _shape_words(tuple(card.shape)), _shape_words(tuple(given.shape))
+        raise InvalidError(f"give one action per game, an array of {wanted}, not {found}")
+    index = given.astype(xp.int32)
+    if is_numpy(xp) and (given.dtype.kind not in "iu" or (index.view(np.uint32) >= ACTIONS).any()):
+        # a gather would wrap -1 round to action 140, and fail inside on 141
+        raise InvalidError(f"actions are whole numbers from 0 to {ACTIONS - 1}, one per game")
+    return index
+
+
+def _check_opponents(config: Config, index: Array, kind: Array, rows: tuple[Array, Array] | None) -> None:
+    """NumPy: IllegalError for a switch or a Sorry! on an opponent the games do not have
+    (the player 3 seats on, with 2 players), whose pawns would be read past the game's own
+    (an IndexError from inside).  ``rows``: the games playing a switch and a Sorry!, or
+    None to look at every game; only those few are looked at, so a step stays as fast."""
+    if config.players > OPPONENTS:  # 4 players: every opponent the encoding names is there
+        return
+    flat = np.ravel(index)
+    if rows is None:
+        flat_kind = np.ravel(kind)
+        rows = (np.flatnonzero(flat_kind == KIND_SWITCH), np.flatnonzero(flat_kind == KIND_SORRY))
+    for some in rows:
+        beyond = np.take(DECODED[_OPPONENT], np.take(flat, some)) >= config.players
+        if beyond.any():
+            at = int(some[np.flatnonzero(beyond)[0]])
+            action = int(flat[at])
+            others = "the other sits 1 seat on" if config.players == 2 else "the others sit 1 or 2 seats on"
+            raise IllegalError(
+                f"action {action} of {_game_words(index.shape, at)} ({describe_action(action)}) is never legal "
+                f"with {config.players} players: {others}"
+            )
+
+
+def _game_words(shape: tuple[int, ...], flat: int) -> str:
+    """A game of a batch as a message names it: "game 3", "game (1, 2)", or "the game"."""
+    if not shape:
+        return "the game"
+    place = np.unravel_index(flat, shape)
+    return f"game {int(place[0])}" if len(shape) == 1 else f"game {tuple(int(axis) for axis in place)}"
 
 
 #: The fields of :data:`DECODED` (as :class:`pardon.batch.actions.Decoded` orders them).
@@ -1704,15 +1763,43 @@ def _check_games(config: Config, games: Games) -> None:
         raise InvalidError(f"these games are of {made_for} players, and the config plays {config.players}")
 
 
-def step(config: Config, games: Games, actions: Array) -> tuple[Games, Played]:
+def step(config: Config, games: Games, actions: Array, check: bool = False) -> tuple[Games, Played]:
     """:func:`play` each game's action, then :func:`draw` the next card of each game still
-    going on."""
+    going on.
+
+    The actions are trusted to be legal: an illegal one may be played anyway, making a
+    position the rules never reach.  ``check=True`` first compares them with the legal
+    actions (one :func:`legal_lanes`, not under ``jit``): IllegalError for one that is not."""
+    if check:
+        _check_legal(config, games, actions)
     played, what = play(config, games, actions)
     return draw(config, played), what
 
 
+def _check_legal(config: Config, games: Games, actions: Array) -> None:
+    """IllegalError naming the first game whose action is not one of its legal actions (a
+    finished game takes any action, and ignores it)."""
+    card = np.asarray(games.card)  # JAX's arrays too, outside jit
+    index = _action_index(np, card, np.asarray(actions)).astype(np.intp)
+    lanes = np.asarray(legal_lanes(config, games))
+    legal = np.take_along_axis(lanes, index[None], axis=0)[0] | (np.asarray(games.winner) >= 0)
+    if not legal.all():
+        at = int(np.flatnonzero(~legal)[0])
+        allowed = np.flatnonzero(lanes.reshape((ACTIONS, -1))[:, at]).tolist()
+        raise IllegalError(
+            f"action {int(index.reshape(-1)[at])} is not legal in {_game_words(card.shape, at)}: "
+            f"its legal actions are {allowed}"
+        )
+
+
 def reset_finished(config: Config, games: Games, seeds: Array) -> Games:
-    """Games that are over replaced by new games of ``seeds`` (the others kept)."""
+    """Games that are over replaced by new games of ``seeds``, one seed per game (the
+    others kept)."""
+    _check_games(config, games)
+    seeds = _seed_array(seeds)
+    if tuple(seeds.shape) != tuple(games.card.shape):  # NumPy's broadcasting error, or a seed for all
+        wanted, found = _shape_words(tuple(games.card.shape)), _shape_words(tuple(seeds.shape))
+        raise InvalidError(f"give one seed per game, an array of {wanted}, not {found}")
     fresh = new_games(config, seeds)
     over = games.winner >= 0
     return Games(*(select(over, new, old) for new, old in zip(fresh, games, strict=True)))

@@ -6,7 +6,8 @@ Each agent's observation is a dict of ``observation`` (the 1,098 planes of
 zeros unless the agent is to play).  Actions are the batch's fixed encoding
 (:mod:`pardon.batch.actions`).  The winner gets +1 and every other player -1 when the
 game ends.  ``infos[agent]`` holds the position as JSON (docs/json.md) and the card to
-play.  ``render()`` draws the board as text.
+play.  ``render()`` draws the board as text (``render_mode="ansi"``; printed with
+``"human"``).  ``reset`` reads no options (any given is ignored, with a warning).
 
 >>> game = SorryAECEnv()
 >>> game.reset(seed=3)
@@ -33,7 +34,7 @@ from pardon.core.cards import card_name
 from pardon.core.errors import IllegalError, InvalidError
 from pardon.core.jsonio import position_to_json
 from pardon.core.rules import parse_rules
-from pardon.env.vector import action_number, observation_space, seed_number, shown
+from pardon.env.vector import action_number, ignore_options, observation_space, seed_number, shown
 from pardon.textboard import render
 
 RENDER_MODES = ("ansi", "human")
@@ -76,6 +77,7 @@ class SorryAECEnv(AECEnv):  # type: ignore[misc]
         return self.possible_agents.index(agent)
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        ignore_options(options, "SorryAECEnv")
         if seed is None:
             seed = int(np.random.SeedSequence().generate_state(1)[0])
         self.games = new_games(self.config, np.array([seed_number(seed)], dtype=np.uint32))
@@ -130,8 +132,8 @@ class SorryAECEnv(AECEnv):  # type: ignore[misc]
 
     def render(self) -> str | None:
         """The board as text, and who is to play which card; in ``"human"`` mode printed,
-        returning None (as PettingZoo's render modes say)."""
-        return shown(self._text(), self.render_mode)
+        returning None, and with no render mode None (as PettingZoo's render modes say)."""
+        return shown(self._text, self.render_mode)
 
     def _text(self) -> str:
         position = core_position(self.config, self.games, 0)

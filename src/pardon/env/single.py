@@ -7,6 +7,8 @@ the agent wins and -1 when another player does.  ``info`` holds the position as 
 (docs/json.md) and the card to play.  An action the mask does not allow is refused
 (``IllegalError``, nothing changes), or with ``illegal="lose"`` ends the game as a loss
 (reward -1, ``info["illegal"]``), for learners that sample without the mask.
+``reset(seed=s)`` deals batch game ``s``, as the other environments do; ``reset`` reads no
+options.  Registered as ``gymnasium.make("pardon/Sorry-v0")``.
 
 >>> environment = SorryEnv(opponents="greedy")
 >>> observation, info = environment.reset(seed=5)
@@ -35,7 +37,7 @@ from pardon.core.errors import IllegalError, InvalidError
 from pardon.core.jsonio import position_to_json
 from pardon.core.rules import parse_rules
 from pardon.core.turn import legal_moves, observe_state
-from pardon.env.vector import action_number, observation_space, seat_number, seed_number, shown
+from pardon.env.vector import action_number, observation_space, read_no_options, seat_number, seed_number, shown
 from pardon.textboard import render
 
 #: Decisions after which a game is cut short (truncated); no real game comes near.
@@ -52,7 +54,8 @@ class SorryEnv(gymnasium.Env):
     names the computer player of every other seat (one level for all, or one per seat in
     seat order, the agent's own seat left out)."""
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"]}  # noqa: RUF012 (Gymnasium declares it so)
+    # render_fps: Gymnasium's checker asks every renderer for one (its text games say 4)
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "render_fps": 4}  # noqa: RUF012 (Gymnasium declares it so)
 
     def __init__(
         self,
@@ -100,8 +103,12 @@ class SorryEnv(gymnasium.Env):
         self.was_reset = False  # until reset() the other seats have not played: no game to step in
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
-        super().reset(seed=None if seed is None else seed_number(seed))
-        game_seed = int(self.np_random.integers(2**32))
+        read_no_options(options, "SorryEnv")
+        number = None if seed is None else seed_number(seed)
+        super().reset(seed=number)
+        # seed s deals batch game s, as the other environments do; without one, the game's
+        # seed is drawn from the environment's generator (seeded by the last seed given)
+        game_seed = int(self.np_random.integers(2**32)) if number is None else number
         self.chooser = random.Random(game_seed)  # the computer players' own choices
         self.games = new_games(self.config, np.array([game_seed], dtype=np.uint32))
         self.decisions = 0
@@ -162,8 +169,9 @@ class SorryEnv(gymnasium.Env):
 
     def render(self) -> str | None:
         """The board as text, and the card and legal actions of the agent; in ``"human"``
-        mode printed, returning None (as Gymnasium's render modes say)."""
-        return shown(self._text(), self.render_mode)
+        mode printed, returning None, and with no render mode None (as Gymnasium's render
+        modes say)."""
+        return shown(self._text, self.render_mode)
 
     def _text(self) -> str:
         position = core_position(self.config, self.games, 0)

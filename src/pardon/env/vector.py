@@ -14,6 +14,7 @@ game, the last observation of one that finished (seen from the learner's seat) o
 ``info["final_info"]["winner"]`` its winning seat, each with its mask under ``"_" + key``
 (``info["_final_obs"]`` says which games finished).  Seeds are whole numbers from 0 to
 2**32 - 1; any other is refused (``InvalidError``), not wrapped round onto another game's.
+``reset`` reads no options.  Registered as ``gymnasium.make_vec("pardon/SorryVector-v0", num_envs)``.
 
 >>> env = SorryVectorEnv(4, seed=1)
 >>> observation, info = env.reset(seed=1)
@@ -29,10 +30,12 @@ game, the last observation of one that finished (seen from the learner's seat) o
 from __future__ import annotations
 
 import reprlib
+import warnings
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from gymnasium import spaces
+from gymnasium import logger, spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
@@ -85,13 +88,39 @@ def flag(value: Any, what: str) -> bool:
     return bool(value)
 
 
-def shown(text: str, render_mode: str | None) -> str | None:
-    """What ``render()`` gives: in ``"human"`` mode the text is printed and None returned, as
-    Gymnasium's and PettingZoo's render modes say; else the text."""
-    if render_mode == "human":
-        print(text)
+def shown(text: Callable[[], str], render_mode: str | None) -> str | None:
+    """What ``render()`` gives, as Gymnasium's and PettingZoo's render modes say: the text
+    (``"ansi"``); in ``"human"`` mode the text printed and None; with no render mode None
+    and their usual warning."""
+    if render_mode is None:
+        logger.warn(
+            "You are calling render method without specifying any render mode: make the environment "
+            "with render_mode='ansi' for the board as text, or 'human' to print it"
+        )
         return None
-    return text
+    if render_mode == "human":
+        print(text())
+        return None
+    return text()
+
+
+#: What to do instead of a reset option.
+NO_OPTIONS = "the rules, players and opponents are set when the environment is made (make another for others)"
+
+
+def read_no_options(options: dict[str, Any] | None, environment: str) -> None:
+    """InvalidError for reset options (``{}`` and None are none): none is read, and one
+    such as ``{"rules": ...}`` would otherwise be ignored without a word."""
+    if options:
+        raise InvalidError(f"{environment}.reset reads no options, not {reprlib.repr(options)}: {NO_OPTIONS}")
+
+
+def ignore_options(options: dict[str, Any] | None, environment: str) -> None:
+    """A warning for reset options: none is read, but PettingZoo's own api_test passes one."""
+    if options:
+        warnings.warn(
+            f"{environment}.reset reads no options; {reprlib.repr(options)} ignored: {NO_OPTIONS}", stacklevel=3
+        )
 
 
 def action_number(action: Any) -> int:
@@ -202,6 +231,7 @@ class SorryVectorEnv(VectorEnv):
     # --- the Gymnasium interface ----------------------------------------------------------
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
+        read_no_options(options, "SorryVectorEnv")
         if seed is not None:
             self._next_seed = seed_number(seed)
         self.games = self._new(self.num_envs)
