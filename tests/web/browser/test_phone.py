@@ -5,6 +5,7 @@ in view together when the phone is turned, the button that starts a game on the 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -168,9 +169,26 @@ def a_split_seven(now: dict[str, Any]) -> Move | None:
 
 
 def tap(page: Any, selector: str) -> None:
-    """A finger on the middle of what ``selector`` finds (a pawn's or a ring's own shape)."""
-    box = page.locator(selector).first.bounding_box()
+    """A finger on the middle of what ``selector`` finds (a pawn's or a ring's own shape), brought
+    on screen first if it is off it, as a player scrolls to it."""
+    target = page.locator(selector).first
+    target.scroll_into_view_if_needed()
+    box = target.bounding_box()
     page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+
+
+def tap_move(page: Any, move: Move) -> None:
+    """Make ``move`` by taps (its card from the hand first, in a hand game), without waiting for it."""
+    card = f'#hand button[data-card="{move["card"]}"]'
+    if page.evaluate("() => window.pardonGame.card") != move["card"] and page.locator(card).count():
+        tap(page, card)
+    actions = pawn_actions(move)
+    if not actions:
+        tap(page, f'#choices button[data-move="{move["move"]}"]')
+    for action in actions:
+        if page.evaluate("() => window.pardonGame.selection?.pawn") != action["pawn"]:
+            tap(page, f'.pawn[data-key="{action["pawn"]}"] .pawn-hit')
+        tap(page, f'.mark[data-place="{place_key(action)}"]')
 
 
 def test_a_split_seven_by_taps_speaks_of_taps_and_cancel_never_of_escape(live_server: Server, phone: Any) -> None:
@@ -339,3 +357,185 @@ def test_the_rules_contents_are_a_finger_tall_on_a_touch_screen(
     assert desktop.keys() == contents.keys() and not page.locator(".rules-nav summary").is_visible()
     assert all(height < 2 * FINGER for height in desktop.values())
     assert min(desktop.values()) < 20
+
+
+SMALL_UPRIGHT = {"width": 320, "height": 568}  # a small phone held upright (an iPhone SE)
+
+
+def on_screen(page: Any, selector: str) -> bool:
+    """Whether what ``selector`` finds lies wholly on the screen, where a finger can tap it."""
+    box = page.locator(selector).first.bounding_box()
+    height: int = page.evaluate("() => window.innerHeight")
+    return box is not None and box["y"] >= -1 and box["y"] + box["height"] <= height + 1  # a pixel's rounding
+
+
+@pytest.mark.parametrize("who", ["two-at-one-phone", "against-the-computer"])
+def test_a_card_chosen_from_the_hand_brings_its_pawns_into_view_on_a_small_phone(
+    live_server: Server, phone: Any, who: str
+) -> None:
+    """A hand of cards (the adult preset) on a small phone held upright: the hand is under the board,
+    and once a card was chosen the pawn to tap next was above the top of the screen."""
+    phone.set_viewport_size(SMALL_UPRIGHT)
+    at_one_phone = who == "two-at-one-phone"
+    seats = [{"kind": "hotseat"}] * 2 if at_one_phone else [{"kind": "human"}, {"kind": "bot", "level": "greedy"}]
+    game = create_game(live_server, {"rules": "adult", "seed": 5, "seats": seats})
+    open_game(phone, game["host_link"] if at_one_phone else game["seats"][0]["link"])
+    off: list[str] = []
+    for _ in range(10):
+        now = wait_my_turn(phone)
+        if phone.locator("#show-hand").count():
+            tap(phone, "#show-hand")  # "Show Red's hand", under the board
+        move = furthest(now["moves"])
+        card = f'#hand button[data-card="{move["card"]}"]'
+        if phone.evaluate("() => window.pardonGame.card") != move["card"]:
+            tap(phone, card)
+        for action in pawn_actions(move)[:1]:
+            pawn = f'.pawn[data-key="{action["pawn"]}"] .pawn-hit'
+            if not on_screen(phone, pawn):
+                top = phone.locator(pawn).first.bounding_box()["y"]
+                off.append(f"event {now['event']}: {action['pawn']} at y={top:.0f}")
+        tap_move(phone, move)
+        phone.wait_for_function(f"() => window.pardonGame.state.event > {now['event']}")
+    assert off == [], "the pawn to tap next is on the screen once its card is chosen"
+
+
+def test_the_boxes_to_tick_and_the_replay_slider_are_a_finger_tall_on_a_phone(
+    quick_server: Server, phone: Any, page: Any
+) -> None:
+    """Rows 22 px tall, set 30 px apart: a finger ticked the wrong winner on the scorekeeper."""
+    phone.goto(quick_server.url + "/")
+    phone.wait_for_selector("body[data-ready=true]")
+    phone.locator(".rule-options summary").tap()  # the rule options' boxes too
+    home = heights(phone, "label.check")
+    assert {"Hints on request", "Public: list it in the lobby, so anyone can take an open seat or watch"} <= set(home)
+    assert len(home) >= 5
+    phone.goto(quick_server.url + "/scorekeeper")
+    add_players(phone, "Grandma", "Sam", "Ann", "Blue and Green")
+    form = heights(phone, "#game-form label.check")
+    assert {"Grandma", "Sam", "Ann", "Blue and Green", "Doubled game (counts 2 wins)"} <= set(form)
+    game = create_game(quick_server, {"seed": 3, "seats": [{"kind": "human"}, {"kind": "bot", "level": "greedy"}]})
+    play_to_the_end(quick_server, game, game["seats"][0]["token"])
+    phone.goto(f"{quick_server.url}/replay/{game['id']}")
+    phone.wait_for_selector("body[data-ready=true]")
+    slider = phone.locator("#slider").bounding_box()["height"]
+    short = {name: height for name, height in {**home, **form, "slider": slider}.items() if height < LINK_TARGET}
+    assert short == {}
+    # a desktop with a mouse keeps its close-set rows
+    page.goto(quick_server.url + "/")
+    page.wait_for_selector("body[data-ready=true]")
+    assert heights(page, "label.check")["Hints on request"] < LINK_TARGET
+
+
+PHONE_WITH_BARS = {"width": 390, "height": 664}  # a phone held upright, less its browser's bars (an iPhone 13)
+
+
+def test_a_mistake_shown_on_a_phone_has_its_words_and_the_way_back_under_the_board(
+    quick_server: Server, phone: Any
+) -> None:
+    """The board showed the mistake's position, but what it showed, and "Back to the end", were in
+    the coach's panel far below: the player saw a changed board and the words "Red wins!"."""
+    phone.set_viewport_size(PHONE_WITH_BARS)
+    game = create_game(quick_server, {"seed": 3, "seats": [{"kind": "human"}, {"kind": "bot", "level": "greedy"}]})
+    play_to_the_end(quick_server, game, game["seats"][0]["token"])
+    open_game(phone, game["seats"][0]["link"])
+    phone.get_by_role("button", name="How the game went").tap()
+    phone.locator("#coach[data-state=ready]").wait_for()
+    show = phone.get_by_role("button", name="Show on the board").first
+    show.tap()  # scrolled to, far down the page
+    phone.locator("#board[data-reviewing]").wait_for()
+    for what in ("#board", "#reviewing-text", "#back-to-end", ".mark.better-mark"):
+        assert on_screen(phone, what), f"{what} is on the screen with the rest"
+    phone.get_by_role("button", name="Back to the end").tap()
+    assert phone.locator("#reviewing").is_hidden()
+
+
+def test_the_game_pages_header_says_pardon_sorry_with_its_space_on_a_phone(live_server: Server, phone: Any) -> None:
+    game = vs_computers(live_server, seed=7, players=2)
+    open_game(phone, game["seats"][0]["link"])
+    space = phone.evaluate(
+        """() => {  // from the end of the word "pardon" to the start of "Sorry!"
+            const brand = document.querySelector(".site-header .brand");
+            const words = document.createRange();
+            words.selectNodeContents(brand.firstChild);
+            return brand.querySelector("b").getBoundingClientRect().left - words.getBoundingClientRect().right;
+        }"""
+    )
+    assert space >= 3, "pardon Sorry!, not pardonSorry!"
+
+
+def test_the_online_games_invitations_open_at_their_heading_on_a_phone(live_server: Server, phone: Any) -> None:
+    """The panel, taller than the screen, had the focus and was scrolled to its middle by the browser."""
+    phone.set_viewport_size(PHONE_WITH_BARS)
+    phone.goto(live_server.url + "/")
+    phone.wait_for_selector("body[data-ready=true]")
+    phone.locator("#online").get_by_role("button", name="Create the online game").tap()
+    phone.locator("#game-lobby").wait_for(state="visible")
+    assert phone.evaluate("() => document.activeElement.id") == "game-lobby"
+    assert on_screen(phone, "#game-lobby-title"), "Your game is ready, at the top of the screen"
+
+
+def test_a_phone_shares_an_invite_link_straight_into_a_message(live_server: Server, phone: Any) -> None:
+    """A browser that can share (a phone's) offers Share beside Copy: the link goes to a chat at once."""
+    phone.add_init_script("navigator.share = async (data) => { window.shared = data; };")
+    phone.goto(live_server.url + "/")
+    phone.wait_for_selector("body[data-ready=true]")
+    phone.locator("#online").get_by_role("button", name="Create the online game").tap()
+    share = phone.get_by_role("button", name="Share Yellow's invite link")
+    share.tap()
+    shared = phone.wait_for_function("() => window.shared").json_value()
+    link = phone.get_by_role("textbox", name="Yellow's invite link").input_value()
+    assert shared["url"] == link and "/play/" in link
+
+
+def test_where_the_ice_goes_is_asked_with_its_buttons_on_the_screen(live_server: Server, phone: Any) -> None:
+    """A 1 that may put the Ice on one pawn or another: the buttons that name each were under the screen."""
+    phone.set_viewport_size(PHONE_WITH_BARS)
+    game = vs_computers(live_server, seed=3, players=2, rules="modern")
+    open_game(phone, game["seats"][0]["link"])
+    for _ in range(200):
+        now = wait_my_turn(phone)
+        same = where_a_token_goes(now)
+        if same:
+            break
+        tap_move(phone, furthest(now["moves"]))
+        phone.wait_for_function(f"() => window.pardonGame.state.event > {now['event']}")
+    else:
+        pytest.fail("no card for Red with a token to place")
+    tap_move(phone, same[0])  # its pawns: then where the token goes is asked
+    phone.wait_for_function("() => window.pardonGame.tokenChoice !== null")
+    buttons = phone.locator("#choices button")
+    assert buttons.count() == len(same) + 1  # each place, and Cancel
+    for index in range(buttons.count()):
+        assert on_screen(phone, f"#choices button >> nth={index}"), buttons.nth(index).inner_text()
+
+
+def where_a_token_goes(now: dict[str, Any]) -> list[Move]:
+    """The moves of the same pawns to the same places that differ only in where a token goes, if any."""
+    by_pawns: dict[str, list[Move]] = {}
+    for move in now["moves"]:
+        if pawn_actions(move) and now["stage"] == "card":
+            by_pawns.setdefault(json.dumps(pawn_actions(move), sort_keys=True), []).append(move)
+    return next((same for same in by_pawns.values() if len(same) > 1), [])
+
+
+def test_the_score_sheets_edit_and_remove_are_in_reach_on_the_smallest_phone(live_server: Server, phone: Any) -> None:
+    """On a 320 px phone a sheet of four players is wider than the screen: its buttons, at the right
+    of their row, could be reached only by scrolling the sheet sideways, and nothing said so."""
+    phone.set_viewport_size(SMALL_UPRIGHT)
+    phone.goto(live_server.url + "/scorekeeper")
+    add_players(phone, "Grandma", "Sam", "Ann", "Blue and Green")
+    for name in ("Sam", "Ann", "Grandma"):
+        record_win(phone, name)
+    phone.get_by_role("button", name="Remove game 3").wait_for()
+    wrap = phone.locator(".table-wrap").first.bounding_box()
+    buttons = phone.locator("#sheet .actions button")
+    assert buttons.count() == 6
+    for index in range(buttons.count()):
+        box = buttons.nth(index).bounding_box()
+        name = buttons.nth(index).get_attribute("aria-label")
+        assert wrap["x"] <= box["x"] and box["x"] + box["width"] <= wrap["x"] + wrap["width"], name
+    wider, cue = phone.locator(".table-wrap").first.evaluate(
+        "wrap => [wrap.scrollWidth > wrap.clientWidth, getComputedStyle(wrap).backgroundImage]"
+    )
+    assert not wider or "gradient" in cue, "a sheet wider than the screen shows at its edge that it scrolls"
+    assert no_sideways_scroll(phone)

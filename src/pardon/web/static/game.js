@@ -42,6 +42,15 @@ const CARD_LABELS = { sorry: "Sorry!" };
 const NOTE_MS = 2500; // how long a passing note stays
 const AUTO_PASS_MS = 900; // long enough to see the card that cannot be used
 const AUTO_PASS_KEY = "pardon.autoPass";
+/** How long the page waits to hear from the server, in ms, before it takes the connection for dead:
+ * a phone that slept, or a network that changed, can leave a socket that never says it closed.
+ * A move is answered at once; a hint is thought about first.  Between moves a ping goes every
+ * `ping` ms while the page is in sight.  A page out of sight for `wake` ms or more (a phone put
+ * down) connects again as it comes back; back sooner (a glance at another tab), it pings.  A test may shorten them (window.pardonTimeouts, set before
+ * this script runs); nothing makes them longer. */
+const WAITS = shorterOf({ move: 8000, hint: 20000, ping: 20000, pong: 10000, wake: 10000 }, window.pardonTimeouts);
+/** Which waits each message from the server ends (besides the ping's, which anything ends: the line is alive). */
+const ANSWERS = { event: ["move"], state: ["move"], sync: ["move"], error: ["move", "hint"], hint: ["hint"] };
 const $ = (id) => document.getElementById(id);
 const name = (colour) => NAMES[colour] ?? colour;
 const cardLabel = (card) => CARD_LABELS[card] ?? card;
@@ -71,6 +80,10 @@ const app = {
   turnShownAt: -Infinity, // when the decision passed to another player (performance.now())
   sentAt: -Infinity, // when this screen last sent a move
   retry: 0,
+  retryTimer: null, // the next try to connect, after a connection was lost
+  hiddenAt: null, // when the page went out of sight (performance.now()), while it is
+  waits: new Map(), // what the page waits to hear from the server ("move", "hint", "pong"): its timer
+  unanswered: null, // the event of a move that had no answer: said after the reconnect, if it was not made
   closedForGood: false,
   passTo: null, // on a screen of several players, the player the turn has just passed to, until they act
   lastError: null, // the last error the server sent: a close for good says why
@@ -105,11 +118,21 @@ function readToken() {
   return stored(key, { session: true }) ?? stored(key);
 }
 
+/** `waits` with each of `asked` that is shorter in its place. */
+function shorterOf(waits, asked) {
+  const chosen = { ...waits };
+  for (const [what, ms] of Object.entries(asked ?? {})) {
+    if (what in chosen && Number(ms) > 0) chosen[what] = Math.min(chosen[what], Number(ms));
+  }
+  return chosen;
+}
+
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const socket = new WebSocket(`${scheme}://${location.host}/ws/games/${encodeURIComponent(gameId)}`);
   app.socket = socket;
   socket.addEventListener("open", () => {
+    if (app.socket !== socket) return; // given up for a newer one
     app.retry = 0;
     setConnection("Connected", false);
     const hello = { type: "hello", since: app.lastEvent };
@@ -117,11 +140,14 @@ function connect() {
     socket.send(JSON.stringify(hello));
   });
   socket.addEventListener("message", (event) => {
+    if (app.socket !== socket) return; // a connection given up for dead that spoke after all: the new one's sync says it
     const message = JSON.parse(event.data);
+    heard(message); // now, not once the animations queued before it are over
     app.queue = app.queue.then(() => handle(message)).catch((error) => console.error(error));
   });
   socket.addEventListener("close", (event) => {
     if (app.socket !== socket) return;
+    stopWaiting();
     app.pending = false;
     app.hintAsked = null; // an answer on its way is lost with the connection
     if ([4401, 4404, 1008, 1011].includes(event.code)) { // bad token, no game, protocol broken, game broken
@@ -134,7 +160,7 @@ function connect() {
     const delay = Math.min(5000, 400 * 2 ** app.retry++);
     const busy = event.code === 1013; // too many connections now, or this page fell behind
     setConnection(busy ? "The server is busy — trying again…" : "Connection lost — reconnecting…", true);
-    setTimeout(connect, delay);
+    app.retryTimer = setTimeout(connect, delay);
   });
 }
 
@@ -161,12 +187,99 @@ function showClosed(code) {
 function reconnect() {
   const old = app.socket;
   app.socket = null;
+  stopWaiting();
+  clearTimeout(app.retryTimer); // one new connection, not a second when the retry comes
   old?.close();
   connect();
 }
 
+/** Whether the message went (a connection is open). */
 function send(message) {
-  if (app.socket?.readyState === WebSocket.OPEN) app.socket.send(JSON.stringify(message));
+  if (app.socket?.readyState !== WebSocket.OPEN) return false;
+  app.socket.send(JSON.stringify(message));
+  return true;
+}
+
+// --- a connection that died without a word --------------------------------------------------
+// A socket whose network went away (a phone asleep, Wi-Fi to mobile data) may never fire its
+// close event: the page would say "Connected" and wait for ever for the answer to a move.  So
+// every move and hint waits a while for its answer, a ping goes now and then, and the page opens
+// a new connection when it comes back into sight; the sync (hello with `since`) does the rest.
+
+/** Wait for the answer to `what` ("move", "hint", "pong"); none in time means the connection is dead. */
+function expectAnswer(what) {
+  clearTimeout(app.waits.get(what));
+  app.waits.set(what, setTimeout(noAnswer, WAITS[what]));
+}
+
+function answered(what) {
+  clearTimeout(app.waits.get(what));
+  app.waits.delete(what);
+}
+
+function stopWaiting() {
+  for (const what of [...app.waits.keys()]) answered(what);
+}
+
+/** A message came: the connection lives, and the waits it answers are over. */
+function heard(message) {
+  answered("pong");
+  for (const what of ANSWERS[message.type] ?? []) answered(what);
+}
+
+/** Nothing came back in time: say so, and connect again.  A move sent may not have arrived: the
+ * sync says whether it did (see madeAgain), and a move half made stays as it was. */
+function noAnswer() {
+  if (app.closedForGood) return;
+  if (app.waits.has("move")) app.unanswered = app.state?.event ?? null; // whichever wait ran out first
+  app.pending = false;
+  hintAnswered();
+  const text = "No answer from the server: reconnecting…";
+  say(text);
+  app.refusal = { text, event: -1 }; // the state of the next connection clears it
+  setConnection("No answer — reconnecting…", true);
+  reconnect();
+}
+
+/** After a reconnect for a move that had no answer: if the game is still at that move, it never
+ * arrived, and the player is asked to make it again. */
+function madeAgain(state) {
+  const event = app.unanswered;
+  app.unanswered = null;
+  if (event === null || state.event !== event || !myDecision()) return;
+  const text = "Connected again. Your move was not made: make it again.";
+  say(text);
+  app.refusal = { text, event };
+}
+
+/** Now and then while the page is in sight: a ping, unless an answer is awaited already. */
+function pingNow() {
+  if (document.visibilityState === "hidden" || app.closedForGood || app.waits.size) return;
+  if (send({ type: "ping" })) expectAnswer("pong");
+}
+
+/** The page is in sight again (a phone woke up), the network is back, or Back brought the page
+ * from the browser's cache: its connection may have died meanwhile without a word, so a new one
+ * is opened, and its sync brings the game up to date. */
+function wake() {
+  app.hiddenAt = null;
+  if (app.closedForGood || document.visibilityState === "hidden") return;
+  if (app.socket?.readyState === WebSocket.CONNECTING) return; // a new one is on its way already
+  reconnect();
+}
+
+/** Out of sight, or back: a page back after a while connects again (its line may have died
+ * meanwhile); one back from a glance at another tab only pings, so that the other players do
+ * not see its seat leave and come back. */
+function inSight() {
+  if (document.visibilityState === "hidden") {
+    app.hiddenAt ??= performance.now();
+    return;
+  }
+  const away = app.hiddenAt === null ? Infinity : performance.now() - app.hiddenAt;
+  app.hiddenAt = null;
+  if (away >= WAITS.wake) wake();
+  else pingNow();
 }
 
 function setConnection(text, offline) {
@@ -242,6 +355,7 @@ async function show(state, decision) {
     if ($("message").textContent === app.refusal.text) say("");
     app.refusal = null;
   }
+  madeAgain(state);
   await ensureBoard(state);
   // until the new state is drawn, no pawn is a Tab stop: one left from the decision before would
   // say "can move" (or why not) of a turn that is over
@@ -619,6 +733,7 @@ function renderHand() {
       // the card chosen, the keyboard goes on to its pawns (or its button: a discard, a pass)
       const next = app.board.svg.querySelector(".pawn.movable[tabindex]") ?? $("choices").querySelector("button");
       next?.focus({ preventScroll: true });
+      movableInView(); // the hand is under the board: on a phone held upright the pawns were scrolled away
     });
     box.appendChild(button);
   }
@@ -802,6 +917,8 @@ function renderHandGate() {
     renderCard();
     renderChoices();
     focusFirstCard();
+    // the hand is what to tap next, unless its one card is chosen already: then its pawns are
+    handCard() ? movableInView() : inView($("hand-wrap"));
   });
   $("choices").replaceChildren(show);
   const active = document.activeElement;
@@ -811,8 +928,20 @@ function renderHandGate() {
 
 /** Bring `element` on screen if it is off it (not at all if it is on screen already). */
 function inView(element) {
+  if (offScreen(element)) element.scrollIntoView({ block: "nearest" });
+}
+
+function offScreen(element) {
   const box = element?.getBoundingClientRect();
-  if (box && (box.bottom > window.innerHeight || box.top < 0)) element.scrollIntoView({ block: "nearest" });
+  return Boolean(box) && (box.bottom > window.innerHeight || box.top < 0);
+}
+
+/** Bring the pawns that can move on screen, with the board round them, if any of them is off it. */
+function movableInView() {
+  const movable = [...app.board.svg.querySelectorAll(".pawn.movable")];
+  if (!movable.some(offScreen)) return;
+  $("board").scrollIntoView({ block: "nearest" });
+  inView(movable.find(offScreen)); // a board taller than the screen
 }
 
 /** In a hand game, the first card that can be played takes the focus at the start of a decision. */
@@ -836,6 +965,8 @@ function focusFirstPawn() {
   if (!pawn && !card && !draw) return;
   app.focusedEvent = app.state.event;
   (draw ?? card ?? pawn).focus({ preventScroll: true }); // a hand game begins with the choice of a card
+  // the page may still be scrolled down to the last turn's button: the pawns to tap come back in sight
+  if (!draw && !card) movableInView();
 }
 
 // --- passing automatically ------------------------------------------------------------------
@@ -1247,7 +1378,8 @@ function chooseDestination(place) {
     clearMarks(app.board);
     markPawns(app.board, chosen.map(([key]) => key), "selected");
     if (partial.length) markSelection();
-    choices.querySelector("button")?.focus();
+    choices.querySelector("button")?.focus({ preventScroll: true });
+    inView(choices); // every one of them, not only the first: on a phone they may be under the screen
     return;
   }
   $("prompt").textContent = halfMovePrompt();
@@ -1441,6 +1573,7 @@ function renderTokenChoice() {
   );
   setFocusable(app.board, keys, Object.fromEntries(keys.map((key) => [key, tokenLabel(byPawn.get(key), kind)])));
   (marks[0] ?? choices.querySelector("button"))?.focus({ preventScroll: true });
+  inView(choices); // the buttons say each choice in words: on a phone they were under the screen
 }
 
 function chooseToken(move) {
@@ -1483,7 +1616,7 @@ function play(move) {
   forgetHalfMove();
   say("");
   app.keepFocus = Boolean(document.activeElement?.closest?.("#board, #choices, #hand, #moves"));
-  send({ type: "move", move: move.move, event: app.state.event, ...seatField() });
+  if (send({ type: "move", move: move.move, event: app.state.event, ...seatField() })) expectAnswer("move");
   if (app.keepFocus && document.activeElement?.closest?.("#board")) {
     // the rings and pawns are redrawn: the focus waits on the banner that says whose turn it is
     app.keepFocus = false;
@@ -1504,7 +1637,7 @@ function askHint() {
   if (app.hintAsked === app.state.event || !myDecision()) return;
   app.hintAsked = app.state.event;
   markHint($("hint"), true);
-  send({ type: "hint", event: app.state.event, ...seatField() });
+  if (send({ type: "hint", event: app.state.event, ...seatField() })) expectAnswer("hint");
 }
 
 function hintAnswered() {
@@ -1803,6 +1936,7 @@ async function showMistake(mistake) {
     `Marked on the board, the better move${otherCard ? `, with the ${cardLabel(card)}` : ""}: ${better.text}.`;
   $("reviewing").hidden = false;
   $("board").scrollIntoView({ block: "nearest" });
+  inView($("reviewing")); // under the board on a phone held upright: what the board shows, and the way back
   // the button pressed may be off screen now: the focus goes to the words of what the board shows,
   // with "Back to the end" next
   $("reviewing-text").focus({ preventScroll: true });
@@ -1931,6 +2065,10 @@ $("back-to-end").addEventListener("click", () => {
   $("coach-title").focus({ preventScroll: true });
 });
 $("auto-pass").addEventListener("change", (event) => setAutoPass(event.target.checked));
+document.addEventListener("visibilitychange", inSight);
+window.addEventListener("online", wake);
+window.addEventListener("pageshow", (event) => event.persisted && wake());
+setInterval(pingNow, WAITS.ping);
 window.addEventListener("hashchange", () => {
   const token = readToken();
   if (token && token !== app.token) {

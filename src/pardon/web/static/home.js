@@ -506,7 +506,11 @@ function showGameLobby(game, myColour, isPublic, { focus = true } = {}) {
   );
   panel.hidden = false;
   $("online").hidden = true;
-  if (focus) panel.focus();
+  if (focus) {
+    // taller than a phone's screen: the browser scrolled it to its middle, "Your game is ready" above the top
+    panel.focus({ preventScroll: true });
+    panel.scrollIntoView({ block: "start" });
+  }
   clearInterval(page.poll);
   const refresh = () => refreshSeats(game.id, badges, handOvers);
   page.poll = setInterval(refresh, POLL_MS);

@@ -244,7 +244,21 @@ export function copyField(link, label) {
       status.textContent = "";
     }, 2500);
   });
-  return el("div", { class: "copy-row" }, input, button, status);
+  return el("div", { class: "copy-row" }, input, button, shareButton(link, label), status);
+}
+
+/** On a phone (a browser that can share): the link straight into a message, an e-mail, a chat. */
+function shareButton(link, label) {
+  if (typeof navigator.share !== "function") return null;
+  const button = el("button", { type: "button", class: "copy", "aria-label": `Share ${label}` }, "Share");
+  button.addEventListener("click", async () => {
+    try {
+      await navigator.share({ title: "Sorry! on pardon", text: "Come and play Sorry! with me", url: link });
+    } catch {
+      /* closed without sharing: the link is still there to copy */
+    }
+  });
+  return button;
 }
 
 /** A relative address for the browser from an absolute link the server wrote. */
