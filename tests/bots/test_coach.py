@@ -317,7 +317,7 @@ def test_a_pawn_moved_out_of_reach_is_told_so_though_the_other_move_moves_it_too
 def test_with_nothing_to_name_the_reason_is_the_chance() -> None:
     position = parse_position("R:4,20,start,start Y:start,start,start,start turn:R")
     better, other = named(position, 3, "3 20-23"), named(position, 3, "3 4-7")
-    assert reason(CLASSIC, position, better, other, 0.04) == "It leaves you 4% more likely to win"
+    assert reason(CLASSIC, position, better, other, 0.04) == "It wins about 4 more games in 100"
     assert best_reason(CLASSIC, position, [(better, 0.5)]) is None
 
 

@@ -424,9 +424,9 @@ def reason(rules: Rules, position: Position, better: Move, other: Move, gain: fl
         found = tip(rules, position, better, other)
         if found is not None:
             return found
-    if gain is not None and gain >= 0.005:
-        return f"It leaves you {gain:.0%} more likely to win"
-    return "It leaves you slightly more likely to win"
+    if gain is not None and gain >= 0.005:  # a difference of chances, in games a family can picture
+        return f"It wins about {round(gain * 100)} more games in 100"
+    return "It wins slightly more often"
 
 
 def best_reason(rules: Rules, position: Position, ranked: Sequence[tuple[Move, float]]) -> str | None:
@@ -542,6 +542,8 @@ def _hold_sorry_tip(rules: Rules, position: Position, better: Move, other: Move)
         return None
     leader = _leader(rules, position, position.turn)
     lead = START if leader is None else _lead_pawn(position, leader)
+    if leader is not None and (leader, lead) in other.bumps:
+        return None  # it was spent on the leader's pawn: the reason is elsewhere
     if leader is None or lead == START:
         return "Hold your Sorry! for a pawn that has come further"
     return f"Hold a Sorry! for the leader: {_colour(leader)} has a pawn {lead} from Home"

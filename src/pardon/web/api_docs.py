@@ -52,6 +52,7 @@ def docs_page(schema: Json) -> str:
     <nav class="site-nav" aria-label="Site">
       <a href="/">Play</a>
       <a href="/lobby">Lobby</a>
+      <a href="/puzzles">Puzzles</a>
       <a href="/rules">Rules</a>
       <a href="/scorekeeper">Scorekeeper</a>
     </nav>

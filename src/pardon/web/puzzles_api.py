@@ -16,6 +16,7 @@ from pydantic import BaseModel, Field
 
 from pardon.bots.coach import reason
 from pardon.bots.puzzles import DIFFICULTIES, Puzzle, load_puzzles
+from pardon.core.board import COLOUR_NAMES, partner
 from pardon.core.cards import card_name
 from pardon.core.errors import PardonError
 from pardon.core.jsonio import position_to_json
@@ -32,8 +33,8 @@ class PuzzleSummary(BaseModel):
     rules: str
     rules_name: str
     difficulty: str = Field(description="easy, medium or hard: by how much the best move beats the second best")
-    theme: str
     colour: str = Field(description="the colour to move: the solver's")
+    partner: str | None = Field(None, description="the solver's partner, in a partnership game")
 
 
 class PuzzleList(BaseModel):
@@ -72,7 +73,8 @@ class PuzzleVerdict(BaseModel):
     correct: bool
     best: str
     best_text: str
-    reason: str = Field(description="the coach's line on why the best move beats yours (or the second best)")
+    reason: str = Field(description="the coach's line on why the best move beats the one it is compared with")
+    compared_with: str = Field(description="that move in words: yours, or if yours is the best, the second best")
     theme: str
     playouts: int = Field(description="games played out after each move to judge it")
     chances: list[MoveChance] = Field(description="every legal move, best first")
@@ -91,14 +93,14 @@ def _puzzle(number: int) -> Puzzle:
 
 
 def _summary(puzzle: Puzzle) -> PuzzleSummary:
-    rules = puzzle.game_rules
+    rules, turn = puzzle.game_rules, puzzle.game_position.turn
     return PuzzleSummary(
         number=puzzle.number,
         rules=puzzle.rules,
         rules_name=in_words(rules),
         difficulty=puzzle.difficulty,
-        theme=puzzle.theme,
         colour=puzzle.colour,
+        partner=COLOUR_NAMES[partner(turn)] if rules.partners else None,
     )
 
 
@@ -128,7 +130,7 @@ def puzzle(number: int) -> PuzzleView:
         for decision in [decision_json(rules, position, move)]
     ]
     return PuzzleView(
-        **_summary(found).model_dump(exclude={"theme"}),
+        **_summary(found).model_dump(),
         card=card_name(card) if card is not None else None,
         card_text=card_text(rules, card) if card is not None else None,
         hand=[card_name(held) for held in found.hand],
@@ -158,6 +160,7 @@ def answer(number: int, move: Annotated[str, Query(max_length=200)]) -> PuzzleVe
         best=found.best,
         best_text=texts.get(found.best, found.best),
         reason=why,
+        compared_with=texts.get(format_move(position, other), format_move(position, other)),
         theme=found.theme,
         playouts=found.playouts,
         chances=[MoveChance(move=text, text=texts.get(text, text), chance=chance) for text, chance in found.chances],

@@ -8,7 +8,9 @@ import { api, capitalise, chip, el, say, store, stored } from "/static/site.js";
 
 const SOLVED_KEY = "pardon.puzzlesSolved";
 const $ = (id) => document.getElementById(id);
-const view = { list: [], puzzle: null, board: null, rules: null, verdict: null };
+// `turn` counts what the page was asked to show: an answer or an animation of an earlier one
+// (a second tap, Next pressed meanwhile) finds it moved on and leaves the page alone
+const view = { list: [], puzzle: null, board: null, geometry: null, verdict: null, turn: 0 };
 
 function solved() {
   try {
@@ -18,13 +20,17 @@ function solved() {
   }
 }
 
+/** Whether the browser kept it (a browser that keeps nothing still shows the verdict). */
 function noteSolved(number) {
-  store(SOLVED_KEY, JSON.stringify([...solved().add(number)]));
+  return store(SOLVED_KEY, JSON.stringify([...solved().add(number)]));
 }
 
+/** The puzzle the address names: a number, 0 for an address that names none that can be. */
 function numberInPath() {
-  const match = location.pathname.match(/^\/puzzles\/(\d+)/);
-  return match ? Number(match[1]) : null;
+  const match = location.pathname.match(/^\/puzzles\/([^/]+)/);
+  if (!match) return null;
+  const number = Number(match[1]);
+  return Number.isSafeInteger(number) && number > 0 ? number : 0;
 }
 
 function levelInQuery() {
@@ -39,22 +45,30 @@ function cardWords(card) {
 
 function taskText(puzzle) {
   const colour = capitalise(puzzle.colour);
-  if (!puzzle.card) {
-    const hand = puzzle.hand.map((card) => (card === "sorry" ? "Sorry!" : card)).join(", ");
-    return `${colour} holds ${hand}. Choose the card to play and its move: which is best?`;
-  }
-  return `${colour} to play ${cardWords(puzzle.card)}. Which move is best?`;
+  const team = puzzle.partner ? ` (partner of ${capitalise(puzzle.partner)})` : "";
+  if (!puzzle.card) return `${colour}${team} plays one card of the hand below. Which card and move are best?`;
+  return `${colour}${team} to play ${cardWords(puzzle.card)}. Which move is best?`;
+}
+
+/** A hand puzzle's cards, as cards. */
+function handCards(puzzle) {
+  if (!puzzle.hand.length) return [];
+  const cards = puzzle.hand.map((card) =>
+    el("span", { class: "hand-card", role: "listitem" }, card === "sorry" ? "Sorry!" : card),
+  );
+  return [el("span", { class: "hand-cards", role: "list", "aria-label": `${capitalise(puzzle.colour)}'s hand` }, cards)];
 }
 
 function levelWords(puzzle) {
   return `${capitalise(puzzle.difficulty)} · ${puzzle.rules_name}`;
 }
 
-/** The puzzles of the chosen level, in order; the one after (or before) `number`. */
-function neighbour(number, step) {
+/** The puzzles of the chosen level, in order; the one after (or before) the one shown (the first
+ * when none is shown, or one of another level). */
+function neighbour(step) {
   const numbers = view.list.map((entry) => entry.number);
   if (!numbers.length) return null;
-  const at = numbers.indexOf(number);
+  const at = numbers.indexOf(view.puzzle?.number);
   if (at < 0) return numbers[0];
   return numbers[(at + step + numbers.length) % numbers.length];
 }
@@ -86,7 +100,12 @@ function moveButton(move) {
 }
 
 async function show(number, { push = false } = {}) {
+  const turn = ++view.turn;
   say($("puzzle-error"), "");
+  if (!number) {
+    say($("puzzle-error"), `There is no such puzzle: the puzzles are numbered 1 to ${view.list.length || "…"}.`);
+    return;
+  }
   let puzzle;
   try {
     puzzle = await api(`/api/puzzles/${number}`);
@@ -94,6 +113,7 @@ async function show(number, { push = false } = {}) {
     say($("puzzle-error"), `This puzzle cannot be shown: ${error.message}`);
     return;
   }
+  if (turn !== view.turn) return;
   view.puzzle = puzzle;
   view.verdict = null;
   const level = $("level").value;
@@ -104,19 +124,25 @@ async function show(number, { push = false } = {}) {
   $("title").textContent = `Puzzle ${number}${done}`;
   document.title = `Puzzle ${number} — pardon`;
   $("about").replaceChildren(levelWords(puzzle), " · ", chip(puzzle.colour, `${capitalise(puzzle.colour)} to move`));
-  $("task").textContent = taskText(puzzle);
+  $("task").replaceChildren(taskText(puzzle), ...handCards(puzzle));
   $("card-text").textContent = puzzle.card_text ?? "";
   const big = $("big-card");
   big.textContent = puzzle.card ? (puzzle.card === "sorry" ? "S!" : puzzle.card) : "—";
   big.classList.toggle("none", !puzzle.card);
   $("moves").replaceChildren(...puzzle.moves.map(moveButton));
   $("verdict").hidden = true;
+  $("said").textContent = "";
   $("progress").textContent = progressText();
   $("puzzle").hidden = false;
-  if (view.rules !== puzzle.rules) {
-    view.board = createBoard($("board"), await loadGeometry(puzzle.rules));
-    view.rules = puzzle.rules;
-  }
+  if (view.geometry?.rules !== puzzle.rules) view.geometry = { rules: puzzle.rules, geometry: await loadGeometry(puzzle.rules) };
+  if (turn === view.turn) drawPosition();
+}
+
+/** A new board with the puzzle's position, seen from the solver's side: a new one, so that an
+ * animation still under way on the old one moves nothing that is seen. */
+function drawPosition() {
+  const puzzle = view.puzzle;
+  view.board = createBoard($("board"), view.geometry.geometry, { seat: puzzle.colour });
   showPosition(view.board, puzzle.position);
   showCard(view.board, { card: puzzle.card, text: puzzle.card_text, pack: 0, discards: 0 });
   view.board.packLabel.textContent = view.board.discardLabel.textContent = ""; // a puzzle has no pile to count
@@ -125,6 +151,7 @@ async function show(number, { push = false } = {}) {
 /** An answer: the verdict, the move played out on the board, every move's chance. */
 async function choose(move) {
   const puzzle = view.puzzle;
+  const turn = ++view.turn;
   let verdict;
   try {
     verdict = await api(`/api/puzzles/${puzzle.number}/answer?move=${encodeURIComponent(move.move)}`);
@@ -132,23 +159,27 @@ async function choose(move) {
     say($("puzzle-error"), `The answer could not be checked: ${error.message}`);
     return;
   }
+  if (turn !== view.turn) return; // another move chosen meanwhile, or another puzzle: that one is shown
   view.verdict = verdict;
   for (const button of $("moves").querySelectorAll("button")) {
-    button.toggleAttribute("aria-current", button.dataset.move === move.move);
+    if (button.dataset.move === move.move) button.setAttribute("aria-current", "true");
+    else button.removeAttribute("aria-current");
   }
-  if (verdict.correct) noteSolved(puzzle.number);
-  $("verdict-head").textContent = verdict.correct ? "Right: the best move" : "Not the best move";
-  $("verdict-text").textContent = verdict.correct
-    ? `${verdict.best_text}.`
-    : `You chose: ${move.text}. The best is: ${verdict.best_text}.`;
-  $("verdict-reason").textContent = `${verdict.reason}.`;
+  const kept = verdict.correct ? noteSolved(puzzle.number) : true;
+  const head = verdict.correct ? "Right: the best move" : "Not the best move";
+  const text = verdict.correct ? `${verdict.best_text}.` : `You chose: ${move.text}. The best is: ${verdict.best_text}.`;
+  const why = `Better than ${verdict.correct ? "the next best" : "yours"}, ${verdict.compared_with}: ${verdict.reason}.`;
+  $("verdict-head").textContent = head;
+  $("verdict-text").textContent = text;
+  $("verdict-reason").textContent = why;
   $("chances").replaceChildren(...verdict.chances.map((entry) => chanceRow(entry, verdict, move)));
   $("playouts").textContent = `Each move was judged by ${verdict.playouts} games played out after it.`;
   $("show-best").hidden = verdict.correct;
   $("verdict").hidden = false;
-  $("progress").textContent = progressText();
-  $("verdict").scrollIntoView({ block: "nearest" });
-  await playOut(move);
+  $("said").textContent = `${head}. ${verdict.correct ? "" : `The best is: ${verdict.best_text}. `}${verdict.reason}.`;
+  $("progress").textContent = progressText() + (kept ? "" : " (this browser keeps nothing: they are not remembered)");
+  await playOut(move, turn);
+  if (turn === view.turn) $("verdict").scrollIntoView({ block: "nearest" }); // once the move is seen on the board
 }
 
 function chanceRow(entry, verdict, mine) {
@@ -162,9 +193,12 @@ function chanceRow(entry, verdict, mine) {
   );
 }
 
-async function playOut(move) {
-  showPosition(view.board, view.puzzle.position);
+/** The move played out on a fresh board, in sight. */
+async function playOut(move, turn = ++view.turn) {
+  drawPosition();
+  $("board").scrollIntoView({ block: "nearest" });
   await animateDecision(view.board, view.puzzle.position, move.after, move.decision);
+  return turn === view.turn;
 }
 
 async function start() {
@@ -179,8 +213,8 @@ async function start() {
   const asked = numberInPath();
   const first = view.list.find((entry) => !solved().has(entry.number)) ?? view.list[0];
   await show(asked ?? first?.number ?? 1);
-  $("next").addEventListener("click", () => show(neighbour(view.puzzle.number, 1), { push: true }));
-  $("previous").addEventListener("click", () => show(neighbour(view.puzzle.number, -1), { push: true }));
+  $("next").addEventListener("click", () => show(neighbour(1), { push: true }));
+  $("previous").addEventListener("click", () => show(neighbour(-1), { push: true }));
   $("level").addEventListener("change", async () => {
     await loadList();
     const open = view.list.find((entry) => !solved().has(entry.number)) ?? view.list[0];
@@ -190,10 +224,17 @@ async function start() {
     const best = view.puzzle.moves.find((move) => move.move === view.verdict?.best);
     if (best) playOut(best);
   });
-  $("again").addEventListener("click", () => showPosition(view.board, view.puzzle.position));
-  window.addEventListener("popstate", () => {
+  $("again").addEventListener("click", () => {
+    view.turn++;
+    drawPosition();
+  });
+  window.addEventListener("popstate", async () => {
+    if ($("level").value !== levelInQuery()) {
+      $("level").value = levelInQuery();
+      await loadList();
+    }
     const number = numberInPath();
-    if (number) show(number);
+    if (number !== null) show(number);
   });
   document.body.dataset.ready = "true";
 }
