@@ -441,21 +441,28 @@ def command_puzzle(arguments: argparse.Namespace) -> int:
     answer = puzzle.parse_answer(arguments.answer)
     right, text = puzzle.is_best(answer), format_move(position, answer)
     if arguments.json:
-        print(json.dumps({**about, "answer": text, "correct": right, "best": puzzle.best, "moves": chances}))
+        verdict = {"answer": text, "correct": right, "best": puzzle.best, "reason": _puzzle_reason(puzzle, answer)}
+        print(json.dumps({**about, **verdict, "moves": chances}))
         return 0
     if right:
         print(f"{text}: right, the best move ({puzzle.theme}).")
     else:  # why, in the coach's words: a wrong answer is where a player learns
-        from pardon.bots.coach import reason
-
-        best = puzzle.best_move()
-        why = reason(puzzle.game_rules, position, best, answer, puzzle.chance_of(best) - puzzle.chance_of(answer))
-        print(f"{text}: not the best; {puzzle.best} is. {why}.")
+        print(f"{text}: not the best; {puzzle.best} is. {_puzzle_reason(puzzle, answer)}.")
     print(f"Win chance for {puzzle.colour} ({puzzle.playouts} playouts per move):")
     for entry in chances:
         mark = " <- yours" if entry["move"] == text else ""
         print(f"  {entry['win_chance']:6.1%}  {entry['move']}{mark}")
     return 0
+
+
+def _puzzle_reason(puzzle: Any, answer: Any) -> str:
+    """The coach's line on why the best move beats the answer (if the answer is the best: the second best)."""
+    from pardon.bots.coach import reason
+
+    best = puzzle.best_move()
+    other = puzzle.second_move() if puzzle.is_best(answer) else answer
+    gain = puzzle.chance_of(best) - puzzle.chance_of(other)
+    return reason(puzzle.game_rules, puzzle.game_position, best, other, gain)
 
 
 def command_sim(arguments: argparse.Namespace) -> int:

@@ -411,6 +411,9 @@ def test_the_command_checks_answers(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run(capsys, "--number", "1", "--answer", wrong, "--json")
     data = json.loads(out)
     assert data["correct"] is False and data["best"] == puzzle.best and len(data["moves"]) == len(puzzle.chances)
+    assert data["reason"] == "Bump the leader: sends Red's pawn 10 from Home back to Start"  # as said in words
+    status, out, _ = run(capsys, "--number", "1", "--answer", puzzle.best, "--json")
+    assert json.loads(out)["reason"]  # the best: why it beats the second best
 
 
 def test_short_forms_are_read(capsys: pytest.CaptureFixture[str]) -> None:
