@@ -141,3 +141,24 @@ def test_two_processes_started_together_on_an_empty_database_both_serve(postgres
         for process in processes:
             process.kill()
             process.wait(timeout=10)
+
+
+def test_a_process_opening_a_game_hears_at_once_who_is_connected_to_the_others(postgres: str) -> None:
+    """A process that opens a game (a new owner, after the last died) knew of the players
+    connected to other processes only at their next reminder, 15 s on: meanwhile its computer
+    could stand in for a player who was there.  Now it asks, and they answer at once."""
+    owner, player_side, watcher_side = free_port(), free_port(), free_port()
+    with served(postgres, owner), served(postgres, player_side), served(postgres, watcher_side):
+        time.sleep(2)  # every process has made its first reminder: the next is 15 s away
+        game = _create(owner, [{"kind": "human"}, {"kind": "bot", "level": "greedy"}], seed=59)
+        colour = game["seats"][0]["colour"]
+        with _socket(player_side, game) as link, _socket(watcher_side, game) as watching:
+            SocketClient(link, _token(game, colour)).until_event(0)
+            time.sleep(0.5)  # the player's process has said so, before the watcher's opens the game
+            watcher = SocketClient(watching, game["spectator_token"])
+            deadline = time.monotonic() + 3  # well before the next reminder
+            seats: list[Message] = []
+            while not any(seat["colour"] == colour and seat["connected"] for seat in seats):
+                assert time.monotonic() < deadline, "the watcher's process never heard the player was there"
+                message = watcher.receive()  # its sync, then any presence: who is here, as its process knows
+                seats = message.get("seats", []) if message["type"] == "presence" else watcher.state.get("seats", [])

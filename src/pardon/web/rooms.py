@@ -435,7 +435,7 @@ class Room:
 
     async def _decide(self, colour: int, text: str, event: int) -> None:
         async with self.lock:
-            self._follow_or_take_over()
+            await self._follow_or_take_over()
             self._check_live()
             self._check_event(event, colour, text)
             if colour != self.game.decider:
@@ -475,21 +475,22 @@ class Room:
             )
         return colour
 
-    def _follow_or_take_over(self) -> None:
+    async def _follow_or_take_over(self) -> None:
         """Before a player's move (the room's lock held): a player may play through any process
         serving the game.  One whose game's owner has gone takes the game over first (its
         computers play on from here); another reads what the other processes stored first, so
         that the move is judged on the game as it is.  A database that does not answer: the
-        move is refused, nothing changed."""
+        move is refused, nothing changed.  The database is asked from a thread: a slow one
+        holds up this game only, not the process's others."""
         if self.owner:
             return
-        epoch = self.claim() if self.claim is not None else None
+        epoch = await asyncio.to_thread(self.claim) if self.claim is not None else None
         if epoch is not None:
-            self.become_owner(epoch)
+            await self.become_owner(epoch)
             return
         if self.database_answers is not None and not self.database_answers():
             raise CommandError(errors.SERVER_ERROR, DATABASE_AWAY)
-        self._catch_up("another server process")
+        await self._catch_up_soon("another server process")
 
     def _check_working(self) -> None:
         if self.broken is not None:
@@ -617,6 +618,17 @@ class Room:
         room follows, and catches up once it answers again."""
         try:
             self.refresh()
+        except SQLAlchemyError:
+            _say_database_away(self.row.id)
+            raise CommandError(errors.SERVER_ERROR, DATABASE_AWAY) from None
+        except Exception:
+            self.fail(f"a decision stored by {writer} does not replay")
+            raise CommandError(errors.SERVER_ERROR, self.broken or "") from None
+
+    async def _catch_up_soon(self, writer: str = "another writer") -> None:
+        """:meth:`_catch_up`, reading the database from a thread (the room's lock held)."""
+        try:
+            await self.refresh_soon()
         except SQLAlchemyError:
             _say_database_away(self.row.id)
             raise CommandError(errors.SERVER_ERROR, DATABASE_AWAY) from None
@@ -838,10 +850,10 @@ class Room:
 
     # --- several processes (cluster.py) -----------------------------------------------
 
-    def become_owner(self, epoch: int) -> None:
+    async def become_owner(self, epoch: int) -> None:
         """This process has taken the game over (with owner epoch ``epoch``): catch up with what
         the last owner stored, then decide from now on (computer players, takeover timers)."""
-        self._catch_up("the last owner")  # the database away: taken over at the next try (take_over_orphans)
+        await self._catch_up_soon("the last owner")  # the database away: taken over at the next try
         self.epoch = epoch
         self.owner = True
         self.start_timers()
@@ -863,19 +875,32 @@ class Room:
         )
         self._catch_up()
 
-    def heard(self, number: int | None) -> None:
+    async def heard(self, number: int | None) -> None:
         """Another process stored something (news, the room's lock held): what is not made
         here yet is made, and the computers play on if it is their turn."""
         if number is not None and number <= self.event:  # made here already (this process's own, mostly)
             return
-        self.refresh(number)
+        await self.refresh_soon(number)
         self.kick()
 
     def refresh(self, number: int | None = None) -> None:
         """Another process stored something: decision ``number`` (make and broadcast every
         decision not yet made here), or a change of seats, status or rematch (read the row)."""
-        if number is None or number > self.event:
-            stored = self.store.decisions(self.row.id)
+        self._make_news(self._read_decisions(number), number)
+
+    async def refresh_soon(self, number: int | None = None) -> None:
+        """:meth:`refresh`, reading the decisions from a thread (the room's lock held, so that
+        none is made here meanwhile): a slow database holds up this game only.  The row is read
+        on the event loop, where the seats and the status also change (a player arriving): one
+        read in a thread could be older than such a change, and undo it."""
+        self._make_news(await asyncio.to_thread(self._read_decisions, number), number)
+
+    def _read_decisions(self, number: int | None) -> list[tuple[int, str]] | None:
+        """The decisions stored, if some may be new here."""
+        return self.store.decisions(self.row.id) if number is None or number > self.event else None
+
+    def _make_news(self, stored: list[tuple[int, str]] | None, number: int | None) -> None:
+        if stored is not None:
             for event, (colour, text) in enumerate(stored[self.event :], start=self.event + 1):
                 self._replay_one(event, colour, text)
         if number is None:
@@ -928,6 +953,8 @@ class Rooms:
         self._reminded = 0.0
         #: The news being made in the rooms (each under its room's lock), kept until done.
         self._hearing: set[asyncio.Task[None]] = set()
+        #: The round of claiming the games whose owner has gone, while one runs.
+        self._claiming: asyncio.Task[None] | None = None
 
     def resume_all(self) -> int:
         """Rebuild every unfinished game from the database (at startup) that no other process
@@ -956,6 +983,10 @@ class Rooms:
     def news(self, payload: str) -> None:
         """Another process (or this one) stored a change of a game, ``ID:n`` or ``ID``, or says
         which of a game's seats have players connected to it, ``ID!PROCESS!COLOURS``."""
+        if payload.endswith("?"):  # a process opened the game: who is here?
+            if (asked := self.rooms.get(payload[:-1])) is not None and asked._here():
+                asked.remind()
+            return
         if "!" in payload:
             self._heard_presence(payload)
             return
@@ -971,7 +1002,7 @@ class Rooms:
         """Make the news in the room under its lock: a move being stored here is made first."""
         async with room.lock:
             try:
-                room.heard(number)
+                await room.heard(number)
             except SQLAlchemyError:  # read again with the next news, or when this process takes the game over
                 _say_database_away(room.row.id)
             except Exception:
@@ -1015,16 +1046,30 @@ class Rooms:
         if self.cluster is None:
             return
         self._remind()
-        for game_id in self.cluster.check():
-            lost = self.rooms.get(game_id)
-            if lost is not None:
-                asyncio.get_running_loop().create_task(_give_up(lost))
-        for room in list(self.rooms.values()):
-            if room.owner or room.broken is not None or room.row.status == FINISHED:
-                continue
-            epoch = self.cluster.claim(room.row.id)
+        if self._claiming is None or self._claiming.done():  # one round at a time: a game taken over once
+            self._claiming = asyncio.get_running_loop().create_task(self._claim_orphans())
+
+    async def _claim_orphans(self) -> None:
+        """The locks checked and the orphans claimed in a thread (a slow database holds up no
+        game), then each game lost given up and each one claimed taken over, under its lock."""
+        cluster = self.cluster
+        assert cluster is not None
+        orphans = [
+            room
+            for room in list(self.rooms.values())
+            if not room.owner and room.broken is None and room.row.status != FINISHED
+        ]
+
+        def ask() -> tuple[set[str], list[int | None]]:
+            return cluster.check(), [cluster.claim(room.row.id) for room in orphans]
+
+        lost, epochs = await asyncio.to_thread(ask)
+        for game_id in lost:
+            if (room := self.rooms.get(game_id)) is not None:
+                await _give_up(room)
+        for room, epoch in zip(orphans, epochs, strict=True):
             if epoch is not None:
-                asyncio.get_running_loop().create_task(_take_over(room, epoch))
+                await _take_over(room, epoch)
 
     def get(self, game_id: str) -> Room | None:
         """A game's room, to look at (REST): None if there is no such game; :class:`GameBrokenError`
@@ -1073,7 +1118,10 @@ class Rooms:
         room = Room(row, new_game(row), [], self.store, self.writer, self.settings)
         self._own(room, self._claim(row.id))
         # a request that lost a race (two players pressing rematch) may have opened it first: one room
-        return self.rooms.setdefault(row.id, room)
+        kept = self.rooms.setdefault(row.id, room)
+        if kept is room:
+            self._ask_presence(room)
+        return kept
 
     def _open(self, row: GameRow, keep: bool, only_owned: bool = False) -> Room | None:
         """The room of a stored game, its decisions replayed (after claiming it: so that they are
@@ -1098,6 +1146,8 @@ class Rooms:
             self._own(room, epoch)
         if keep:
             kept = self.rooms.setdefault(row.id, room)
+            if kept is room:
+                self._ask_presence(room)
             if kept is room and epoch is not None and not only_owned:
                 # taken over as it was asked for (resume_all starts its own): its computers
                 # stand in for the players away, on the event loop (a REST request runs elsewhere)
@@ -1126,6 +1176,14 @@ class Rooms:
         room.owner = epoch is not None
         if epoch is not None:
             room.epoch = epoch
+
+    def _ask_presence(self, room: Room) -> None:
+        """A room just kept: the other processes say which of its players are connected to them
+        (an owner that did not know would have its computer stand in for them).  Asked once the
+        room is kept, so that the answers find it."""
+        if self.cluster is not None and room.row.status != FINISHED:
+            with contextlib.suppress(SQLAlchemyError):  # their reminders say it soon anyway
+                self.store.notify([f"{room.row.id}?"])
 
     def release(self, room: Room) -> None:
         """Forget a finished game nobody watches (it stays in the database)."""
@@ -1192,7 +1250,7 @@ async def _take_over(room: Room, epoch: int) -> None:
     player's move being stored here is made first."""
     async with room.lock:
         with contextlib.suppress(CommandError):  # a failure is that game's alone: it is set aside
-            room.become_owner(epoch)
+            await room.become_owner(epoch)
 
 
 async def _give_up(room: Room) -> None:

@@ -389,6 +389,8 @@ class Store:
         :class:`NotOwnerError` if a game has been taken over since its decision was made)."""
         try:
             with self._transaction() as connection:
+                if self.is_postgres:  # a game's row held elsewhere stalls the other games' moves no longer
+                    connection.execute(_LOCK_TIMEOUT)
                 _check_owners(connection, {(d.game_id, d.epoch) for d in batch if d.epoch is not None})
                 connection.execute(
                     _ADD_DECISION,
@@ -621,6 +623,10 @@ def _settle(done: asyncio.Future[None], error: BaseException | None) -> None:
         done.get_loop().call_soon_threadsafe(answer)
     except RuntimeError:  # the loop is closed: nobody is waiting any more
         log.debug("decision settled after the server stopped")
+
+
+#: How long storing decisions waits for a row another transaction holds, before it is refused.
+_LOCK_TIMEOUT = text("SET LOCAL lock_timeout = '3s'")
 
 
 def _check_owners(connection: Connection, owners: set[tuple[str, int]]) -> None:
