@@ -231,7 +231,7 @@ def test_each_tip_fits_its_move(text: str, card: int, better: str, other: str, e
             11,
             "11 13x49",
             "11 0x40",
-            "Switch with Yellow's pawn (11): it takes you 36 squares nearer Home",
+            "Switch with Yellow's pawn on 49 (11): it takes you 36 squares nearer Home",  # not the one on 40
         ),
         (  # with partners, the partner's pawn's switch sends the leader back, not "your pawns 4 squares"
             "partners",

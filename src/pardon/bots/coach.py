@@ -574,12 +574,13 @@ def _switch_tip(rules: Rules, position: Position, better: Move, other: Move) -> 
             pawn = f"{_colour(target)}'s pawn {switch.target_origin} from Home"
             whose = "your" if switch.colour == me else "your partner's"
             return f"Switch with the leader's pawn (11): {pawn} goes back to {whose} square {square}"
+        pawn = _target_pawn(switch, instead)
         if gained > 0 and mine[0] > theirs[0]:
-            return f"Switch with {_colour(target)}'s pawn (11): it takes {yours} {gained} squares nearer Home"
+            return f"Switch with {pawn} (11): it takes {yours} {gained} squares nearer Home"
         if mine[1] <= theirs[1]:
             return None  # neither the player's gain nor the opponents' loss is the better move's
         if set_back > 0:
-            return f"Switch with {_colour(target)}'s pawn (11): it sets that pawn {set_back} squares back"
+            return f"Switch with {pawn} (11): it sets that pawn {set_back} squares back"
         return None
     if instead is None or switch is not None:
         return None
@@ -593,6 +594,15 @@ def _switch_tip(rules: Rules, position: Position, better: Move, other: Move) -> 
         pawn = f"{_colour(instead.target)}'s pawn"
         return f"Don't switch with {pawn}: it would take that pawn {-set_back} squares nearer Home"
     return None
+
+
+def _target_pawn(switch: Action, instead: Action | None) -> str:
+    """The pawn a switch takes, by colour, and by its square too where the other move switches
+    with another pawn of that colour ("Switch with Blue's pawn" would not tell them apart)."""
+    pawn = f"{_colour(switch.target)}'s pawn"
+    if instead is not None and instead.target == switch.target and instead.target_origin != switch.target_origin:
+        pawn += f" on {SQUARE[switch.colour][switch.end]}"
+    return pawn
 
 
 def _gains(rules: Rules, position: Position, move: Move) -> tuple[int, int]:
