@@ -27,7 +27,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
@@ -614,21 +614,22 @@ class Room:
 
     def _catch_up(self, writer: str = "another writer") -> None:
         """Read what ``writer`` stored that this room has not made (the room is behind the
-        database).  A database that does not answer (restarted, say) sets nothing aside: the
-        room follows, and catches up once it answers again."""
-        try:
+        database)."""
+        with self._catching_up(writer):
             self.refresh()
-        except SQLAlchemyError:
-            _say_database_away(self.row.id)
-            raise CommandError(errors.SERVER_ERROR, DATABASE_AWAY) from None
-        except Exception:
-            self.fail(f"a decision stored by {writer} does not replay")
-            raise CommandError(errors.SERVER_ERROR, self.broken or "") from None
 
     async def _catch_up_soon(self, writer: str = "another writer") -> None:
         """:meth:`_catch_up`, reading the database from a thread (the room's lock held)."""
-        try:
+        with self._catching_up(writer):
             await self.refresh_soon()
+
+    @contextlib.contextmanager
+    def _catching_up(self, writer: str) -> Iterator[None]:
+        """A catch-up's failures, told as a :class:`CommandError`.  A database that does not
+        answer (restarted, say) sets nothing aside: the room follows, and catches up once it
+        answers again; a decision that does not replay sets the game aside."""
+        try:
+            yield
         except SQLAlchemyError:
             _say_database_away(self.row.id)
             raise CommandError(errors.SERVER_ERROR, DATABASE_AWAY) from None
@@ -1008,9 +1009,7 @@ class Rooms:
             except Exception:
                 room.fail("a decision stored by another server process does not replay here")
         if room.gone:  # expired by another process: its clients are told, as by this one's sweep
-            for listener in list(room.listeners):
-                listener.deliver(_expired(room))
-            self._forget(room)
+            self._expire_room(room)
 
     def _heard_presence(self, payload: str) -> None:
         game_id, process, colours = payload.split("!", 2)
@@ -1225,10 +1224,14 @@ class Rooms:
         for game_id in await asyncio.to_thread(self._expire, watched, before):
             expired = self.rooms.get(game_id)
             if expired is not None:
-                for listener in list(expired.listeners):
-                    listener.deliver(_expired(expired))
-                self._forget(expired)
+                self._expire_room(expired)
             log.info("game %s expired: nobody came to play it", game_id)
+
+    def _expire_room(self, room: Room) -> None:
+        """A game deleted while waiting for players: its clients are told, and its room forgotten."""
+        for listener in list(room.listeners):
+            listener.deliver(_expired(room))
+        self._forget(room)
 
     def _expire(self, watched: list[str], before: datetime | None) -> list[str]:
         self.store.seen(watched)

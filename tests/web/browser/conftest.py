@@ -90,6 +90,26 @@ def start_server(tmp_path: Path) -> Iterator[Callable[..., Server]]:
         server.stop()
 
 
+#: A phone held upright, in CSS pixels.
+UPRIGHT = {"width": 390, "height": 844}
+
+
+@pytest.fixture
+def phone(browser: Any) -> Iterator[Any]:
+    """A page in a phone's context (touch, mobile, three device pixels a CSS pixel), held
+    upright; a script error on it fails the test."""
+    context = browser.new_context(viewport=UPRIGHT, has_touch=True, is_mobile=True, device_scale_factor=3)
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        yield page
+    finally:
+        context.close()
+    assert errors == []
+
+
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """One server for the whole run."""

@@ -6,7 +6,6 @@ in view together when the phone is turned, the button that starts a game on the 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +13,7 @@ import pytest
 
 pytest.importorskip("playwright")
 
-from tests.web.browser.conftest import Server
+from tests.web.browser.conftest import UPRIGHT, Server
 from tests.web.browser.play_support import play_to_the_end
 from tests.web.browser.test_game_page import (
     READY,
@@ -30,27 +29,11 @@ from tests.web.browser.test_game_page import (
 )
 from tests.web.browser.test_scorekeeper import add_players, record_win
 
-UPRIGHT = {"width": 390, "height": 844}
 SIDEWAYS = {"width": 844, "height": 390}
 SMALL_SIDEWAYS = {"width": 667, "height": 375}  # a smaller phone held sideways
 SMALLEST_SIDEWAYS = {"width": 640, "height": 360}  # a small phone held sideways
 FINGER = 40  # CSS pixels: the least height of a thing to tap
 LINK_TARGET = 44  # CSS pixels: the least height of a link to another page, a finger's pad
-
-
-@pytest.fixture
-def phone(browser: Any) -> Iterator[Any]:
-    """A page in a phone's context (touch, mobile, three device pixels a CSS pixel), held upright."""
-    context = browser.new_context(viewport=UPRIGHT, has_touch=True, is_mobile=True, device_scale_factor=3)
-    context.set_default_timeout(15_000)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    try:
-        yield page
-    finally:
-        context.close()
-    assert errors == []
 
 
 def no_sideways_scroll(page: Any) -> bool:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -29,7 +28,7 @@ from tests.web.browser.test_game_page import (
     vs_computers,
     wait_my_turn,
 )
-from tests.web.browser.test_phone import UPRIGHT, tap, tap_move
+from tests.web.browser.test_phone import tap, tap_move
 from tests.web.web_support import SocketClient, token_of
 from websockets.sync.client import connect
 
@@ -71,21 +70,6 @@ class Line:
     @property
     def opened(self) -> int:
         return len(self.alive)
-
-
-@pytest.fixture
-def phone(browser: Any) -> Iterator[Any]:
-    """A phone held upright (touch), as in test_phone."""
-    context = browser.new_context(viewport=UPRIGHT, has_touch=True, is_mobile=True, device_scale_factor=3)
-    context.set_default_timeout(15_000)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    try:
-        yield page
-    finally:
-        context.close()
-    assert errors == []
 
 
 def shorter_waits(page: Any, **waits: int) -> None:
