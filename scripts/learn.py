@@ -20,6 +20,7 @@ other 15% against the hand-written evaluation's, and with ``--write`` stores the
 from __future__ import annotations
 
 import argparse
+import functools
 import math
 import random
 import runpy
@@ -37,6 +38,7 @@ from pardon.core.board import FIRST_TRACK, START
 from pardon.core.game import Game
 from pardon.core.rules import parse_rules
 from pardon.core.state import Position, seats_for
+from pardon.sim.pool import worker_pool
 from pardon.sim.progress import Progress
 
 MODULE = Path(__file__).resolve().parent.parent / "src" / "pardon" / "bots" / "learned.py"
@@ -61,16 +63,22 @@ def seat_of(evaluator: Evaluator, position: Position, chances: list[float], colo
     return position.pawns[colour], first, total - first, colour == mover, position.turn == mover == colour
 
 
-def play(rules_name: str, players: int, explore: float, seed: int) -> list[Sample]:
-    """One ``tactician`` self-play game's positions after each move, with its winner."""
+def play(
+    rules_name: str, players: int, explore: float, seed: int, bot_name: str = "tactician", keep: float = 1.0
+) -> list[Sample]:
+    """One self-play game's positions after each move (a share ``keep`` of them, drawn at
+    random: neighbouring positions of a game tell much the same), with its winner."""
     rules = parse_rules(rules_name)
     seats = seats_for(players)
     game = Game.new(rules, seats, seed)
     rng = random.Random(f"pardon-learn:{seed}")
-    bot = make_bot("tactician")
+    keeping = random.Random(f"pardon-learn-keep:{seed}")
+    bot = make_bot(bot_name)
     evaluator = Evaluator(rules, TUNED)
     recorded: list[tuple[list[Seat], list[float], float]] = []
     for mover, chances in selfplay.after_each_move(game, bot, explore, rng):
+        if keep < 1.0 and keeping.random() >= keep:
+            continue
         position = game.position
         raws = evaluator.raws(position, chances)
         seated = [seat_of(evaluator, position, chances, colour, mover) for colour in seats]
@@ -184,6 +192,9 @@ def main() -> int:
     parser.add_argument("--explore", type=float, default=0.1, help="share of uniformly random moves")
     parser.add_argument("--games", type=int, default=12000)
     parser.add_argument("--seed", type=int, default=200000)
+    parser.add_argument("--bot", default="tactician", help="the level that plays the self-play games")
+    parser.add_argument("--keep", type=float, default=1.0, help="share of the positions kept (at random)")
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes playing the games")
     parser.add_argument(
         "--smooth",
         default="1e5",
@@ -199,15 +210,24 @@ def main() -> int:
         parser.error(f"rules {arguments.rules} are played by {' or '.join(map(str, rules.players))} players")
     samples: list[Sample] = []
     held_out = arguments.games - arguments.games * 85 // 100
+    make_bot(arguments.bot)  # a mistyped level stops here, before any game
     bar = Progress(arguments.games, sys.stderr)
     bar.update(0)
     split = 0
-    for game in range(arguments.games):
-        if game == arguments.games - held_out:
-            split = len(samples)
-        samples += play(arguments.rules, arguments.players, arguments.explore, arguments.seed + game)
-        bar.update(game + 1)
-    print(f"{arguments.rules}, {arguments.players} players, {arguments.games} games, {len(samples):,} positions")
+    one_game = functools.partial(
+        play, arguments.rules, arguments.players, arguments.explore, bot_name=arguments.bot, keep=arguments.keep
+    )
+    with worker_pool(max(1, arguments.jobs)) as pool:
+        seeds = range(arguments.seed, arguments.seed + arguments.games)
+        for game, played in enumerate(pool.imap(one_game, seeds, chunksize=4)):
+            if game == arguments.games - held_out:
+                split = len(samples)
+            samples += played
+            bar.update(game + 1)
+    print(
+        f"{arguments.rules}, {arguments.players} players, {arguments.games} games of {arguments.bot}, "
+        f"{len(samples):,} positions"
+    )
     print("fitting ...", file=sys.stderr)
     features, winners = arrays(samples)
     fitted = []

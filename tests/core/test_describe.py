@@ -94,3 +94,38 @@ def test_a_partner_who_dropped_out_of_a_double_does_not_win_with_the_side() -> N
     dropped = parse_position(f"{board} stake:2 out:Y")
     [win] = [move for move in legal_moves(rules, dropped, 1) if move.result.winner is not None]
     assert describe_move(rules, dropped, win).split("  [")[0].endswith(". Red wins!")
+
+
+def _switch_words(text: str, notation: str, rules: str = "classic") -> str:
+    position = parse_position(text)
+    game_rules = parse_rules(rules)
+    for move in legal_moves(game_rules, position, 11):
+        words, shown = describe_move(game_rules, position, move).split("  [")
+        if shown == f"{notation}]":
+            return words
+    raise AssertionError(f"no move {notation}")
+
+
+def test_a_switched_pawn_that_rides_a_slide_is_said_to_slide() -> None:
+    # Red's pawn on 34 lands on Green's 54, the start of a slide Red rides, and ends on 58
+    words = _switch_words("G:54,start,start,start R:34,start,start,start turn:G", "11 54x34")
+    assert words == "Green plays an 11: switches 54 with Red on 34, Red slides to 58"
+    assert "slides" not in _switch_words(
+        "G:54,start,start,start R:34,start,start,start turn:G", "11 54x34", "classic(switched_opponent_slides=false)"
+    )
+
+
+def test_a_pawn_swept_by_a_switched_pawns_slide_is_named_by_its_square() -> None:
+    # Yellow's pawn from 40 lands on Red's 9 and slides to 13 over Yellow's own pawn on 11:
+    # "sends Yellow back to Start" would read as the pawn that was switched
+    words = _switch_words("R:9,start,start,start Y:40,11,start,start turn:R", "11 9x40")
+    assert (
+        words == "Red plays an 11: switches 9 with Yellow on 40, Yellow slides to 13"
+        " (sends Yellow's pawn on 11 back to Start)"
+    )
+    # switched with the pawn on 11, Red's pawn is there when Yellow's slide goes over it
+    words = _switch_words("R:9,start,start,start Y:40,11,start,start turn:R", "11 9x11")
+    assert (
+        words == "Red plays an 11: switches 9 with Yellow on 11, Yellow slides to 13"
+        " (sends its own pawn on 11 back to Start)"
+    )

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+from textual import events
 from tui_support import deciding, game_at, local_app, play_by_keys, screen_text, until
 
 from pardon.core.board import DISTANCE, RED, START
@@ -14,7 +15,8 @@ from pardon.core.game import Game, record_of, replay
 from pardon.core.notation import format_record, parse_record
 from pardon.core.rules import parse_rules
 from pardon.textboard import pawn_cell
-from pardon.tui.app import BoardView, HelpScreen
+from pardon.tui.app import BoardView, HelpScreen, PardonApp
+from pardon.tui.launch import _save_after_error
 from pardon.tui.local import LocalTable
 from pardon.tui.picking import DESTINATION, PAWN
 from pardon.tui.table import FINISHED
@@ -216,6 +218,49 @@ def test_help_shows_the_keys_and_the_legend() -> None:
             assert not isinstance(app.screen, HelpScreen)
 
     asyncio.run(scenario())
+
+
+def test_keys_that_come_while_the_help_closes_leave_the_game_on_screen() -> None:
+    """A held arrow or two quick keys: the second came before the help had gone and closed
+    the game's own screen, which ended the program."""
+
+    async def scenario() -> None:
+        game = game_at("modern", "R:5,start,start Y:40,33,start turn:R", [1, 5, 5])
+        app = local_app(game)
+        async with app.run_test(size=(120, 50)) as pilot:
+            await until(pilot, lambda: deciding(app))
+            for _ in range(3):
+                await pilot.press("question_mark")
+                help_screen = app.screen
+                assert isinstance(help_screen, HelpScreen)
+                for key in ("x", "y", "down"):  # queued together, before the first is handled
+                    help_screen.post_message(events.Key(key, None))
+                await pilot.pause()
+                await pilot.pause()
+                assert app.is_running and not isinstance(app.screen, HelpScreen)
+            assert "why not" in screen_text(app).lower() or deciding(app)
+
+    asyncio.run(scenario())
+
+
+def test_a_game_not_over_is_saved_when_the_screen_stops_on_an_error(tmp_path: Path) -> None:
+    async def scenario() -> PardonApp:
+        record = tmp_path / "game.txt"
+        game = Game.new(parse_rules("classic"), (0, 2), seed=8)
+        app = local_app(game, record=record)
+        async with app.run_test(size=(80, 24)) as pilot:
+            for _ in range(2):
+                await until(pilot, lambda: deciding(app))
+                await pilot.press("enter")
+            await until(pilot, lambda: deciding(app))
+        return app
+
+    app = asyncio.run(scenario())
+    record = tmp_path / "game.txt"
+    assert not record.exists()
+    _save_after_error(app)  # what pardon tui does once the screen has stopped on an error
+    assert app.saved == record
+    assert replay(parse_record(record.read_text())).position == app.view_now.position
 
 
 def test_the_record_saved_midway_replays_to_the_game_so_far(tmp_path: Path) -> None:

@@ -279,6 +279,23 @@ def test_the_help_shows_the_legend_as_written_and_every_key() -> None:
     asyncio.run(scenario())
 
 
+def test_the_help_made_smaller_says_that_it_scrolls_and_larger_that_it_does_not() -> None:
+    async def scenario() -> None:
+        app = local_app(game_at("modern", "R:5,start,start Y:40,33,start turn:R", [1, 5, 5]))
+        async with app.run_test(size=(100, 50)) as pilot:
+            await until(pilot, lambda: deciding(app))
+            await pilot.press("question_mark")
+            await pilot.pause()
+            assert "any key goes back" in screen_text(app)
+            await pilot.resize_terminal(*SMALLEST)
+            await until(pilot, lambda: "any other key goes back" in screen_text(app))
+            await pilot.resize_terminal(100, 50)
+            await until(pilot, lambda: "any key goes back" in screen_text(app))
+            assert isinstance(app.screen, HelpScreen)
+
+    asyncio.run(scenario())
+
+
 def test_the_help_at_the_smallest_size_scrolls_and_says_how_to_go_back() -> None:
     async def scenario() -> None:
         app = local_app(game_at("modern", "R:5,start,start Y:40,33,start turn:R", [1, 5, 5]))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pardon.core.board import COLOUR_NAMES, FIRST_TRACK, SQUARE, START, partner
+from pardon.core.board import COLOUR_NAMES, DISTANCE, FIRST_TRACK, SQUARE, START, partner
 from pardon.core.cards import NO_CARD, a_card, card_label
 from pardon.core.moves import (
     ACCEPT,
@@ -22,6 +22,7 @@ from pardon.core.moves import (
 from pardon.core.notation import format_location, format_move
 from pardon.core.rules import Rules
 from pardon.core.state import Position
+from pardon.core.tokens import switched_end
 from pardon.core.turn import LeaderDraw
 
 
@@ -71,19 +72,40 @@ def _winners(rules: Rules, winner: int, out: tuple[int, ...]) -> str:
     return f"{_name(winner)} wins"
 
 
-def _bumped(bumps: Sequence[tuple[int, int]], mover: int) -> str:
+def _bumped(bumps: Sequence[tuple[int, int]], mover: int, by_square: frozenset[int] = frozenset()) -> str:
     """Whom a move sends back, colour by colour: "Yellow", "Blue and Green", "2 of Yellow's pawns",
-    "its own pawn" (a slide over the mover's own pawn)."""
-    counts: dict[int, int] = {}
-    for colour, _ in bumps:
-        counts[colour] = counts.get(colour, 0) + 1
+    "its own pawn" (a slide over the mover's own pawn); for the colours ``by_square``, the
+    squares: "Yellow's pawn on 11" (after a switched pawn's slide, "Yellow" alone would read
+    as the pawn that slid)."""
+    squares: dict[int, list[int]] = {}
+    for colour, distance in bumps:
+        squares.setdefault(colour, []).append(SQUARE[colour][distance])
     words = []
-    for colour, count in counts.items():
-        if colour == mover:
+    for colour, where in squares.items():
+        count = len(where)
+        if colour in by_square:
+            named = " and ".join(str(square) for square in sorted(where))
+            whose = "its own" if colour == mover else f"{_name(colour)}'s"
+            words.append(f"{whose} pawn{'s' if count > 1 else ''} on {named}")
+        elif colour == mover:
             words.append("its own pawn" if count == 1 else f"{count} of its own pawns")
         else:
             words.append(_name(colour) if count == 1 else f"{count} of {_name(colour)}'s pawns")
     return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+def _switched_slides(rules: Rules, move: Move) -> dict[int, int]:
+    """The opponents' pawns that an 11 switch puts on a slide they ride: colour -> the
+    square where the slide ends."""
+    slides = {}
+    for action in move.actions:
+        if action.kind != SWITCH:
+            continue
+        end = switched_end(rules, move, action)
+        landing = DISTANCE[action.target][SQUARE[action.colour][action.origin]]
+        if end not in (landing, START):
+            slides[action.target] = SQUARE[action.target][end]
+    return slides
 
 
 def _without_card(player: str, move: Move) -> str:
@@ -119,8 +141,12 @@ def describe_move(rules: Rules, position: Position, move: Move) -> str:
             text = f"{player} draws {card} and cannot use it (forfeit)"
     else:
         text = f"{player} plays {card}: " + "; ".join(_action(action) for action in move.actions)
+    slides = _switched_slides(rules, move) if move.card == 11 else {}
+    for colour, square in slides.items():
+        text += f", {_name(colour)} slides to {square}"
     if move.bumps:
-        text += f" (sends {_bumped(move.bumps, position.turn)} back to Start)"
+        named = frozenset({*slides, position.turn}) if slides else frozenset()
+        text += f" (sends {_bumped(move.bumps, position.turn, named)} back to Start)"
     if move.result.winner is not None:
         text += f". {_winners(rules, move.result.winner, move.result.out)}!"
     elif move.card == 2 and move.result.turn == position.turn:

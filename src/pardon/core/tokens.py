@@ -295,7 +295,7 @@ def _fire_after(rules: Rules, move: Move, fire: Pawn) -> Pawn | None:
         if action.kind in (STEP, SWITCH) and (action.colour, action.origin) == (colour, pawn):
             pawn, moved_by = action.end, index
         elif action.kind == SWITCH and (action.target, action.target_origin) == (colour, pawn):
-            pawn, moved_by = _switched_end(rules, move, action), index
+            pawn, moved_by = switched_end(rules, move, action), index
     if pawn == START or pawn not in move.result.pawns[colour]:  # swept by a slide on the way
         return None
     later = move.actions[moved_by + 1 :]
@@ -304,7 +304,7 @@ def _fire_after(rules: Rules, move: Move, fire: Pawn) -> Pawn | None:
     return colour, pawn
 
 
-def _switched_end(rules: Rules, move: Move, switch: Action) -> int:
+def switched_end(rules: Rules, move: Move, switch: Action) -> int:
     """Where the opponent's pawn of an 11 switch ends: on the player's pawn's square, then
     at the end of a slide it rides from there (if switched pawns slide), or back in
     Start if the player's pawn's slide swept it first."""

@@ -161,12 +161,16 @@ class HelpScreen(ModalScreen[None]):
         yield scroll
 
     def on_mount(self) -> None:
+        self._leaving = False
+        self.call_after_refresh(self._say_how_to_scroll)
+
+    def on_resize(self, event: events.Resize) -> None:
         self.call_after_refresh(self._say_how_to_scroll)
 
     def _say_how_to_scroll(self) -> None:
         scroll = self.query_one("#help", VerticalScroll)
-        if scroll.max_scroll_y > 0:
-            scroll.border_subtitle = "arrows scroll, any other key goes back"
+        scrolls = scroll.max_scroll_y > 0
+        scroll.border_subtitle = "arrows scroll, any other key goes back" if scrolls else "any key goes back"
 
     def on_key(self, event: events.Key) -> None:
         event.stop()
@@ -174,9 +178,18 @@ class HelpScreen(ModalScreen[None]):
         if event.key in HELP_SCROLL_KEYS and scroll.max_scroll_y > 0:
             getattr(scroll, HELP_SCROLL_KEYS[event.key])(animate=False)
             return
-        self.dismiss()
+        self._go_back()
 
     def on_click(self, event: events.Click) -> None:
+        event.stop()
+        self._go_back()
+
+    def _go_back(self) -> None:
+        # Keys that come while the screen is closing (a held arrow, two quick keys) must not
+        # close it again: a second dismiss would pop the game's own screen.
+        if self._leaving or not self.is_current:
+            return
+        self._leaving = True
         self.dismiss()
 
 

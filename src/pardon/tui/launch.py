@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import math
 import os
 import random
@@ -159,10 +160,30 @@ def _join(arguments: argparse.Namespace) -> int:
 
 
 def _play(app: PardonApp) -> int:
-    """Run the screen, then say how it went; the command's status: 130 if stopped from outside."""
+    """Run the screen, then say how it went; the command's status: 130 if stopped from outside,
+    1 if the screen stopped on an error (the game so far is saved first, where it can be)."""
     app.run()
+    if app.return_code not in (None, 0, 130) and not app.interrupted:
+        _save_after_error(app)
+        _farewell(app)
+        print("pardon tui: the screen stopped on an error (above)", file=sys.stderr)
+        return 1
     _farewell(app)
     return 130 if app.interrupted else 0
+
+
+def _save_after_error(app: PardonApp) -> None:
+    """Write the record of a game on this machine that is not over, so that an error in the
+    screen never loses it (``pardon tui --resume`` takes it up again)."""
+    record = app.saved or app.record
+    if record is None or not app.table.can_take_back or app.view_now.status == FINISHED:
+        return
+    try:
+        asyncio.run(app.table.save_record(record))
+    except (OSError, ConnectionError) as error:
+        print(f"pardon tui: could not save the record to {record}: {error}", file=sys.stderr)
+    else:
+        app.saved = record
 
 
 def check_invite(invite: Invite) -> None:
