@@ -18,7 +18,7 @@ pypdf = pytest.importorskip("pypdf")
 from pardon.cli import main  # noqa: E402
 from pardon.core.cards import CARD_TEXT, CARDS  # noqa: E402
 from pardon.printables import FILES, SHEETS, sheet_pdf  # noqa: E402
-from pardon.printables.layout import BODY, MARGIN, PAPERS, Box, SheetOverflowError, flow, new_canvas  # noqa: E402
+from pardon.printables.layout import BODY, MARGIN, MUTED, PAPERS, Box, SheetOverflowError, flow, new_canvas  # noqa: E402
 
 CARD_NAMES = ["1", "2", "3", "4", "5", "7", "8", "10", "11", "12", "Sorry!"]
 RULE_SECTIONS = [
@@ -142,6 +142,38 @@ def test_body_type_is_at_least_8_points(name: str) -> None:
     guides = {"24 16 8", "×2 ×4 ×8", "× 2", "Red Blue Yellow Green", "Player 1", "Player 2", "Player 3", "Player 4"}
     small = {text: size for text, size in sizes.items() if size < 8 and text not in guides}
     assert sizes and not small
+
+
+GUIDES = ("24 16 8", "×2 ×4 ×8", "× 2", "Red Blue Yellow Green")  # the score sheet's grey figures to circle
+
+
+@pytest.mark.parametrize("name", ["score-sheet.pdf", "score-sheet-a4.pdf"])
+def test_the_score_sheets_grey_guides_are_big_and_dark_enough_to_read(name: str) -> None:
+    """The figures printed to be circled were small and pale (their digits some 5 pt tall, in a grey of 70%
+    white): now 7.5 pt, a little darker, yet paler than the sheet's grey text, so that what is written wins."""
+    from pypdf.generic import ContentStream
+
+    page = reader(name).pages[0]
+    sizes: dict[str, float] = {}
+
+    def visit(text: str, cm: list[float], tm: list[float], font: object, size: float) -> None:
+        if text.strip() in GUIDES:
+            sizes[text.strip()] = size * abs(tm[3]) * abs(cm[3])
+
+    page.extract_text(visitor_text=visit)
+    assert sorted(sizes) == sorted(GUIDES)
+    assert min(sizes.values()) >= 7.5, sizes
+    greys: dict[str, set[float]] = {}
+    fill = 0.0
+    for operands, operator in ContentStream(page.get_contents(), page.pdf).operations:
+        if operator == b"rg":
+            fill = sum(float(value) for value in operands) / 3
+        elif operator == b"Tj" and str(operands[0]).strip() in GUIDES:
+            greys.setdefault(str(operands[0]).strip(), set()).add(round(fill, 3))
+    assert sorted(greys) == sorted(GUIDES)
+    text_grey = sum(MUTED.rgb()) / 3  # the instructions' grey
+    for guide, shades in greys.items():
+        assert all(text_grey < shade <= 0.6 for shade in shades), (guide, shades)
 
 
 def test_the_same_version_writes_the_same_bytes() -> None:

@@ -39,7 +39,8 @@ PLAYERS: Final = 4
 GAMES: Final[dict[str, tuple[int, int]]] = {"letter": (10, 10), "a4": (11, 11)}
 INSET: Final = 2.0  # tables' outer strokes are centred on their edge: keep them inside the margins
 FOOTER_ROOM: Final = 14  # the footer line and the space above it
-GUIDE: Final = colors.HexColor("#A7AFB8")  # faint printed guides, to be circled or written over
+GUIDE: Final = colors.HexColor("#8C949D")  # pale printed guides, to be circled or written over
+GUIDE_SIZE: Final = 7.5  # the guides' type: small, but read at arm's length on a table (digits some 5.4 pt tall)
 
 SMALL = style("small", fontSize=8, leading=9.5, textColor=MUTED)
 CELL_HEAD = style("cell head", fontName="Helvetica-Bold", fontSize=8, leading=9.5, alignment=1)
@@ -49,7 +50,7 @@ SECTION = style("section", fontName="Helvetica-Bold", fontSize=12, leading=14)
 
 def _guide(text: str) -> Paragraph:
     """Faint printed text in a cell, centred: choices to circle."""
-    return Paragraph(text, style("guide", fontSize=7, leading=8, textColor=GUIDE, alignment=1))
+    return Paragraph(text, style("guide", fontSize=GUIDE_SIZE, leading=GUIDE_SIZE + 1, textColor=GUIDE, alignment=1))
 
 
 def _write_line(canvas: Canvas, x: float, y: float, label: str, width: float) -> float:

@@ -818,3 +818,208 @@ def test_a_player_who_played_a_points_game_keeps_their_colours(page: Any) -> Non
     page.get_by_label("Scoring").select_option("wins")
     record_win(page, "Red")
     expect(page.locator("#colour-p1")).to_be_enabled()
+
+
+# ---- Doubles without a cap, names and games typed kept, a small phone ------------------------------------
+
+
+def crafted_match(games: list[dict[str, Any]], scoring: str = "1939") -> dict[str, Any]:
+    """A match file of Ann (red) and Bob (blue) with ``games``, as Export match writes one."""
+    players = [{"id": "p1", "name": "Ann", "colours": ["red"]}, {"id": "p2", "name": "Bob", "colours": ["blue"]}]
+    match = {"format": "pardon-scorekeeper", "version": 1, "scoring": scoring, "pawns": 4, "nextId": 3}
+    return match | {"goal": {"kind": "none", "value": None}, "players": players, "games": games}
+
+
+def stake_game(stake: int) -> dict[str, Any]:
+    """Ann wins with 4 Home against Bob's 1, doubled to ``stake``, scored by pardon.core.scoring."""
+    points = core_points("1939", 4, {"red": 4, "blue": 1}, "red", stake, [])
+    game = {"winner": "p1", "stake": stake, "home": {"p1": 4, "p2": 1}, "dropped": [], "allDropped": False}
+    return game | {"points": {"p1": points["red"], "p2": points["blue"]}, "server": None}
+
+
+def test_any_number_of_doubles_is_entered_and_a_large_stake_imports_again(
+    page: Any, browser: Any, live_server: Any, tmp_path: Path
+) -> None:
+    """The rules put no cap on doubling (once a turn, any number of turns): the form takes up to 20
+    doubles accepted (it offered 3), an import any stake up to 2**30 (it refused past 1024), a server
+    game its stake, and whatever the page exports it imports again."""
+    page.goto(f"{live_server.url}/scorekeeper")
+    page.get_by_label("Scoring").select_option("1939")
+    add_players(page, "Ann", "Bob")
+    doubles = page.locator("#game-form").get_by_label("Doubles accepted")
+    assert doubles.locator("option").all_inner_texts()[:3] == ["None", "1 (points ×2)", "2 (points ×4)"]
+    assert doubles.locator("option").all_inner_texts()[-1] == f"20 (points ×{2**20})"
+    enter_points_game(page, {"Ann": 4, "Bob": 1}, winner="Ann", stake=str(2**12))
+    points = core_points("1939", 4, {"red": 4, "blue": 1}, "red", 2**12, [])
+    assert sheet(page)[1] == ["1 ×4096", f"{points['red']} won", str(points["blue"])]
+
+    # a game played on the server, doubled 25 times, is added with its stake and points
+    stake = 2**25
+    served = core_points("1939", 4, {"red": 4, "blue": 2}, "red", stake, [])
+    seats = [("red", "Ann", 4), ("blue", "Bob", 2)]
+    result = {"id": "doubled25", "rules": "classic(scoring=1939,doubling=true)", "scoring": "1939", "pawns": 4}
+    result |= {"partners": False, "winner": "red", "stake": stake, "doubled": True, "everyone_dropped_out": False}
+    result["players"] = [
+        {"colour": colour, "name": name, "kind": "human", "home": home, "points": served[colour], "dropped_out": False}
+        for colour, name, home in seats
+    ]
+    result["sides"] = [
+        {"name": name, "colours": [colour], "won": colour == "red", "points": served[colour]}
+        for colour, name, _ in seats
+    ]
+    page.route("**/api/games/doubled25/result", lambda route: route.fulfill(json=result))
+    page.goto(f"{live_server.url}/scorekeeper?add=doubled25")
+    page.get_by_role("button", name="Add this game to the match").click()
+    page.wait_for_function("() => !location.search.includes('add=')")
+    assert page.evaluate("pardonScorekeeper.match().games[1].stake") == stake
+    assert sheet(page)[-1] == ["Points", str(points["red"] + served["red"]), str(points["blue"] + served["blue"])]
+
+    # what is exported imports again, in a fresh browser
+    with page.expect_download() as download:
+        page.get_by_role("button", name="Export match").click()
+    exported = Path(download.value.path())
+    fresh = browser.new_context()
+    try:
+        other = fresh.new_page()
+        other.goto(f"{live_server.url}/scorekeeper")
+        other.locator("#import-file").set_input_files(str(exported))
+        expect(other.locator("#message")).to_contain_text("2 players, 2 games")
+        assert other.evaluate("pardonScorekeeper.match()") == page.evaluate("pardonScorekeeper.match()")
+        assert sheet(other) == sheet(page)
+    finally:
+        fresh.close()
+
+    # an import takes up to 30 doubles, its points whole numbers; more is refused, in the usual words
+    crafted = tmp_path / "doubled.json"
+    crafted.write_text(json.dumps(crafted_match([stake_game(2**30)])))
+    page.locator("#import-file").set_input_files(str(crafted))
+    expect(page.locator("#message")).to_contain_text("Imported doubled.json: 2 players, 1 game")
+    assert page.evaluate("pardonScorekeeper.match().games[0].stake") == 2**30
+    form = edit_game(page, 1)  # opened for changes, it shows its 30 doubles
+    assert form.get_by_label("Doubles accepted").input_value() == str(2**30)
+    expect(form.get_by_label("Doubles accepted").locator("option:checked")).to_have_text(f"30 (points ×{2**30})")
+    form.get_by_role("button", name="Save changes").click()
+    expect(page.locator("#message")).to_have_text("Game 1 saved: Ann won a doubled game.")
+    with page.expect_download() as download:
+        page.get_by_role("button", name="Export match").click()
+    again = json.loads(Path(download.value.path()).read_text())
+    assert again["games"] == [stake_game(2**30)]
+    crafted.write_text(json.dumps(crafted_match([stake_game(2**31)])))
+    page.locator("#import-file").set_input_files(str(crafted))
+    expect(page.locator("#message")).to_have_text(
+        "Could not import doubled.json: game 1 has a stake that is not 1, 2, 4, 8, ... up to 1073741824 (30 doubles). "
+        "Nothing was changed."
+    )
+
+
+def test_a_name_being_typed_survives_a_reload_and_is_checked_when_it_is_saved(page: Any, probe: str) -> None:
+    """Names were saved on leaving the box only: one typed, then a reload, was lost."""
+    page.goto(PAGE_FILE.as_uri())
+    add_players(page, "Ann", "Bob")
+    page.get_by_label("New player or partnership").fill("Cy")
+    page.get_by_label("Player 1").fill("Nana")  # typed, the box not left
+    reload_kept(page, probe)
+    assert page.get_by_label("Player 1").input_value() == "Nana"
+    expect(page.locator("#name-note-p1")).to_have_text("Not saved yet: press Enter")
+    assert page.get_by_label("New player or partnership").input_value() == "Cy"
+    assert page.evaluate("pardonScorekeeper.match().players[0].name") == "Ann"  # a draft, not yet the name
+    assert sheet(page)[0][1] == "Ann"
+    page.get_by_label("Player 1").press("Enter")
+    assert sheet(page)[0][1] == "Nana"
+    expect(page.locator("#name-note-p1")).to_be_hidden()
+    reload_kept(page, probe)
+    assert page.get_by_label("Player 1").input_value() == "Nana"
+    expect(page.locator("#name-note-p1")).to_be_hidden()
+
+    # a name that cannot be saved is kept as typed too, and refused as ever when it is saved
+    page.get_by_label("Player 2").fill("nana")
+    reload_kept(page, probe)
+    assert page.get_by_label("Player 2").input_value() == "nana"
+    page.get_by_label("Player 2").focus()
+    page.get_by_label("New player or partnership").focus()  # leaving the box saves it, as Enter does
+    expect(page.locator("#message")).to_have_text("There is already a player called nana.")
+    assert page.get_by_label("Player 2").input_value() == "Bob"
+    reload_kept(page, probe)
+    assert page.get_by_label("Player 2").input_value() == "Bob"
+    assert page.evaluate("pardonScorekeeper.match().players.map(p => p.name)") == ["Nana", "Bob"]
+
+
+def test_a_game_typed_in_one_tab_is_kept_when_another_tab_records_one(page: Any, probe: str) -> None:
+    """A game typed in one tab was silently wiped when another tab recorded a game."""
+    page.goto(PAGE_FILE.as_uri())
+    page.get_by_label("Scoring").select_option("1992")
+    add_players(page, "Red", "Blue")
+    other = page.context.new_page()
+    other.goto(PAGE_FILE.as_uri())
+    typed = other.locator("#game-form")
+    typed.get_by_label("Red: pawns Home").fill("4")
+    typed.get_by_label("Blue: pawns Home").fill("2")  # Red won, guessed from Red's 4 Home
+    enter_points_game(page, {"Red": 1, "Blue": 4}, winner="Blue")  # the first tab records game 1
+    expect(other.locator("#message")).to_have_text(
+        "Game 1 was recorded in another tab or window, so what you typed here for game 1 is now in the form for "
+        "game 2: check it before recording it."
+    )
+    expect(other.locator("#record-title")).to_have_text("Record game 2")
+    assert typed.get_by_label("Red: pawns Home").input_value() == "4"
+    assert typed.get_by_label("Blue: pawns Home").input_value() == "2"
+    assert typed.get_by_label("Red won").is_checked()
+    reload_kept(other, probe)  # kept as game 2's draft
+    typed = other.locator("#game-form")
+    assert typed.get_by_label("Blue: pawns Home").input_value() == "2"
+    assert typed.get_by_label("Red won").is_checked()
+    typed.get_by_role("button", name="Record game 2").click()
+    expect(page.locator("#record-title")).to_have_text("Record game 3")
+    assert [game["winner"] for game in page.evaluate("pardonScorekeeper.match().games")] == ["p2", "p1"]
+
+    # a match that takes no more games has no form to keep it in: the page says it was cleared
+    other.locator("#game-form").get_by_label("Blue: pawns Home").fill("3")
+    page.get_by_label("Play to").select_option("games")
+    page.get_by_label("Games", exact=True).fill("2")
+    page.get_by_label("Games", exact=True).press("Enter")
+    expect(other.locator("#message")).to_have_text(
+        "The match was changed in another tab or window, so what you typed here for game 3 was cleared."
+    )
+    expect(other.locator("#record-title")).to_have_text("The match is over")
+
+
+#: The iPhone SE (first generation), upright, in CSS pixels.
+SMALL_PHONE = {"width": 320, "height": 568}
+
+
+def test_the_points_form_fits_a_320_pixel_phone_and_its_ticks_are_fingertip_targets(browser: Any) -> None:
+    """At 320 px the entry table (347 px in 282) clipped "Dropped out", and the Won and Dropped out
+    boxes were 19 px with no label: a tap beside one did nothing."""
+    context = browser.new_context(viewport=SMALL_PHONE, has_touch=True, is_mobile=True, device_scale_factor=2)
+    context.set_default_timeout(15_000)
+    try:
+        phone = context.new_page()
+        phone.goto(PAGE_FILE.as_uri())
+        phone.get_by_label("Scoring").select_option("1939")
+        names = ("Grandma", "Sam", "Ann", "Blue and Green")
+        add_players(phone, *names)
+        form = phone.locator("#game-form")
+        wrap = form.locator(".table-wrap")
+        assert wrap.evaluate("node => node.scrollWidth <= node.clientWidth"), "the game form's table is cut off"
+        header = form.get_by_role("columnheader", name="Dropped out")
+        assert header.get_attribute("title") == "Dropped out of a double"
+        right = wrap.evaluate("node => node.getBoundingClientRect().right")
+        assert header.evaluate("node => node.getBoundingClientRect().right") <= right
+        assert phone.evaluate("document.documentElement.scrollWidth") <= SMALL_PHONE["width"]
+        for name in names:
+            won = form.get_by_role("radio", name=f"{name} won")
+            dropped = form.get_by_role("checkbox", name=f"{name} dropped out of a double")
+            for box in (won, dropped):
+                target = box.evaluate("node => [node.closest('label').offsetWidth, node.closest('label').offsetHeight]")
+                assert min(target) >= 40, (name, target)
+                if name == "Sam":  # a tap beside the box, not on it, ticks it
+                    box.scroll_into_view_if_needed()
+                    around = box.bounding_box()
+                    x, y = around["x"] + around["width"] / 2, around["y"] + around["height"] / 2
+                    phone.touchscreen.tap(x + 15, y + 14)
+                    expect(box).to_be_checked()
+        assert header.inner_text() == "Out"
+        phone.set_viewport_size({"width": 1280, "height": 900})  # a wide screen has room for the whole words
+        phone.wait_for_function("() => !matchMedia('(max-width: 40rem)').matches")
+        assert header.inner_text() == "Dropped out"
+    finally:
+        context.close()
