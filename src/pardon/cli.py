@@ -798,7 +798,12 @@ def _parser() -> argparse.ArgumentParser:
         help=f"SQLite file, or a URL such as postgresql+psycopg://user@host/pardon (default: {_default_database()})",
     )
     serve.add_argument("--bot-pace", type=float, default=0.6, help="seconds a computer player waits before moving")
-    serve.add_argument("--takeover-after", type=float, default=60.0, help="seconds away before a computer plays")
+    serve.add_argument(
+        "--takeover-after",
+        type=float,
+        default=60.0,
+        help="seconds a player is away, while another waits, before a computer plays for them",
+    )
     serve.add_argument("--allow-origin", action="append", default=[], help="another web origin allowed to connect")
     serve.add_argument("--public-url", help="the address written in invite links (default: the request's)")
     serve.add_argument(

@@ -262,6 +262,33 @@ def test_a_hot_seat_screen_put_down_keeps_its_familys_game(make_server: Callable
             assert taken
 
 
+def test_a_player_alone_against_the_computer_who_leaves_finds_the_game_waiting(
+    make_server: Callable[..., TestClient],
+) -> None:
+    """A phone locked or a tab closed in a game against the computer once had the computer play
+    the person's seat to the end after the takeover time, though nobody waited for them.  A
+    spectator watching is not a player waiting."""
+    server = make_server(takeover_after=0.05)
+    seats = [{"kind": "human"}, {"kind": "bot", "level": "random"}, {"kind": "bot", "level": "random"}]
+    game = create(server, seats, seed=5, public=True)
+    with server.websocket_connect(game["websocket"]) as socket:
+        player = Player(socket)
+        player.hello(token_of(game, "red"))
+        player.my_turn_or_over()
+        left_at = player.state["event"]
+    with server.websocket_connect(game["websocket"]) as watching:
+        Player(watching).hello(None)
+        time.sleep(0.6)  # many takeover times
+    summary = server.get(f"/api/games/{game['id']}").json()
+    assert summary["status"] == "playing"
+    with server.websocket_connect(game["websocket"]) as socket:
+        back = Player(socket)
+        back.hello(token_of(game, "red"), since=left_at)
+        assert back.state["decider"] == "red" and back.state["event"] == summary["event"]
+        assert all(decision[1] != "red" for decision in back.decisions)
+        assert not any(seat["computer_playing"] for seat in back.state["seats"] if seat["kind"] == "human")
+
+
 def test_the_player_whose_coming_starts_the_game_is_sent_its_sync_straight_after_welcome(server: TestClient) -> None:
     """It was sent the game's start as a ``state`` before its ``sync``: a client acting on both
     sent its first move twice (the second refused as ``duplicate``)."""

@@ -18,9 +18,9 @@ import threading
 import time
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Final, Literal
 
-from fastapi import APIRouter, Header, Request
+from fastapi import APIRouter, Header, Query, Request
 from fastapi.responses import JSONResponse, PlainTextResponse
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
 
@@ -138,6 +138,9 @@ class GameSummary(BaseModel):
 
 class Lobby(BaseModel):
     games: list[GameSummary]
+    total: int = Field(description="the games the lobby offers in all: page through them with offset")
+    offset: int
+    limit: int
 
 
 class JoinRequest(_Body):
@@ -208,6 +211,11 @@ def base_url(request: Request) -> str:
 def play_link(request: Request, game_id: str, token: str) -> str:
     """A link for a browser: the token is in the fragment, which browsers never send to a server."""
     return f"{base_url(request)}/play/{game_id}#token={token}"
+
+
+#: The lobby's games to a page, by default and at most.
+LOBBY_PAGE: Final = 50
+LOBBY_MOST: Final = 100
 
 
 class CreationLimit:
@@ -307,7 +315,63 @@ class JoinLimit:
         return [join for join in joins if join[0] >= since]
 
 
+class PublicLimit:
+    """Public games waiting for players per client address: at most ``most`` at once (0: no
+    limit), so that one address cannot fill the lobby and push everyone else's games off its
+    first pages.  Counted by this process, from the games it made, as the database has them now."""
+
+    def __init__(self, most: int, expiry: float):
+        self.most = most
+        self.expiry = expiry if expiry > 0 else 7 * 24 * 3600.0
+        self._made: dict[str, list[tuple[float, str]]] = {}  # address: (when, game id), oldest first
+        self._guard = threading.Lock()
+
+    @classmethod
+    def of(cls, settings: Settings) -> PublicLimit:
+        most = settings.public_per_address if settings.create_rate > 0 else 0
+        return cls(most, settings.waiting_expiry)
+
+    def refusal(self, address: str, store: Store) -> ApiError | None:
+        """None if ``address`` may make one more public game now; else why not."""
+        if self.most <= 0:
+            return None
+        with self._guard:
+            since = time.monotonic() - self.expiry
+            made = [entry for entry in self._made.get(address, []) if entry[0] >= since]
+        if len(made) < self.most:
+            return None
+        waiting = set(store.waiting_public([game_id for _, game_id in made]))
+        with self._guard:
+            self._made[address] = [entry for entry in made if entry[1] in waiting]
+        if len(waiting) < self.most:
+            return None
+        return ApiError(
+            429,
+            "rate_limited",
+            f"this address has {self.most} public games waiting for players already: "
+            "play one of them, or make this one private and send its links",
+        )
+
+    def made(self, address: str, game_id: str) -> None:
+        if self.most > 0:
+            with self._guard:
+                self._made.setdefault(address, []).append((time.monotonic(), game_id))
+                if len(self._made) > CreationLimit.MOST:
+                    since = time.monotonic() - self.expiry
+                    self._made = {key: kept for key, kept in self._made.items() if kept[-1][0] >= since}
+
+
 _join_limit_guard = threading.Lock()
+
+
+def _public_limit(request: Request) -> PublicLimit:
+    """The server's :class:`PublicLimit`, made by the first game created."""
+    state = request.app.state
+    with _join_limit_guard:
+        limit: PublicLimit | None = getattr(state, "public_limit", None)
+        if limit is None:
+            limit = state.public_limit = PublicLimit.of(state.settings)
+        return limit
 
 
 def join_limit(request: Request) -> JoinLimit:
@@ -323,7 +387,11 @@ def join_limit(request: Request) -> JoinLimit:
 @router.post("/games", status_code=201, response_model=GameCreated, summary="Create a game", responses=RATE_LIMITED)
 def create_game(body: CreateGame, request: Request) -> Any:
     limit: CreationLimit = request.app.state.creation_limit
-    wait = limit.wait(client_key(request.client.host) if request.client else "")
+    address = client_key(request.client.host) if request.client else ""
+    public_limit = _public_limit(request)
+    if body.public and (refused := public_limit.refusal(address, rooms_of(request).store)) is not None:
+        raise refused
+    wait = limit.wait(address)
     if wait > 0:
         seconds = max(1, math.ceil(wait))
         return come_back(
@@ -331,6 +399,8 @@ def create_game(body: CreateGame, request: Request) -> Any:
         )
     row, tokens, host, watch = _new_game_row(body)
     rooms_of(request).add(row)
+    if body.public:
+        public_limit.made(address, row.id)
     return GameCreated(
         id=row.id,
         rules=row.rules,
@@ -372,6 +442,11 @@ def _new_game_row(body: CreateGame) -> tuple[GameRow, dict[int, str], str, str]:
         if spec.kind == OPEN and not body.public:
             where = COLOUR_NAMES[colour]
             raise ApiError(422, "invalid_seats", f"an open seat is for a public game: the lobby offers it ({where})")
+        if spec.kind == OPEN and spec.name:
+            where = COLOUR_NAMES[colour]
+            raise ApiError(
+                422, "invalid_seats", f"an open seat has no name: whoever joins it from the lobby plays it ({where})"
+            )
         level = (spec.level or "greedy") if spec.kind == BOT else None
         if spec.kind == HUMAN:
             tokens[colour] = new_token()
@@ -489,11 +564,17 @@ def _summary(row: GameRow, event: int, cutoff: datetime) -> GameSummary:
 
 
 @router.get("/lobby", response_model=Lobby, summary="Public games with seats left open for anyone")
-def lobby(request: Request) -> Lobby:
+def lobby(
+    request: Request,
+    offset: Annotated[int, Query(ge=0, le=1_000_000, description="games to skip, newest first")] = 0,
+    limit: Annotated[int, Query(ge=1, le=LOBBY_MOST, description="games to list")] = LOBBY_PAGE,
+) -> Lobby:
     """Only seats left open on purpose are offered: never a seat made for someone (the host's,
-    or one with an invite link); a seat joined within the grace time is shown ``joining``."""
+    or one with an invite link); a seat joined within the grace time is shown ``joining``.
+    Newest first, a page at a time: ``total`` says how many there are."""
     cutoff = _cutoff(request)
-    return Lobby(games=[_summary(row, 0, cutoff) for row in rooms_of(request).store.lobby(100, cutoff)])
+    rows, total = rooms_of(request).store.lobby(limit, cutoff, offset)
+    return Lobby(games=[_summary(row, 0, cutoff) for row in rows], total=total, offset=offset, limit=limit)
 
 
 @router.post(
@@ -513,14 +594,15 @@ def join(game_id: str, body: JoinRequest, request: Request) -> Any:
     seat = next((seat for seat in row.seats if seat.colour == colour), None)
     if not row.public:
         raise ApiError(403, "not_public", "only public games can be joined from the lobby; ask for an invite link")
+    where = body.seat.capitalize()
     if seat is None:
-        raise ApiError(409, "seat_not_open", f"{body.seat} is not a seat of this game")
+        raise ApiError(409, "seat_not_open", f"{where} is not a seat of this game")
     if not seat.open:
-        raise ApiError(409, "seat_not_open", f"{body.seat} is not open: it is kept for a player the host invited")
+        raise ApiError(409, "seat_not_open", f"{where} is not open: it is kept for a player the host invited")
     now = datetime.now(UTC)
     cutoff = now - timedelta(seconds=request.app.state.settings.join_grace)
     if seat.claimed or seat.is_joining(cutoff):
-        raise ApiError(409, "seat_taken", f"{body.seat} has been taken")
+        raise ApiError(409, "seat_taken", f"{where} has been taken")
     limit = join_limit(request)
     address = client_key(request.client.host) if request.client else ""
     refused = limit.refusal(address, rooms.store, cutoff)
@@ -529,7 +611,7 @@ def join(game_id: str, body: JoinRequest, request: Request) -> Any:
     token = new_token()
     hashed = hash_token(token)
     if not rooms.store.join_seat(game_id, colour, hashed, now, cutoff):
-        raise ApiError(409, "seat_taken", f"{body.seat} has been taken")
+        raise ApiError(409, "seat_taken", f"{where} has been taken")
     limit.joined(address, hashed)
     room = rooms.rooms.get(game_id)
     if room is not None:  # queued before the reply, so before the new player connects: its token opens the seat

@@ -333,6 +333,7 @@ class Room:
                 changed = True
         if changed:
             self._broadcast_presence()
+            self.kick()  # a player come to another process may be waiting for one long away
 
     def sync(self, listener: Listener, since: int) -> None:
         """Everything after event ``since``: the decisions missed (in notation and in words), then the state now."""
@@ -743,18 +744,23 @@ class Room:
 
     def _taken_over(self, seat: Seat) -> bool:
         """A person away long enough is played by a computer, so that those still here need not
-        wait; a hot-seat screen put down (a tablet locked, a tab closed) keeps its family's game
-        unless someone at another screen is waiting for it."""
+        wait; with nobody else waiting (a game against the computer, a hot-seat screen put down:
+        a tablet locked, a tab closed) the game waits for them instead."""
         if seat.is_machine or seat.away_since is None or self.row.status != PLAYING:
             return False
-        if seat.row.kind == HOTSEAT and not self._someone_else_waits():
+        if not self._someone_else_waits(seat):
             return False
         return time.monotonic() - seat.away_since >= self.settings.takeover_after
 
-    def _someone_else_waits(self) -> bool:
-        """Whether a person at another screen than the hot-seat one is here (an online player)."""
+    def _someone_else_waits(self, seat: Seat) -> bool:
+        """Whether a person at another screen than ``seat``'s is here: another online player, or
+        for an online seat, a hot-seat screen (a hot-seat's own seats wait for each other)."""
         return any(
-            not other.is_machine and other.row.kind != HOTSEAT and self._present(other) for other in self.seats.values()
+            other is not seat
+            and not other.is_machine
+            and not (seat.row.kind == HOTSEAT and other.row.kind == HOTSEAT)
+            and self._present(other)
+            for other in self.seats.values()
         )
 
     def _machine_decider(self) -> int | None:

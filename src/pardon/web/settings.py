@@ -79,6 +79,9 @@ class Settings:
     #: Games one client address may create a minute on average, and at once (0: no limit).
     create_rate: float = 10.0
     create_burst: int = 20
+    #: Public games one client address may have waiting for players at once, so that one address
+    #: cannot fill the lobby (``create_rate`` 0: no limit on this either).
+    public_per_address: int = 5
     #: Seconds a seat joined from the lobby is kept for its joiner: not come by then (no websocket),
     #: the seat is offered in the lobby again and the joiner's token opens nothing.
     join_grace: float = 120.0

@@ -356,17 +356,30 @@ class Store:
             found = self._seats(connection, [row["id"] for row in rows])
             return [_game_row(row, found[row["id"]]) for row in rows]
 
-    def lobby(self, limit: int, cutoff: datetime) -> list[GameRow]:
-        """The newest public games waiting for players with a seat left open for anyone (and not
-        joined since ``cutoff``: :meth:`join_seat`)."""
+    def lobby(self, limit: int, cutoff: datetime, offset: int = 0) -> tuple[list[GameRow], int]:
+        """The public games waiting for players with a seat left open for anyone (and not joined
+        since ``cutoff``: :meth:`join_seat`), newest first: ``limit`` of them from ``offset``, and
+        how many there are in all."""
         with self.engine.connect() as connection:
             joinable = select(seats.c.game_id).where(
                 seats.c.game_id == games.c.id, seats.c.open.is_(True), seats.c.claimed.is_(False), _free(cutoff)
             )
-            query = select(games).where(games.c.status == WAITING, games.c.public.is_(True), joinable.exists())
-            rows = list(connection.execute(query.order_by(games.c.created.desc()).limit(limit)).mappings())
+            where = (games.c.status == WAITING, games.c.public.is_(True), joinable.exists())
+            total = int(connection.execute(select(func.count()).select_from(games).where(*where)).scalar_one())
+            query = select(games).where(*where).order_by(games.c.created.desc(), games.c.id).limit(limit).offset(offset)
+            rows = list(connection.execute(query).mappings())
             found = self._seats(connection, [row["id"] for row in rows])
-            return [_game_row(row, found[row["id"]]) for row in rows]
+            return [_game_row(row, found[row["id"]]) for row in rows], total
+
+    def waiting_public(self, game_ids: list[str]) -> list[str]:
+        """Those of ``game_ids`` that are public games still waiting for players."""
+        if not game_ids:
+            return []
+        with self.engine.connect() as connection:
+            query = select(games.c.id).where(
+                games.c.id.in_(game_ids), games.c.status == WAITING, games.c.public.is_(True)
+            )
+            return [row.id for row in connection.execute(query)]
 
     def decisions(self, game_id: str) -> list[tuple[int, str]]:
         with self.engine.connect() as connection:
