@@ -259,7 +259,7 @@ def test_a_friend_invited_without_a_name_is_named_by_colour_once(live_server: An
 
 def test_public_lobby_lists_a_game_and_join_takes_the_seat(live_server: Any, page: Any, artefacts: Path) -> None:
     created = live_server.rest(
-        "/api/games", {"public": True, "seats": [{"kind": "open", "name": "Dee"}, {"kind": "open"}]}
+        "/api/games", {"public": True, "seats": [{"kind": "open"}, {"kind": "open"}]}
     )
     game_id = created["id"]
     open_ready_lobby = live_server.url + "/lobby"
@@ -285,7 +285,7 @@ def test_lobby_says_why_a_seat_cannot_be_taken(live_server: Any, page: Any) -> N
     card.get_by_role("button", name=re.compile("as Red")).click()
     alert = page.locator("#lobby-error")
     alert.wait_for()
-    assert "Could not join as Red: red has been taken" in alert.inner_text()
+    assert "Could not join as Red: Red has been taken" in alert.inner_text()
 
 
 def test_rules_page_shows_every_preset(live_server: Any, page: Any, artefacts: Path) -> None:

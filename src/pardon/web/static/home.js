@@ -39,6 +39,10 @@ const page = {
   onlineCount: 2,
   poll: null,
   doublingAbout: null, // what the page says of doubling where it can be played
+  // What was chosen and typed in each seat row ({kind, name, level}), by colour: a row drawn
+  // again (another preset, another number of seats, another colour) gets it back, and a seat
+  // taken away and added again too.
+  seatChoices: { hotseat: new Map(), online: new Map() },
 };
 
 const $ = (id) => document.getElementById(id);
@@ -230,8 +234,13 @@ function renderQuick() {
     COLOURS.map((colour) => ({ value: colour, label: capitalise(colour), content: chip(colour) })),
     page.quickColour,
     (colour) => {
+      moveSeatChoices("hotseat", page.hotseatCount, page.quickColour, colour);
+      moveSeatChoices("online", page.onlineCount, page.quickColour, colour);
       page.quickColour = colour;
       renderSummary();
+      showMyColour();
+      renderHotseat();
+      renderOnline();
     },
   );
   const alone = page.quickPlayers === 1;
@@ -298,11 +307,43 @@ function countOptions(container, name, chosen, onChange) {
   return chosen;
 }
 
-/** One seat's row: its colour, who plays it, a name, and a level for a computer. */
-function seatRow(prefix, colour, kinds, chosenKind, namePlaceholder) {
+/** The colours of the seat rows of a game of `count`, in the order of play: the creator's row
+ * has the colour chosen under "Your colour", the others the usual colours without it, as in a
+ * game against the computer (coloursFor). */
+function rowColours(count) {
+  return coloursFor(count, page.quickColour);
+}
+
+/** The creator's colour changes from `from` to `to`: what was chosen and typed in the rows of a
+ * form of `count` seats goes with the people, not the colours.  The creator's row moves to `to`;
+ * every other row keeps its colour if the game still has it, else takes a colour left free (the
+ * one the creator gave up, say), so that no name typed is lost. */
+function moveSeatChoices(prefix, count, from, to) {
+  if (from === to) return;
+  const memory = page.seatChoices[prefix];
+  const before = coloursFor(count, from).filter((colour) => colour !== from);
+  const after = coloursFor(count, to).filter((colour) => colour !== to);
+  const free = after.filter((colour) => !before.includes(colour));
+  const moves = new Map([[from, to], ...before.map((colour) => [colour, after.includes(colour) ? colour : free.shift()])]);
+  const kept = new Map([...moves.keys()].map((colour) => [colour, memory.get(colour)]));
+  for (const [colour, target] of moves) {
+    memory.delete(colour);
+    memory.delete(target);
+  }
+  for (const [colour, target] of moves) if (kept.get(colour)) memory.set(target, kept.get(colour));
+}
+
+/** One seat's row: its colour, who plays it, a name, and a level for a computer.  What was chosen
+ * and typed in the row of this colour before (page.seatChoices) is given back. */
+function seatRow(prefix, colour, kinds, defaultKind, namePlaceholder, { mine = false } = {}) {
+  const memory = page.seatChoices[prefix];
+  const kept = memory.get(colour) ?? {};
+  const chosenKind = kinds.some(([value]) => value === kept.kind) ? kept.kind : defaultKind;
+  const chosenLevel = page.levels.some((level) => level.name === kept.level) ? kept.level : page.defaultLevel;
   const kindId = `${prefix}-${colour}-kind`;
   const nameId = `${prefix}-${colour}-name`;
   const levelId = `${prefix}-${colour}-level`;
+  const noteId = `${prefix}-${colour}-open`;
   const kind = el(
     "select",
     { id: kindId, "aria-label": `Who plays ${capitalise(colour)}` },
@@ -316,17 +357,35 @@ function seatRow(prefix, colour, kinds, chosenKind, namePlaceholder) {
     autocomplete: "off",
     "aria-label": `${capitalise(colour)}'s name`,
   });
+  name.value = kept.name ?? "";
   const level = el("select", { id: levelId, "aria-label": `${capitalise(colour)}'s computer level` });
-  levelOptions(level, page.defaultLevel);
-  const row = el("div", { class: "seat-row", dataset: { colour } }, chip(colour), kind, name, level);
+  levelOptions(level, chosenLevel);
+  // A friend's seat of a public game is an open seat: whoever joins it names it, not this form.
+  const note = el("span", { class: "hint open-note", id: noteId }, "Open to anyone in the lobby, under their own name");
+  const row = el("div", { class: "seat-row", dataset: { colour, ...(mine ? { mine: "true" } : {}) } }, chip(colour), kind, name, level, note);
+  const friend = kind.querySelector("option[value=human]");
   const update = () => {
     const bot = kind.value === "bot";
-    name.hidden = bot;
+    const open = isOpenSeat(prefix, mine, kind.value);
+    if (friend) friend.textContent = isOpenSeat(prefix, mine, "human") ? "Open seat (lobby)" : "Friend (link)";
+    name.hidden = bot || open; // the name typed stays, for the seat made a friend's again
     level.hidden = !bot;
+    note.hidden = !open;
+    if (open) kind.setAttribute("aria-describedby", noteId);
+    else kind.removeAttribute("aria-describedby");
   };
+  const remember = () => memory.set(colour, { kind: kind.value, name: name.value, level: level.value });
   kind.addEventListener("change", update);
+  row.addEventListener("change", remember);
+  row.addEventListener("input", remember);
+  row.update = update;
   update();
   return row;
+}
+
+/** Whether a seat of this kind is left open to anyone: a friend's seat of a public online game. */
+function isOpenSeat(prefix, mine, kind) {
+  return prefix === "online" && !mine && kind === "human" && $("online-public").checked;
 }
 
 function renderHotseat() {
@@ -338,10 +397,14 @@ function renderHotseat() {
     ["hotseat", "Player here"],
     ["bot", "Computer"],
   ];
+  const colours = rowColours(page.hotseatCount);
+  const others = colours.filter((colour) => colour !== page.quickColour);
   $("hotseat-seats").replaceChildren(
-    ...USUAL[page.hotseatCount].map((colour, index) =>
-      seatRow("hotseat", colour, kinds, index < 2 ? "hotseat" : "bot", `Player ${index + 1}`),
-    ),
+    ...colours.map((colour) => {
+      const mine = colour === page.quickColour;
+      const number = mine ? 1 : others.indexOf(colour) + 2; // you and the next are at the screen; the computer plays the rest
+      return seatRow("hotseat", colour, kinds, number <= 2 ? "hotseat" : "bot", mine ? "Your name" : `Player ${number}`, { mine });
+    }),
   );
   hintsOption($("hotseat-hints"));
 }
@@ -351,9 +414,9 @@ function renderOnline() {
     page.onlineCount = count;
     renderOnline();
   });
-  const rows = USUAL[page.onlineCount].map((colour, index) =>
-    index === 0
-      ? seatRow("online", colour, [["me", "You"]], "me", "Your name")
+  const rows = rowColours(page.onlineCount).map((colour) =>
+    colour === page.quickColour
+      ? seatRow("online", colour, [["me", "You"]], "me", "Your name", { mine: true })
       : seatRow(
           "online",
           colour,
@@ -369,20 +432,28 @@ function renderOnline() {
   hintsOption($("online-hints"));
 }
 
+/** Public ticked or not: the friends' seats become open seats, or invitations again. */
+function showOpenSeats() {
+  for (const row of $("online-seats").querySelectorAll(".seat-row")) row.update();
+}
+
 function hintsOption(box) {
   box.disabled = !page.preset.hints;
   if (!page.preset.hints) box.checked = false;
   box.parentElement.title = page.preset.hints ? "" : "These rules have no hints (hands of cards)";
 }
 
-/** The seats a seat editor describes, as the API takes them. */
-function seatsOf(container) {
+/** The seats a seat editor describes, as the API takes them; with `open`, a friend's seat is
+ * left open to anyone instead, without a name (whoever joins it plays it, under their own). */
+function seatsOf(container, { open = false } = {}) {
   return [...container.querySelectorAll(".seat-row")].map((row) => {
     const colour = row.dataset.colour;
-    const kind = row.querySelector("select").value;
-    const name = row.querySelector("input").value.trim();
-    if (kind === "bot") return { colour, kind, level: row.querySelectorAll("select")[1].value };
+    const [kindBox, levelBox] = row.querySelectorAll("select");
+    const kind = kindBox.value;
+    if (kind === "bot") return { colour, kind, level: levelBox.value };
+    if (open && kind === "human") return { colour, kind: "open" };
     const seat = { colour, kind: kind === "me" ? "human" : kind };
+    const name = row.querySelector("input").value.trim();
     if (name) seat.name = name;
     return seat;
   });
@@ -417,10 +488,9 @@ async function startOnline(event) {
   const error = $("online-error");
   say(error, "");
   const isPublic = $("online-public").checked;
-  // The first seat is yours; in a public game the others for people are left open to anyone in the lobby.
-  const seats = seatsOf($("online-seats")).map((seat, index) =>
-    isPublic && index > 0 && seat.kind === "human" ? { ...seat, kind: "open" } : seat,
-  );
+  // Your seat is yours; in a public game the friends' seats are left open to anyone in the lobby.
+  const seats = seatsOf($("online-seats"), { open: isPublic });
+  const myColour = $("online-seats").querySelector(".seat-row[data-mine]").dataset.colour;
   const button = event.submitter || event.target.querySelector("button[type=submit]");
   busy(button);
   try {
@@ -428,8 +498,8 @@ async function startOnline(event) {
       json: { rules: rulesText(seats.length), seats, public: isPublic, hints: $("online-hints").checked },
     });
     // storage off: the links are shown until the page is left
-    store(ONLINE_KEY, JSON.stringify({ game, colour: seats[0].colour, isPublic }));
-    showGameLobby(game, seats[0].colour, isPublic);
+    store(ONLINE_KEY, JSON.stringify({ game, colour: myColour, isPublic }));
+    showGameLobby(game, myColour, isPublic);
   } catch (failure) {
     say(error, `The game could not be created: ${failure.message}`);
   } finally {
@@ -450,6 +520,7 @@ function showGameLobby(game, myColour, isPublic, { focus = true } = {}) {
   const friends = game.seats.filter((seat) => seat.link && seat.colour !== myColour);
   const open = game.seats.filter((seat) => seat.open);
   const computers = game.seats.filter((seat) => seat.kind === "bot");
+  const alone = game.seats.length === 1; // the solo challenge: no other seat at all
   const badges = {};
   const handOvers = {};
   const badge = (colour) => (badges[colour] = el("span", { class: "badge waiting", dataset: { colour } }, "Waiting"));
@@ -459,11 +530,9 @@ function showGameLobby(game, myColour, isPublic, { focus = true } = {}) {
     el(
       "p",
       { class: "game-status", id: "game-status", role: "status" },
-      "Waiting for players to join. The game starts when every seat is taken.",
+      alone ? "The game starts when you go to your seat." : "Waiting for players to join. The game starts when every seat is taken.",
     ),
-    friends.length
-      ? el("p", {}, "Send each friend their own link (it is their seat: keep it between you):")
-      : el("p", {}, open.length ? "The other seats are open to anyone in the lobby." : "Every other seat is a computer player."),
+    el("p", {}, othersSaid(friends, open, computers)),
     ...(friends.length && onlyThisComputer(friends[0].link) ? [localLinksNote()] : []),
     el(
       "ul",
@@ -515,6 +584,18 @@ function showGameLobby(game, myColour, isPublic, { focus = true } = {}) {
   const refresh = () => refreshSeats(game.id, badges, handOvers);
   page.poll = setInterval(refresh, POLL_MS);
   refresh();
+}
+
+/** What the panel says of the seats besides yours: true of every game, the solo challenge too. */
+function othersSaid(friends, open, computers) {
+  if (friends.length) return "Send each friend their own link (it is their seat: keep it between you):";
+  if (open.length) {
+    return computers.length
+      ? "The other seats are open to anyone in the lobby, or played by the computer."
+      : "The other seats are open to anyone in the lobby.";
+  }
+  if (computers.length) return "Every other seat is a computer player.";
+  return "You play alone: the solo challenge has no other seat.";
 }
 
 /** Whether a link leads only to this computer (the page was opened at localhost): a friend
@@ -661,10 +742,16 @@ function showRulesName() {
   for (const label of document.querySelectorAll(".rules-name")) label.textContent = rulesName();
 }
 
+/** The hot-seat and online forms say whose colour their creator's row has, and where to change it. */
+function showMyColour() {
+  for (const label of document.querySelectorAll(".my-colour")) label.textContent = capitalise(page.quickColour);
+}
+
 function choosePreset(name) {
   page.preset = page.presets.find((preset) => preset.name === name) || page.presets[0];
   renderRuleOptions();
   showRulesName();
+  showMyColour();
   renderQuick();
   renderHotseat();
   renderOnline();
@@ -695,6 +782,7 @@ async function start() {
   $("quick").addEventListener("submit", startQuick);
   $("hotseat").addEventListener("submit", startHotseat);
   $("online").addEventListener("submit", startOnline);
+  $("online-public").addEventListener("change", showOpenSeats);
   choosePreset("classic");
   await Promise.all([restoreGameLobby(), renderMyGames()]);
   document.body.dataset.ready = "true";

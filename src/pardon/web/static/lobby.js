@@ -1,13 +1,20 @@
 /**
  * lobby.js — public games waiting for players, refreshed every few seconds; Join takes an open
- * seat (POST /api/games/{id}/join) and goes to it.
+ * seat (POST /api/games/{id}/join) and goes to it.  The newest games first, a page at a time:
+ * "Show more games" adds the next page (GET /api/lobby?offset=N&limit=M).
  */
-import { api, capitalise, chip, el, levelName, localPath, say } from "/static/site.js";
+import { api, capitalise, chip, el, levelName, localPath, noteMyGame, say, store, stored } from "/static/site.js";
 
 const REFRESH_MS = 3000;
+const MOST = 100; // the most games the server lists in one answer
 const $ = (id) => document.getElementById(id);
 let joining = false;
 let loadFailed = false;
+
+/** The games listed: `games` those shown, newest first; `wanted` how many the visitor asked to see
+ * (0: the server's first page; a page more with each "Show more games"); `total` how many the
+ * lobby has in all, `pageSize` the server's page (null: a server that does not say). */
+const lobby = { games: [], wanted: 0, total: null, pageSize: null };
 
 /** Who plays a seat: a seat joined whose player has not come yet is offered again if they do not come soon. */
 function player(seat) {
@@ -30,8 +37,12 @@ function seatAction(game, seat) {
       `Join as ${capitalise(seat.colour)}`,
     );
   }
-  const badge = seat.kind === "bot" ? "Computer" : seat.joining ? "Being joined" : "Taken";
-  return el("span", { class: `badge ${seat.joining ? "waiting" : "joined"}` }, badge);
+  if (seat.kind === "bot") return el("span", { class: "badge joined" }, "Computer");
+  const mine = seat.joining && !seat.taken ? myJoinedLink(game.id, seat.colour) : null;
+  if (mine) return el("a", { class: "button primary", href: mine }, "Go to your seat"); // the first way there was lost
+  if (seat.taken) return el("span", { class: "badge joined" }, "Taken");
+  // Made for someone (the host, or a friend invited) who has not come yet: not taken yet.
+  return el("span", { class: "badge waiting" }, seat.joining ? "Being joined" : "Not here yet");
 }
 
 function seatLine(game, seat) {
@@ -116,13 +127,14 @@ function inOrder(list, children) {
 
 let shownGames = null; // the ids and titles of the games shown: null before the first answer
 
-/** Tell a screen reader only what changed: the games added and those gone, not the whole list. */
-function announceChanges(games) {
+/** Tell a screen reader only what changed: the games added and those gone, not the whole list.
+ * The games the visitor asked for ("Show more games") are `asked`, said by `said`, not as new. */
+function announceChanges(games, { asked = new Set(), said } = {}) {
   const now = new Map(games.map((game) => [game.id, gameTitle(game)]));
   if (shownGames !== null) {
-    const added = [...now].filter(([id]) => !shownGames.has(id)).map(([, title]) => title);
+    const added = [...now].filter(([id]) => !shownGames.has(id) && !asked.has(id)).map(([, title]) => title);
     const gone = [...shownGames.keys()].filter((id) => !now.has(id)).length;
-    const words = [];
+    const words = said ? [said] : [];
     if (added.length) words.push(`New ${added.length === 1 ? "game" : "games"}: ${added.join("; ")}.`);
     if (gone) words.push(`${gone} ${gone === 1 ? "game has" : "games have"} gone from the lobby.`);
     if (words.length) $("lobby-news").textContent = words.join(" ");
@@ -140,32 +152,55 @@ function emptyNotice() {
   );
 }
 
-async function refresh() {
-  if (joining) return;
-  let lobby;
-  try {
-    lobby = await api("/api/lobby");
-  } catch (error) {
-    say($("lobby-error"), `The lobby could not be loaded: ${error.message}`);
-    loadFailed = true;
-    return;
+/** `games` with those of `more` not among them added at the end: the lobby may have changed
+ * between two pages (a game made pushes the others on), so a game may come twice. */
+function withMore(games, more) {
+  const ids = new Set(games.map((game) => game.id));
+  return [...games, ...more.filter((game) => !ids.has(game.id))];
+}
+
+/** The lobby's answer from `offset`, `limit` games (the server's first page without them). */
+function lobbyPage(offset, limit) {
+  return api(offset === undefined ? "/api/lobby" : `/api/lobby?offset=${offset}&limit=${limit}`);
+}
+
+/** The server's total, or null from a server that does not page its lobby. */
+function totalOf(answer) {
+  return Number.isInteger(answer.total) ? answer.total : null;
+}
+
+/** The newest `wanted` games (at least the server's first page): the first page, then the
+ * pages after it while fewer are in hand and the lobby has more. */
+async function loadGames(wanted) {
+  const first = await lobbyPage();
+  let games = first.games;
+  let total = totalOf(first);
+  const pageSize = total === null ? null : Number.isInteger(first.limit) ? first.limit : Math.max(first.games.length, 1);
+  let offset = (first.offset ?? 0) + first.games.length;
+  while (total !== null && games.length < wanted && offset < total) {
+    const next = await lobbyPage(offset, Math.min(MOST, wanted - games.length));
+    if (!next.games.length) break;
+    games = withMore(games, next.games);
+    total = totalOf(next) ?? total;
+    offset += next.games.length;
   }
-  if (joining) return; // a Join pressed while the lobby was being asked for
-  if (loadFailed) say($("lobby-error"), ""); // a refusal to join stays until the next try
-  loadFailed = false;
-  const games = $("games");
-  games.setAttribute("aria-busy", "false");
-  announceChanges(lobby.games);
-  if (!lobby.games.length) {
-    if (!games.querySelector(".empty")) games.replaceChildren(emptyNotice());
+  return { games, total, pageSize };
+}
+
+/** Draw the games: the cards are updated in place, keyed by game id, so that a focused Join
+ * button stays; then how many there are, and the button for more. */
+function showGames(games) {
+  const box = $("games");
+  box.setAttribute("aria-busy", "false");
+  if (!games.length) {
+    if (!box.querySelector(".empty")) box.replaceChildren(emptyNotice());
   } else {
-    // The cards are updated in place, keyed by game id, so that a focused Join button stays.
-    let list = games.querySelector("ul.games");
+    let list = box.querySelector("ul.games");
     if (!list) {
       list = el("ul", { class: "games" });
-      games.replaceChildren(list);
+      box.replaceChildren(list);
     }
-    reconcile(list, lobby.games, {
+    reconcile(list, games, {
       key: (game) => game.id,
       keyOf: (card) => card.dataset.game,
       make: (game) => {
@@ -176,7 +211,104 @@ async function refresh() {
       update: updateCard,
     });
   }
+  showCount();
+}
+
+/** How many games there are in all, and a button for the next page while some are not shown. */
+function showCount() {
+  const shown = lobby.games.length;
+  const total = lobby.total ?? shown; // a server that does not say: those it sent
+  const games = (count) => `${count} public ${count === 1 ? "game is" : "games are"} waiting for players`;
+  const count = $("lobby-count");
+  count.hidden = total === 0;
+  setText(count, total > shown ? `${games(total)}; the newest ${shown} are shown.` : `${games(total)}.`);
+  const left = lobby.total === null ? 0 : lobby.total - shown;
+  const button = $("show-more");
+  if (left > 0) setText(button, `Show more games (${left} more)`);
+  button.hidden = left <= 0;
+}
+
+async function load() {
+  if (joining) return;
+  let answer;
+  try {
+    answer = await loadGames(lobby.wanted);
+  } catch (error) {
+    say($("lobby-error"), `The lobby could not be loaded: ${error.message}`);
+    loadFailed = true;
+    return;
+  }
+  if (joining) return; // a Join pressed while the lobby was being asked for
+  if (loadFailed) say($("lobby-error"), ""); // a refusal to join stays until the next try
+  loadFailed = false;
+  Object.assign(lobby, answer);
+  announceChanges(lobby.games);
+  showGames(lobby.games);
   $("updated").textContent = `Updated ${new Date().toLocaleTimeString()}; refreshes by itself.`;
+}
+
+/** The next page, added below the games shown (those shown stay as they are). */
+async function loadMore() {
+  if (joining || lobby.total === null) return;
+  const button = $("show-more");
+  const focused = document.activeElement === button;
+  const offset = lobby.games.length;
+  let answer;
+  try {
+    answer = await lobbyPage(offset, lobby.pageSize);
+  } catch (error) {
+    say($("lobby-error"), `More games could not be loaded: ${error.message}`);
+    return;
+  }
+  if (joining) return;
+  const before = new Set(lobby.games.map((game) => game.id));
+  lobby.games = withMore(lobby.games, answer.games);
+  lobby.total = totalOf(answer) ?? lobby.total;
+  lobby.wanted = Math.max(lobby.wanted, offset + lobby.pageSize); // the refreshes keep them all listed
+  const added = lobby.games.filter((game) => !before.has(game.id));
+  const said = `${added.length} more ${added.length === 1 ? "game" : "games"} shown.`;
+  announceChanges(lobby.games, { asked: new Set(added.map((game) => game.id)), said });
+  showGames(lobby.games);
+  if (added.length && (focused || button.hidden)) {
+    // the keyboard goes on to the first game added, where reading goes on
+    const card = $("games").querySelector(`[data-game="${CSS.escape(added[0].id)}"]`);
+    card.tabIndex = -1;
+    card.focus();
+  }
+}
+
+/* One load at a time, in turn: a refresh asked for while one is under way is not asked twice. */
+let loading = Promise.resolve();
+let refreshing = false;
+
+function refresh() {
+  if (refreshing) return loading;
+  refreshing = true;
+  loading = loading.then(load).finally(() => {
+    refreshing = false;
+  });
+  return loading;
+}
+
+function showMore() {
+  loading = loading.then(loadMore);
+  return loading;
+}
+
+/** The seat this browser joined from the lobby, kept until its player comes: a Back pressed or a
+ * page closed on the way to it would otherwise leave it kept for nobody for the grace time. */
+const joinedKey = (id) => `pardon.joined.${id}`;
+
+function myJoinedLink(id, colour) {
+  const token = stored(`pardon.token.${id}`);
+  if (!token || stored(joinedKey(id)) !== colour) return null;
+  return `/play/${encodeURIComponent(id)}#token=${encodeURIComponent(token)}`;
+}
+
+function keepJoined(id, colour, token) {
+  store(`pardon.token.${id}`, token); // what the game page reads when opened without its link
+  store(joinedKey(id), colour);
+  noteMyGame(id); // and the home page offers it under "Your games in progress"
 }
 
 async function join(id, colour, button) {
@@ -187,6 +319,7 @@ async function join(id, colour, button) {
   loadFailed = false;
   try {
     const joined = await api(`/api/games/${id}/join`, { json: { seat: colour } });
+    keepJoined(id, colour, joined.token);
     location.assign(localPath(joined.link));
   } catch (error) {
     say($("lobby-error"), `Could not join as ${capitalise(colour)}: ${error.message}`);
@@ -203,5 +336,6 @@ window.addEventListener("pageshow", (event) => {
   refresh();
 });
 $("refresh").addEventListener("click", refresh);
+$("show-more").addEventListener("click", showMore);
 refresh();
 setInterval(refresh, REFRESH_MS);
