@@ -258,9 +258,7 @@ def test_a_friend_invited_without_a_name_is_named_by_colour_once(live_server: An
 
 
 def test_public_lobby_lists_a_game_and_join_takes_the_seat(live_server: Any, page: Any, artefacts: Path) -> None:
-    created = live_server.rest(
-        "/api/games", {"public": True, "seats": [{"kind": "open"}, {"kind": "open"}]}
-    )
+    created = live_server.rest("/api/games", {"public": True, "seats": [{"kind": "open"}, {"kind": "open"}]})
     game_id = created["id"]
     open_ready_lobby = live_server.url + "/lobby"
     page.goto(open_ready_lobby)
