@@ -121,7 +121,57 @@ def test_pardon_tui_join_opens_the_seat_in_a_terminal(server: Server, tmp_path: 
     terminal = Terminal(["tui", "--join", created["seats"][0]["link"]], cwd=tmp_path)
     terminal.read_until(b"your turn")  # the server's state has come: Red's decision
     terminal.type("q")
+    # leaving says the game goes on and how to come back (it said nothing at all)
+    said = terminal.read_until(b"pardon tui --join")
+    assert b"You left the game" in said
     assert terminal.finish() == 0
+
+
+def test_pardon_tui_join_with_a_token_that_opens_nothing_is_one_line(server: Server) -> None:
+    """It opened a screen with a made-up empty board, and q left it with status 0."""
+    created = server.rest("/api/games", {"rules": "classic", "seats": [{"kind": "human"}, {"kind": "bot"}]})
+    link = created["seats"][0]["link"].split("#")[0] + "#token=not-a-token"
+    result = subprocess.run(
+        [sys.executable, "-m", "pardon", "tui", "--join", link], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert result.returncode == 2, result
+    assert result.stderr.startswith(f"pardon tui: the link does not open game {created['id']}: ")
+    assert result.stderr.count("\n") == 1
+
+
+def test_the_moves_caught_up_after_a_reconnect_are_logged_in_words(server: Server) -> None:
+    seats = [{"kind": "human"}, {"kind": "human"}]
+    created = server.rest("/api/games", {"rules": "classic", "seed": 3, "seats": seats})
+    red, yellow = (parse_invite(seat["link"]) for seat in created["seats"])
+
+    async def scenario() -> None:
+        tables = {colour: OnlineTable(invite) for colour, invite in (("red", red), ("yellow", yellow))}
+        tasks = [asyncio.create_task(table.run(lambda: None)) for table in tables.values()]
+        for _ in range(6):  # six decisions, whoever's they are
+            deciding = await asyncio.wait_for(_first_to_decide(list(tables.values())), 30)
+            await deciding.choose(deciding.view().choices[0])
+            await asyncio.sleep(0.1)
+        caught_up = OnlineTable(red)  # Red back: everything so far comes in one sync
+        tasks.append(asyncio.create_task(caught_up.run(lambda: None)))
+        while caught_up.event < 6:
+            await asyncio.sleep(0.02)
+        log = caught_up.view().log
+        assert len(log) >= 6 and all(line.startswith(("Red ", "Yellow ")) for line in log), log
+        assert not any(line.startswith(("Red: ", "Yellow: ")) for line in log), log  # not in notation
+        for table in [*tables.values(), caught_up]:
+            await table.close()
+        for task in tasks:
+            task.cancel()
+
+    asyncio.run(scenario())
+
+
+async def _first_to_decide(tables: list[OnlineTable]) -> OnlineTable:
+    while True:
+        for table in tables:
+            if table.view().choices:
+                return table
+        await asyncio.sleep(0.02)
 
 
 def test_a_player_named_only_by_colour_is_not_named_twice(server: Server) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import math
 import os
 import random
@@ -187,10 +188,11 @@ def _save_after_error(app: PardonApp) -> None:
 
 
 def check_invite(invite: Invite) -> None:
-    """Ask the server about the game before the screen opens, so that a wrong link is one line."""
+    """Ask the server about the game, and whether the link's token opens it, before the screen
+    opens, so that a wrong link is one line."""
     try:
         with urllib.request.urlopen(f"{invite.server}/api/games/{invite.game}", timeout=10):
-            return
+            pass
     except urllib.error.HTTPError as error:
         if error.code == 404:
             raise InvalidError(f"there is no game {invite.game} at {invite.server}") from None
@@ -198,6 +200,22 @@ def check_invite(invite: Invite) -> None:
     except (urllib.error.URLError, OSError) as error:
         reason = getattr(error, "reason", error)
         raise InvalidError(f"cannot reach {invite.server}: {reason}") from None
+    _check_token(invite)
+
+
+def _check_token(invite: Invite) -> None:
+    """Say hello with the link's token: a token that opens nothing is refused here, in words."""
+    from websockets.exceptions import WebSocketException
+    from websockets.sync.client import connect
+
+    try:
+        with connect(invite.websocket, open_timeout=10, close_timeout=2) as socket:
+            socket.send(json.dumps({"type": "hello", "token": invite.token, "since": 0}))
+            answer = json.loads(socket.recv(timeout=10))
+    except (OSError, TimeoutError, WebSocketException, ValueError):
+        return  # the screen tries again, and says what it meets
+    if isinstance(answer, dict) and answer.get("type") == "error":
+        raise InvalidError(f"the link does not open game {invite.game}: {answer.get('message', answer.get('code'))}")
 
 
 def check_record_path(path: Path, option: str = "--record") -> None:
@@ -265,6 +283,12 @@ def _farewell(app: PardonApp) -> None:
     view = app.view_now
     if app.interrupted:
         print("pardon tui: interrupted", file=sys.stderr)
+    if isinstance(app.table, OnlineTable) and view.status != FINISHED and app.table.role == "player":
+        link = shlex.quote(app.table.invite.link)
+        print(
+            "You left the game; it goes on on the server (a computer plays your seat while another player "
+            f"waits for it). To go back to it: pardon tui --join {link}"
+        )
     if view.position.winner is not None:
         print(farewell_words(view))
     if app.saved is not None and app.saved.exists():

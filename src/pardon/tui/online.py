@@ -31,8 +31,8 @@ MAX_MESSAGE: Final = 16 * 2**20
 
 #: Close codes after which opening the connection again cannot help (docs/protocol.md).
 FINAL_CLOSE_CODES: Final = frozenset((1008, 1009, 1011, 4401, 4404))
-#: How often, and how long apart at most, a lost connection is tried again.
-RECONNECT_TRIES: Final = 8
+#: How long apart at most a lost connection is tried again (for as long as the screen is open:
+#: a server restarted, or a network back, finds the game going on).
 RECONNECT_LONGEST: Final = 8.0
 
 
@@ -42,6 +42,11 @@ class Invite(NamedTuple):
     server: str
     game: str
     token: str
+
+    @property
+    def link(self) -> str:
+        """The invite link again, as a browser or ``pardon tui --join`` takes it."""
+        return f"{self.server}/play/{self.game}#token={self.token}"
 
     @property
     def websocket(self) -> str:
@@ -127,13 +132,12 @@ class OnlineTable:
             finally:
                 self._socket = None
             tries += 1
-            if self._closed or tries > RECONNECT_TRIES:
-                self.note = f"lost the connection to {self.invite.server}"
-                changed()
+            if self._closed:
                 return
-            self.note = f"connection lost: trying again ({tries})"
+            wait = min(RECONNECT_LONGEST, 0.25 * 2**tries)
+            self.note = f"connection to {self.invite.server} lost: trying again in {wait:g} s (q quits)"
             changed()
-            await asyncio.sleep(min(RECONNECT_LONGEST, 0.25 * 2**tries))
+            await asyncio.sleep(wait)
 
     def _receive(self, message: dict[str, Any]) -> None:
         kind = message.get("type")
@@ -143,8 +147,8 @@ class OnlineTable:
             self.note = ""
         elif kind == "sync":
             for event in message["events"]:
-                if event["move"] != "continue":
-                    self._log.append(f"{event['colour'].capitalize()}: {event['move']}")
+                if event["move"] != "continue":  # in words, as the log said them live
+                    self._log.append(str(event.get("text") or f"{event['colour'].capitalize()}: {event['move']}"))
             self._set_state(message["state"], said=bool(message["events"]))
         elif kind == "event":
             self._set_state(message["state"], said=message["decision"]["move"] != "continue", new=True)
