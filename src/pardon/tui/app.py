@@ -75,7 +75,7 @@ KEYS_HELP: Final = (
     ("s", "save the game's record now"),
     ("n", "a new game, once this one is over"),
     ("?", "this help"),
-    ("q", "quit (in a game not over: twice, and it is saved); Ctrl+C too"),
+    ("q", "quit (in a game not over: twice; one on this machine is saved, one online goes on); Ctrl+C too"),
 )
 #: The marks of the picking, beside the board's legend.
 PICKING_LEGEND: Final = (
@@ -804,10 +804,13 @@ class PardonApp(App[None]):
         """Quit; a game on this machine that is not over asks first, and its record is written,
         so that ``pardon tui --resume`` takes it up again."""
         view = self.view_now
-        unfinished = self.table.can_take_back and view.status != FINISHED and bool(view.people)
-        if unfinished and not self._quit_asked:
+        playing = view.status != FINISHED and bool(view.people)
+        unfinished = self.table.can_take_back and playing
+        if playing and not self._quit_asked:
             self._quit_asked = True
-            if self.record is not None:
+            if not self.table.can_take_back:  # online: the game goes on at the server
+                again = "it goes on at the server, and the same link takes you back to it: q again leaves."
+            elif self.record is not None:
                 again = f"q again quits, saving it to {self.record} to take up later."
             else:
                 again = "it keeps no record, so it cannot be taken up again: q again quits."
