@@ -50,6 +50,8 @@ def test_one_address_has_only_so_many_public_games_waiting(make_server: Callable
     assert refused.status_code == 429 and refused.json()["error"] == "rate_limited", refused.text
     assert "3 public games waiting" in refused.json()["message"]
     assert server.get("/api/lobby").json()["total"] == 3  # nothing changed
+    wrong = server.post("/api/games", json={"seats": [{"kind": "open"}], "public": True, "rules": "nonsense"})
+    assert wrong.status_code == 422  # a game that cannot be is said so first, whatever the count
     private = server.post("/api/games", json={"seats": [{"kind": "human"}, {"kind": "human"}]})
     assert private.status_code == 201  # a private game (links to friends) is not limited so
 

@@ -103,16 +103,22 @@ def test_players_play_through_any_process_and_count_as_present_there(postgres: s
 
 
 def test_a_player_gone_from_another_process_is_played_by_the_owners_computer(postgres: str) -> None:
+    """Red leaves the other process while Yellow, at the owner's, waits for them: the owner's
+    computer plays Red's turns (with nobody waiting, the game would wait for Red)."""
     owner, other = free_port(), free_port()
     with served(postgres, owner, "--takeover-after", TAKEOVER), served(postgres, other, "--takeover-after", TAKEOVER):
-        game = _create(owner, [{"kind": "human"}, {"kind": "bot", "level": "greedy"}], seed=47)
-        colour = game["seats"][0]["colour"]
-        with _socket(other, game) as link:
-            player = SocketClient(link, _token(game, colour))
-            player.play(until_event=6)
-            left_at = player.state["event"]  # the player's own decision, left to the computer
-        _until(lambda: len(_stored(postgres, game["id"])) > left_at + 2, seconds=20)
-        assert _stored(postgres, game["id"])[left_at][0] == 0  # the player's seat, played by the owner's computer
+        game = _create(owner, [{"kind": "human"}, {"kind": "human"}], seed=47)
+        with _socket(owner, game) as waiting_link:
+            waiting = SocketClient(waiting_link, _token(game, "yellow"))
+            yellow = threading.Thread(target=waiting.play, kwargs={"until_event": 40}, daemon=True)
+            yellow.start()
+            with _socket(other, game) as link:
+                player = SocketClient(link, _token(game, "red"))
+                player.play(until_event=6)
+                left_at = player.state["event"]  # the player's own decision, left to the computer
+            _until(lambda: len(_stored(postgres, game["id"])) > left_at + 2, seconds=20)
+            assert _stored(postgres, game["id"])[left_at][0] == 0  # Red's seat, played by the owner's computer
+            yellow.join(timeout=60)
 
 
 def test_a_computers_only_game_watched_through_another_process_starts(postgres: str) -> None:

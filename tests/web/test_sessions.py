@@ -289,6 +289,33 @@ def test_a_player_alone_against_the_computer_who_leaves_finds_the_game_waiting(
         assert not any(seat["computer_playing"] for seat in back.state["seats"] if seat["kind"] == "human")
 
 
+def test_the_takeover_time_counts_only_while_someone_waits(make_server: Callable[..., TestClient]) -> None:
+    """Both friends gone, then one back: the computer played the other's turn at once, its
+    time having run while nobody waited.  Now the one back waits the takeover time out."""
+    server = make_server(takeover_after=0.5)
+    game = create(server, [{"kind": "human"}, {"kind": "human"}], seed=4)
+    with server.websocket_connect(game["websocket"]) as red_socket:
+        red = Player(red_socket)
+        red.hello(token_of(game, "red"))
+        with server.websocket_connect(game["websocket"]) as yellow_socket:
+            Player(yellow_socket).hello(token_of(game, "yellow"))
+            red.until(lambda message: message.get("state", {}).get("status") == "playing")
+            while red.state["decider"] != "yellow":
+                event = red.seen + 1
+                red.send_move(first_move(red.state))
+                red.until_event(event)
+            left_at = red.state["event"]
+    time.sleep(1.0)  # both away for twice the takeover time
+    with server.websocket_connect(game["websocket"]) as red_socket:
+        back = Player(red_socket)
+        came = time.monotonic()
+        back.hello(token_of(game, "red"), since=left_at)
+        assert back.state["event"] == left_at  # nobody played while nobody waited
+        stood_in = back.until(lambda message: message["type"] == "event")
+        assert time.monotonic() - came >= 0.45  # the takeover time, counted from Red's coming back
+        assert stood_in["decision"]["colour"] == "yellow"
+
+
 def test_the_player_whose_coming_starts_the_game_is_sent_its_sync_straight_after_welcome(server: TestClient) -> None:
     """It was sent the game's start as a ``state`` before its ``sync``: a client acting on both
     sent its first move twice (the second refused as ``duplicate``)."""

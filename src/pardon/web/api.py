@@ -388,16 +388,16 @@ def join_limit(request: Request) -> JoinLimit:
 def create_game(body: CreateGame, request: Request) -> Any:
     limit: CreationLimit = request.app.state.creation_limit
     address = client_key(request.client.host) if request.client else ""
-    public_limit = _public_limit(request)
-    if body.public and (refused := public_limit.refusal(address, rooms_of(request).store)) is not None:
-        raise refused
     wait = limit.wait(address)
     if wait > 0:
         seconds = max(1, math.ceil(wait))
         return come_back(
             429, "rate_limited", f"too many games created from this address: try again in {seconds} s", seconds
         )
-    row, tokens, host, watch = _new_game_row(body)
+    row, tokens, host, watch = _new_game_row(body)  # a game that cannot be is refused first, 422
+    public_limit = _public_limit(request)
+    if body.public and (refused := public_limit.refusal(address, rooms_of(request).store)) is not None:
+        raise refused
     rooms_of(request).add(row)
     if body.public:
         public_limit.made(address, row.id)

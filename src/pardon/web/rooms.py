@@ -112,6 +112,16 @@ class Seat:
     connections: int = 0
     #: When the last connection for this seat closed (monotonic clock); None while connected.
     away_since: float | None = field(default_factory=time.monotonic)
+    #: When its player came (monotonic clock); None while away.
+    present_since: float | None = None
+
+    def came(self, now: float) -> None:
+        if self.away_since is not None:
+            self.away_since, self.present_since = None, now
+
+    def left(self, now: float) -> None:
+        if self.away_since is None:
+            self.away_since, self.present_since = now, None
 
     @property
     def colour(self) -> int:
@@ -221,11 +231,14 @@ class Room:
             self._void.add(listener)
             listener.deliver({"type": "error", "code": errors.NOT_YOUR_SEAT, "message": refused, "event": self.event})
             return
+        now = time.monotonic()
         for colour in listener.controls:
             seat = self.seats[colour]
             seat.connections += 1
-            seat.away_since = None
+            seat.came(now)
         self._start_if_ready(arriving=listener)
+        if listener.controls and self._anyone_away():
+            self._schedule_takeover()  # the takeover time counts from now for those it waits for
         if not self.owner and self.nudge is not None and self._ready_to_start():
             self.nudge()  # the owner starts it: a computers-only game waits for someone to watch
         if listener.controls:  # arrived, or one more window on a seat: everyone sees how many
@@ -280,7 +293,7 @@ class Room:
             seat = self.seats[colour]
             seat.connections -= 1
             if not self._present(seat):
-                seat.away_since = time.monotonic()
+                seat.left(time.monotonic())
                 self._schedule_takeover()
         if listener.controls:
             self._broadcast_presence()
@@ -325,10 +338,12 @@ class Room:
         for seat in self.seats.values():
             present = self._present(seat)
             if present and seat.away_since is not None:
-                seat.away_since = None
+                seat.came(now)
+                if self._anyone_away():
+                    self._schedule_takeover()
                 changed = True
             elif not present and seat.away_since is None:
-                seat.away_since = now
+                seat.left(now)
                 self._schedule_takeover()
                 changed = True
         if changed:
@@ -677,7 +692,7 @@ class Room:
                 return
             self.row = self.row.with_status(PLAYING)
             self.broadcast_state(but=arriving)
-            if any(not seat.is_machine and seat.away_since is not None for seat in self.seats.values()):
+            if self._anyone_away():
                 self._schedule_takeover()  # a player away from the start (come and gone) is stood in for too
 
     def _ready_to_start(self) -> bool:
@@ -748,20 +763,29 @@ class Room:
         a tablet locked, a tab closed) the game waits for them instead."""
         if seat.is_machine or seat.away_since is None or self.row.status != PLAYING:
             return False
-        if not self._someone_else_waits(seat):
+        waiting_since = self._someone_else_waits(seat)
+        if waiting_since is None:
             return False
-        return time.monotonic() - seat.away_since >= self.settings.takeover_after
+        # the takeover time counts only while someone waits: both gone, then one back, the
+        # one back waits it out before the computer plays for the other
+        return time.monotonic() - max(seat.away_since, waiting_since) >= self.settings.takeover_after
 
-    def _someone_else_waits(self, seat: Seat) -> bool:
-        """Whether a person at another screen than ``seat``'s is here: another online player, or
-        for an online seat, a hot-seat screen (a hot-seat's own seats wait for each other)."""
-        return any(
-            other is not seat
+    def _someone_else_waits(self, seat: Seat) -> float | None:
+        """Since when a person at another screen than ``seat``'s has been here (another online
+        player, or for an online seat, a hot-seat screen: a hot-seat's own seats wait for each
+        other); None if nobody is."""
+        since = [
+            other.present_since if other.present_since is not None else 0.0
+            for other in self.seats.values()
+            if other is not seat
             and not other.is_machine
             and not (seat.row.kind == HOTSEAT and other.row.kind == HOTSEAT)
             and self._present(other)
-            for other in self.seats.values()
-        )
+        ]
+        return min(since) if since else None
+
+    def _anyone_away(self) -> bool:
+        return any(not seat.is_machine and seat.away_since is not None for seat in self.seats.values())
 
     def _machine_decider(self) -> int | None:
         """The colour a computer decides for now, if any (the owner's computers)."""

@@ -186,3 +186,39 @@ def test_a_solo_online_game_says_it_has_no_other_seat(live_server: Any, page: An
     assert "Every other seat is a computer player" not in words
     assert "the solo challenge has no other seat" in words
     assert "The game starts when you go to your seat." in words
+
+
+def test_names_typed_in_rows_a_smaller_game_hides_outlive_a_change_of_colour(live_server: Any, page: Any) -> None:
+    """Four seats typed, then two, then another colour, then four again: the names of the rows
+    the two-seat form hid were gone."""
+    open_home(page, live_server)
+    hotseat = page.locator("#hotseat")
+    hotseat.locator("label[for=hotseat-count-4]").click()
+    for colour, name in (("Red", "Ann"), ("Blue", "Bob"), ("Yellow", "Cy"), ("Green", "Di")):
+        hotseat.get_by_label(f"Who plays {colour}").select_option("hotseat")
+        hotseat.get_by_label(f"{colour}'s name").fill(name)
+    hotseat.locator("label[for=hotseat-count-2]").click()
+    page.locator("label[for=colour-blue]").click()
+    hotseat.locator("label[for=hotseat-count-4]").click()
+    names = sorted(
+        hotseat.get_by_label(f"{colour}'s name").input_value() for colour in ("Red", "Blue", "Yellow", "Green")
+    )
+    assert names == ["Ann", "Bob", "Cy", "Di"]
+    expect(hotseat.get_by_label("Blue's name")).to_have_value("Ann")  # the creator's row
+
+
+def test_an_online_game_made_and_left_is_among_the_games_in_progress(live_server: Any, page: Any) -> None:
+    """ "Create another online game" dropped the last one's links for good: a host who never
+    went to their seat could not reach that game again (and its public seats counted against
+    the address's limit until they expired)."""
+    open_home(page, live_server)
+    online = page.locator("#online")
+    online.get_by_role("button", name="Create the online game").click()
+    panel = page.locator("#game-lobby")
+    mine = PLAY_URL.search(panel.get_by_role("link", name="Go to my seat").get_attribute("href") or "")
+    assert mine is not None
+    open_home(page, live_server)  # left without going to the seat
+    item = page.locator(f"#my-games [data-game='{mine['id']}']")
+    item.get_by_role("link", name="Continue").click()
+    page.wait_for_function("() => window.pardonGame && window.pardonGame.ready")
+    assert page.evaluate("() => window.pardonGame.seats") == ["red"]

@@ -15,6 +15,7 @@ import {
   levelName,
   localPath,
   myGames,
+  noteMyGame,
   ONLINE_GAME_KEY as ONLINE_KEY,
   savedOnlineGame,
   say,
@@ -325,11 +326,16 @@ function moveSeatChoices(prefix, count, from, to) {
   const after = coloursFor(count, to).filter((colour) => colour !== to);
   const free = after.filter((colour) => !before.includes(colour));
   const moves = new Map([[from, to], ...before.map((colour) => [colour, after.includes(colour) ? colour : free.shift()])]);
-  const kept = new Map([...moves.keys()].map((colour) => [colour, memory.get(colour)]));
-  for (const [colour, target] of moves) {
-    memory.delete(colour);
-    memory.delete(target);
-  }
+  // The rows not shown (a smaller game now) go along too, each to a colour of its own, so that
+  // nothing typed in them is written over: they keep their colour where it is left free.
+  const taken = new Set(moves.values());
+  const unused = COLOURS.filter((colour) => !taken.has(colour));
+  const hidden = COLOURS.filter((colour) => !moves.has(colour));
+  for (const colour of hidden.filter((colour) => unused.includes(colour))) moves.set(colour, colour);
+  const left = unused.filter((colour) => ![...moves.values()].includes(colour));
+  for (const colour of hidden.filter((colour) => !moves.has(colour))) moves.set(colour, left.shift());
+  const kept = new Map(COLOURS.map((colour) => [colour, memory.get(colour)]));
+  memory.clear();
   for (const [colour, target] of moves) if (kept.get(colour)) memory.set(target, kept.get(colour));
 }
 
@@ -499,6 +505,10 @@ async function startOnline(event) {
     });
     // storage off: the links are shown until the page is left
     store(ONLINE_KEY, JSON.stringify({ game, colour: myColour, isPublic }));
+    // and the game is one of this browser's: "Create another online game" no longer loses it
+    const mine = game.seats.find((seat) => seat.colour === myColour);
+    if (mine?.token) store(`pardon.token.${game.id}`, mine.token);
+    noteMyGame(game.id);
     showGameLobby(game, myColour, isPublic);
   } catch (failure) {
     say(error, `The game could not be created: ${failure.message}`);
