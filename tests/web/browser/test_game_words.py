@@ -120,7 +120,7 @@ def test_a_long_name_without_spaces_fits_a_phone(live_server: Any, browser: Any)
         wait_my_turn(page)
         assert long in page.locator("#turn").inner_text()
         assert page.evaluate("() => document.documentElement.scrollWidth") <= 375
-        public = {"public": True, "seats": [{"kind": "open", "name": long}, {"kind": "open"}]}
+        public = {"public": True, "seats": [{"kind": "human", "name": long}, {"kind": "open"}]}  # the host, named
         listed = create_game(live_server, public)
         page.goto(live_server.url + "/lobby")
         join = page.locator(f"[data-game='{listed['id']}']").get_by_role("button", name="Join as Yellow", exact=True)
