@@ -364,16 +364,6 @@ class PublicLimit:
 _join_limit_guard = threading.Lock()
 
 
-def _public_limit(request: Request) -> PublicLimit:
-    """The server's :class:`PublicLimit`, made by the first game created."""
-    state = request.app.state
-    with _join_limit_guard:
-        limit: PublicLimit | None = getattr(state, "public_limit", None)
-        if limit is None:
-            limit = state.public_limit = PublicLimit.of(state.settings)
-        return limit
-
-
 def join_limit(request: Request) -> JoinLimit:
     """The server's :class:`JoinLimit`, made by the first join."""
     state = request.app.state
@@ -395,7 +385,7 @@ def create_game(body: CreateGame, request: Request) -> Any:
             429, "rate_limited", f"too many games created from this address: try again in {seconds} s", seconds
         )
     row, tokens, host, watch = _new_game_row(body)  # a game that cannot be is refused first, 422
-    public_limit = _public_limit(request)
+    public_limit: PublicLimit = request.app.state.public_limit
     if body.public and (refused := public_limit.refusal(address, rooms_of(request).store)) is not None:
         raise refused
     rooms_of(request).add(row)

@@ -26,7 +26,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from pardon import __version__
 from pardon.web import errors
-from pardon.web.api import ERRORS, ApiError, CreationLimit, router
+from pardon.web.api import ERRORS, ApiError, CreationLimit, PublicLimit, router
 from pardon.web.api_docs import router as docs_router
 from pardon.web.board_json import router as board_router
 from pardon.web.coach_api import AnalysisCache
@@ -57,6 +57,7 @@ def create_app(settings: Settings) -> FastAPI:
             rooms = Rooms(Store(engine), settings)
             app.state.rooms = rooms
             app.state.creation_limit = CreationLimit(settings.create_rate, settings.create_burst)
+            app.state.public_limit = PublicLimit.of(settings)
             resumed = rooms.resume_all()
             log.info("pardon serve: %d unfinished game%s resumed", resumed, "" if resumed == 1 else "s")
             try:
