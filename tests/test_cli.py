@@ -682,7 +682,7 @@ def test_serve_with_a_database_whose_driver_is_missing_is_one_line(tmp_path: Pat
                 "CREATE TABLE seats (id INTEGER)",
                 "CREATE TABLE decisions (id INTEGER)",
             ],
-            "it was made by a newer pardon (schema 9999; this one knows up to 0004): serve it with that version",
+            "it was made by a newer pardon (schema 9999; this one knows up to 0005): serve it with that version",
         ),
     ],
 )

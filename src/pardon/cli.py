@@ -13,6 +13,7 @@
     pardon sim --games N --out DIR    play many games, one result row each (resumable)
     pardon report DIR                 statistics and plots of simulation runs
     pardon serve                      the game server: play online (needs the web extra)
+    pardon backup FILE                a consistent copy of a running server's SQLite database
     pardon sheets --out DIR           the printable rule sheet and score sheet (needs the print extra)
 
 Every error a user can cause prints one line on stderr and exits with status 2.
@@ -26,15 +27,17 @@ import math
 import os
 import random
 import shlex
+import signal
 import sys
 import time
-import urllib.parse
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Final, TextIO
 
 from pardon import __version__
 from pardon.bots import BOTS, DEFAULT_BOT, DEFAULT_COACH, make_bot
+from pardon.cli_errors import UserError, install_hint
+from pardon.cli_serve import add_backup_parser, add_serve_parser
 from pardon.core.board import COLOUR_NAMES
 from pardon.core.cards import a_card, card_label, card_name
 from pardon.core.describe import describe_move, leader_draw_words
@@ -45,15 +48,12 @@ from pardon.core.notation import first_player, format_record, parse_card_word, p
 from pardon.core.rules import OPTION_HELP, PRESET_HELP, PRESETS, Rules, parse_rules, to_dict
 from pardon.core.state import Position, seats_for
 from pardon.textboard import legend, render
-from pardon.tui.watch import FOLLOWABLE_PACE, Watcher, wants_colour
+from pardon.tui.gone import silence
+from pardon.tui.watch import FOLLOWABLE_PACE, Keys, StoppedWatchingError, TerminalGoneError, Watcher, wants_colour
 
 #: Who plays in ``pardon play`` unless --bots says (round the table; greedy alone when solo).
 DEFAULT_PLAY_BOTS = "greedy,random"
 DEFAULT_PLAY_LEVELS = tuple(DEFAULT_PLAY_BOTS.split(","))
-
-
-class UserError(Exception):
-    """A problem with what the user asked for; reported as one line."""
 
 
 def _read_text(path: str) -> str:
@@ -168,7 +168,9 @@ def _play_game(
     bots = {colour: make_bot(level) for colour, level in zip(seats, _round_the_table(bot_names, players), strict=True)}
     rng = random.Random(f"pardon-bots:{seed}")
     if watcher is not None:
-        watcher.opening([*heading, *_leader_draw_lines(game)], rules.tokens)
+        who = list(zip(seats, _round_the_table(bot_names, players), strict=True))
+        leader = leader_draw_words(game.leader_draw) if game.leader_draw is not None else ""
+        watcher.opening([*heading, *_leader_draw_lines(game)], rules.tokens, who, leader)
     while not game.is_over:
         if game.awaiting_draw:
             game.draw()
@@ -214,8 +216,8 @@ def _leader_draw_lines(game: Game) -> list[str]:
 
 
 def command_play(arguments: argparse.Namespace) -> int:
-    if arguments.delay is not None and not math.isfinite(arguments.delay):
-        raise UserError(f"--delay must be a number of seconds, not {arguments.delay}")
+    if arguments.delay is not None and not 0 <= arguments.delay < math.inf:  # as pardon tui's --pace
+        raise UserError(f"--delay must be 0 or more seconds, not {arguments.delay}")
     seed = arguments.seed if arguments.seed is not None else random.SystemRandom().randrange(10**6)
     players = _players(arguments.rules, arguments.players, 4)
     # without --bots the default pair, cut to one level for the solo challenge
@@ -227,9 +229,25 @@ def command_play(arguments: argparse.Namespace) -> int:
     in_terminal = sys.stdout.isatty() and not arguments.fast
     delay = arguments.delay if arguments.delay is not None else FOLLOWABLE_PACE if in_terminal else 0.0
     colour = not arguments.fast and wants_colour(sys.stdout, arguments.colour)
-    watcher = Watcher(sys.stdout, arguments.board, colour, live=in_terminal, delay=max(0.0, delay), fast=arguments.fast)
     heading = [f"pardon {__version__}: rules {arguments.rules}, seed {seed}; computer players: {levels}", ""]
-    game = _play_game(arguments.rules, players, seed, names, watcher, heading, arguments.first)
+    again = shlex.join(["pardon", "play", "--rules", arguments.rules, "--players", str(players), "--seed", str(seed)])
+    again += f" --bots {shlex.quote(arguments.bots)}" if arguments.bots not in (None, DEFAULT_PLAY_BOTS) else ""
+    keys = Keys(sys.stdin) if in_terminal and arguments.board == "every" and sys.stdin.isatty() else None
+    watcher = Watcher(sys.stdout, arguments.board, colour, in_terminal, delay, arguments.fast, keys)
+    previous = signal.signal(signal.SIGHUP, _hung_up) if in_terminal else None
+    try:
+        game = _play_game(arguments.rules, players, seed, names, watcher, heading, arguments.first)
+    except StoppedWatchingError:
+        print(f"\nStopped at move {watcher.last_number}. Watch this game again with: {again}")
+        return 0
+    except TerminalGoneError:  # the window closed: nothing can be shown, and nothing is lost
+        silence()
+        return 130
+    finally:
+        if keys is not None:
+            keys.close()
+        if previous is not None:
+            signal.signal(signal.SIGHUP, previous)
     assert game.winner is not None
     cards = sum(1 for move in game.moves if move.card)
     if len(game.position.seats) == 1:
@@ -239,12 +257,15 @@ def command_play(arguments: argparse.Namespace) -> int:
     if game.points is not None:
         result.append("Points: " + ", ".join(f"{COLOUR_NAMES[c]} {points}" for c, points in game.points.items()))
     # Every option the game depends on: the same computer players too, or it is another game.
-    again = shlex.join(["pardon", "play", "--rules", arguments.rules, "--players", str(players), "--seed", str(seed)])
-    again += f" --bots {shlex.quote(arguments.bots)}" if arguments.bots not in (None, DEFAULT_PLAY_BOTS) else ""
     again += f" --first {COLOUR_NAMES[game.first]}" if game.first is not None and arguments.first else ""
     result.append(f"Watch this game again with: {again}")
     watcher.end(game.position, result)
     return 0
+
+
+def _hung_up(number: int, frame: object) -> None:
+    """SIGHUP while watching: the terminal window closed, as the terminal game takes it."""
+    raise TerminalGoneError
 
 
 def command_tui(arguments: argparse.Namespace) -> int:
@@ -527,73 +548,6 @@ def _run_notes(directory: Path) -> dict[str, str]:
     return {"directory": str(directory), "engine": engine_of(directory) or "core"}
 
 
-def _check_level(option: str, spec: str) -> None:
-    """A computer level the server is told to use, refused before it starts if it cannot be made."""
-    from pardon.bots import make_bot
-
-    try:
-        make_bot(spec)
-    except (ValueError, TypeError) as error:
-        raise UserError(f"{option}: {error}") from None
-
-
-def command_serve(arguments: argparse.Namespace) -> int:
-    try:
-        from pardon.web.server import database_problem, serve
-        from pardon.web.settings import Settings, database_url
-        from pardon.web.storage import DatabaseInUseError, lock_database
-    except ImportError as error:
-        raise UserError(f"the server needs the web extra (no {error.name}): {install_hint('web')}") from None
-    if not 0 <= arguments.port <= 65535:
-        raise UserError(f"--port must be 0-65535, not {arguments.port}")
-    for option in ("hint_level", "takeover_level", "coach_level"):
-        _check_level(f"--{option.replace('_', '-')}", getattr(arguments, option))
-    seconds = {  # a typo must not quietly lift a limit (a negative rate read as "no limit")
-        "--bot-pace": _bounded("--bot-pace", arguments.bot_pace, 0, 60),
-        "--takeover-after": _bounded("--takeover-after", arguments.takeover_after, 0, 86_400),
-        "--create-rate": _bounded("--create-rate", arguments.create_rate, 0, 1_000_000),
-        "--join-rate": _bounded("--join-rate", arguments.join_rate, 0, 1_000_000),
-        "--expire-waiting": _bounded("--expire-waiting", arguments.expire_waiting, 0, 24 * 365),
-    }
-    for url, option in [
-        (arguments.public_url, "--public-url"),
-        *((origin, "--allow-origin") for origin in arguments.allow_origin),
-    ]:
-        _check_web_address(option, url)
-    settings = Settings(
-        database=database_url(arguments.db),
-        bot_pace=seconds["--bot-pace"],
-        takeover_after=seconds["--takeover-after"],
-        allowed_origins=tuple(arguments.allow_origin),
-        public_url=arguments.public_url,
-        create_rate=seconds["--create-rate"],
-        join_rate=seconds["--join-rate"],
-        waiting_expiry=seconds["--expire-waiting"] * 3600,
-        hint_level=arguments.hint_level,
-        takeover_level=arguments.takeover_level,
-        coach_level=arguments.coach_level,
-    )
-    try:
-        problem = database_problem(settings.database)  # its real cause, before anything else tries it
-    except ImportError as error:  # a URL whose driver is not installed, mysql:// without MySQLdb say
-        raise UserError(f"--db: this database needs the Python package {error.name}, which is not installed") from None
-    if problem is not None:
-        raise UserError(problem)
-    try:
-        lock_database(settings.database)  # held until the process ends: one server per SQLite file
-    except DatabaseInUseError as error:
-        raise UserError(str(error)) from None
-    serve(settings, arguments.host, arguments.port)
-    return 0
-
-
-def _bounded(option: str, value: float, low: int, high: int) -> float:
-    """A number of the server's options, from ``low`` to ``high`` (nan and infinity refused)."""
-    if not math.isfinite(value) or not low <= value <= high:
-        raise UserError(f"{option} must be a number from {low:,} to {high:,}, not {value:g}")
-    return value
-
-
 def _default_database() -> str:
     """Where ``pardon serve`` keeps its games unless told, as ``--help`` says it."""
     try:
@@ -601,21 +555,6 @@ def _default_database() -> str:
     except ImportError:  # without the web extra: the same folder, said in words
         return "games.sqlite3 in your user data folder"
     return str(platformdirs.user_data_path("pardon") / "games.sqlite3")
-
-
-def _check_web_address(option: str, url: str | None) -> None:
-    """An address of the site as browsers write it: http(s)://host[:port][/path]."""
-    if url is None:
-        return
-    parts = urllib.parse.urlsplit(url)
-    origin = option == "--allow-origin"  # a browser's Origin has no path
-    if parts.scheme not in ("http", "https") or not parts.hostname or (origin and parts.path not in ("", "/")):
-        raise UserError(f"{option} must be an address such as https://games.example.org, not {url!r}")
-    if parts.path not in ("", "/"):  # the pages load /static and /api from the root of their address
-        raise UserError(
-            f"{option} must be the root of an address, not {url!r}: pardon cannot be served under a path such as"
-            f" {parts.path!r}; give it a host name or a port of its own (https://games.example.org)"
-        )
 
 
 def command_sheets(arguments: argparse.Namespace) -> int:
@@ -790,39 +729,8 @@ def _parser() -> argparse.ArgumentParser:
     puzzle.add_argument("--json", action="store_true", help="the puzzle, or the verdict on --answer, as JSON")
     puzzle.set_defaults(run=command_puzzle)
 
-    serve = commands.add_parser("serve", help="the game server: create games, invite players, play over websockets")
-    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default: this machine only)")
-    serve.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000; 0: any free one)")
-    serve.add_argument(
-        "--db",
-        help=f"SQLite file, or a URL such as postgresql+psycopg://user@host/pardon (default: {_default_database()})",
-    )
-    serve.add_argument("--bot-pace", type=float, default=0.6, help="seconds a computer player waits before moving")
-    serve.add_argument(
-        "--takeover-after",
-        type=float,
-        default=60.0,
-        help="seconds a player is away, while another waits, before a computer plays for them",
-    )
-    serve.add_argument("--allow-origin", action="append", default=[], help="another web origin allowed to connect")
-    serve.add_argument("--public-url", help="the address written in invite links (default: the request's)")
-    serve.add_argument(
-        "--create-rate", type=float, default=10.0, help="games one address may create a minute (0: no limit)"
-    )
-    serve.add_argument(
-        "--join-rate",
-        type=float,
-        default=6.0,
-        help="lobby seats one address may join a minute, 3 at once, 3 not yet gone to (0: no limit)",
-    )
-    serve.add_argument(
-        "--expire-waiting", type=float, default=24.0, help="hours a game may wait with nobody at it (0: never expires)"
-    )
-    levels = "a computer level, e.g. expectimax or tactician(threat=0.5)"
-    serve.add_argument("--hint-level", default="tactician", help=f"who ranks the moves of a hint: {levels}")
-    serve.add_argument("--takeover-level", default="tactician", help="who plays for a player who is away")
-    serve.add_argument("--coach-level", default=DEFAULT_COACH, help="who judges a finished game's moves for the coach")
-    serve.set_defaults(run=command_serve)
+    add_serve_parser(commands, f"default: {_default_database()}")
+    add_backup_parser(commands, f"default: {_default_database()}")
 
     sheets = commands.add_parser("sheets", help="write the one-page rule sheet and the score sheet as PDF")
     sheets.add_argument("--out", required=True, metavar="DIR", help="folder for the PDFs (made if missing)")
@@ -848,12 +756,6 @@ EXTRA_OF: Final = {
     "reportlab": "print",
     "jax": "jax",
 }
-
-
-def install_hint(extra: str) -> str:
-    """How to install an extra of this project: from its folder (a package called pardon on
-    PyPI is another project altogether)."""
-    return f"in pardon's folder, .venv/bin/pip install -e '.[{extra}]' (make setup installs every extra)"
 
 
 def _missing_extra(error: ModuleNotFoundError) -> str | None:

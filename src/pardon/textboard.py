@@ -151,8 +151,8 @@ LEGEND: Final = (
     (" . ", "a square of the track"),
     (">=o", "a slide: triangle, swept squares, end"),
     (" : ", "a Safety Zone square"),
-    ("s3r", "Start, with 3 Red pawns in it"),
-    ("h1r", "Home, with 1 Red pawn in it"),
+    ("sNr", "Red's Start, with N pawns in it"),
+    ("hNr", "Red's Home, with N pawns in it"),
     ("*R*", "the Fire pawn (Fire and Ice)"),
     ("#R#", "a pawn frozen by the Ice"),
 )
@@ -171,7 +171,7 @@ def _legend_mark(mark: str, colour: bool) -> str:
         return mark
     if mark == ">=o":
         return "".join(ansi(BoardCell(sign, SLIDE, 0)) for sign in mark)
-    kinds = {"[R]": PAWN, " . ": TRACK, " : ": SAFETY, "s3r": START_CELL, "h1r": HOME_CELL, "*R*": PAWN, "#R#": PAWN}
+    kinds = {"[R]": PAWN, " . ": TRACK, " : ": SAFETY, "sNr": START_CELL, "hNr": HOME_CELL, "*R*": PAWN, "#R#": PAWN}
     return ansi(BoardCell(mark, kinds[mark], -1 if mark == " . " else 0))
 
 

@@ -139,25 +139,75 @@ def test_pardon_play_in_colour_keeps_the_letters_on_the_pawns() -> None:
 
 
 def test_pardon_play_in_a_terminal_redraws_the_board_in_place_in_colour() -> None:
-    terminal = Terminal(["play", "--players", "2", "--seed", "5", "--delay", "0"])
+    terminal = Terminal(["play", "--players", "2", "--seed", "5", "--delay", "0"], size=(120, 40))
     shown = terminal.read_until(b"Watch this game again with")
     assert terminal.finish() == 0
-    assert shown.count(b"\x1b[H\x1b[2J") > 10  # a screen per move, not the whole game scrolling by
-    assert b"\x1b[1;97;41m[R]" in shown and b"Legend:" in shown
+    assert shown.count(b"\x1b[2J") == 1  # cleared once, then each screen written over the last: no flicker
+    assert shown.count(b"\x1b[H") > 10  # a screen per move, not the whole game scrolling by
+    assert b"\x1b[1;97;41m[R]" in shown and b"a Safety Zone square" in shown  # the legend beside the board
 
 
-def test_pardon_play_in_a_small_terminal_fits_each_screen_to_it() -> None:
-    """At 80 x 24 the heading, the legend and six moves do not fit above the board: the latest
-    moves do, so the screen never scrolls and the last move is always in view."""
-    terminal = Terminal(["play", "--players", "2", "--seed", "3", "--delay", "0"], size=(80, 24))
-    shown = terminal.read_until(b"Watch this game again with")
+def _screens(shown: bytes) -> list[str]:
+    return [screen.decode() for screen in re.sub(rb"\x1b\[[0-9;]*[mKJ]", b"", shown).split(b"\x1b[H")[1:]]
+
+
+def test_pardon_play_in_a_small_terminal_fits_each_screen_and_says_who_plays_which_colour() -> None:
+    """At 80 x 24 the players and the Leader draw were dropped for the moves; the screen never
+    scrolls, and the last move is always in view."""
+    terminal = Terminal(["play", "--seed", "3", "--delay", "0"], size=(80, 24))
+    shown = terminal.read_until(b"Watch this game again with", seconds=120)
     assert terminal.finish() == 0
-    screens = re.sub(rb"\x1b\[[0-9;]*m", b"", shown).split(b"\x1b[H\x1b[2J")[1:]
+    screens = _screens(shown)
     assert len(screens) > 10
     for screen in screens[:-1]:  # the last one has the result under it
-        rows = sum(max(1, -(-len(line) // 80)) for line in screen.decode().split("\r\n"))
-        assert rows <= 24, screen.decode()
-        assert re.search(r"^ *\d+\. ", screen.decode(), re.MULTILINE)  # the move just made
+        lines = screen.removesuffix("\r\n").split("\r\n")
+        assert len(lines) <= 23 and all(len(line) <= 80 for line in lines), screen
+        assert re.search(r"^ *\d+\. ", screen, re.MULTILINE)  # the move just made
+        assert "Red     greedy" in screen and "Green   random" in screen and "Leader draw:" in screen
+
+
+def test_pardon_play_pauses_steps_speeds_up_and_quits_by_keys() -> None:
+    terminal = Terminal(["play", "--players", "2", "--seed", "3", "--delay", "0.3"], size=(80, 24))
+    terminal.read_until(b"space pause")
+    terminal.type(" ")
+    terminal.read_until(b"PAUSED")
+    time.sleep(1)
+    paused_at = len(re.findall(rb"^ *\d+\. ", terminal.output, re.MULTILINE))
+    before = _last_move(terminal.output)
+    terminal.type("n")  # one move, and paused still
+    terminal.read_until(f"{before + 1:4d}. ".encode())
+    time.sleep(1)
+    assert _last_move(terminal.output) == before + 1
+    terminal.type("+")
+    terminal.read_until(b"(0.25 s a move)")
+    terminal.type("q")
+    assert terminal.finish() == 0
+    assert f"Stopped at move {before + 1}. Watch this game again with: pardon play".encode() in terminal.output
+    assert paused_at > 0
+
+
+def _last_move(output: bytes) -> int:
+    lines = re.sub(rb"\x1b\[[0-9;]*[mKJH]", b"\n", output)
+    return max(int(number) for number in re.findall(rb"(?m)^ *(\d+)\. ", lines))
+
+
+@pytest.mark.parametrize("controlling", [True, False], ids=["sighup", "no-sighup"])
+def test_pardon_play_ends_at_once_when_its_terminal_is_closed(controlling: bool) -> None:
+    terminal = Terminal(["play", "--seed", "3"], size=(80, 24), controlling=controlling)
+    terminal.read_until(b"space pause")
+    started = time.monotonic()
+    terminal.close_window()
+    while terminal.process.poll() is None and time.monotonic() - started < 4:
+        time.sleep(0.05)
+    status = terminal.process.poll()
+    if status is None:
+        terminal.process.kill()
+    assert status == 130 and time.monotonic() - started < 2
+
+
+def test_pardon_play_refuses_a_negative_delay_as_tui_refuses_a_negative_pace() -> None:
+    result = pardon("play", "--delay", "-1")
+    assert result.returncode == 2 and result.stderr == "pardon play: --delay must be 0 or more seconds, not -1.0\n"
 
 
 def test_pardon_tui_without_a_terminal_says_so_and_does_not_wait_for_keys(tmp_path: Path) -> None:

@@ -231,3 +231,105 @@ def test_an_invite_names_the_websocket_of_its_game() -> None:
     invite = parse_invite("https://games.example/pardon/play/k3Jd9aQ2x1Zp#token=Qm9x")
     assert invite.websocket == "wss://games.example/pardon/ws/games/k3Jd9aQ2x1Zp"
     assert (invite.game, invite.token) == ("k3Jd9aQ2x1Zp", "Qm9x")
+
+
+def test_a_player_who_leaves_is_shown_not_here_at_once(server: Server) -> None:
+    """The screen ignored the server's presence messages: "not here" was stale until the next move."""
+    seats = [{"kind": "human"}, {"kind": "human"}]
+    created = server.rest("/api/games", {"rules": "classic", "seed": 3, "seats": seats})
+    red = OnlineTable(parse_invite(created["seats"][0]["link"]))
+
+    async def scenario() -> None:
+        app = PardonApp(OnlineTable(parse_invite(created["seats"][1]["link"])), None)
+        async with app.run_test(size=(100, 30)) as pilot:
+            task = asyncio.create_task(red.run(lambda: None))
+            await until(pilot, lambda: app.view_now.status == "playing")
+            event = app.view_now.event
+            assert "not here" not in screen_text(app).splitlines()[0]
+            await red.close()  # Red's window closed: only a presence message says so
+            await until(pilot, lambda: "Red  player, not here" in screen_text(app).splitlines()[0], seconds=10)
+            assert app.view_now.event == event  # no move came meanwhile
+            task.cancel()
+
+    asyncio.run(scenario())
+
+
+def test_a_lost_connection_is_in_view_while_another_player_moves(tmp_path: Path) -> None:
+    """Only the player with choices saw the retry note: for 13 s it read "Blue (player) is playing…"."""
+    own = Server(tmp_path / "games.sqlite3")
+    seats = [{"kind": "human"}, {"kind": "human"}]
+    created = own.rest("/api/games", {"rules": "classic", "seed": 3, "seats": seats})
+    other = OnlineTable(parse_invite(created["seats"][1]["link"]))
+
+    async def scenario() -> None:
+        app = PardonApp(OnlineTable(parse_invite(created["seats"][0]["link"])), None)
+        async with app.run_test(size=(80, 24)) as pilot:
+            task = asyncio.create_task(other.run(lambda: None))
+            await until(pilot, lambda: app.view_now.status == "playing")
+            if app.picker is not None:  # Red's turn first: Red plays, so that Yellow is to move
+                await pilot.press("1")
+                await until(pilot, lambda: app.view_now.decider != 0 or app.view_now.choices == (), seconds=10)
+            assert " online " in screen_text(app).splitlines()[0]
+            await asyncio.to_thread(own.stop)
+            await until(pilot, lambda: "Connection to" in screen_text(app), seconds=10)
+            screen = screen_text(app)
+            assert " offline " in screen.splitlines()[0] and "is playing" in screen
+            await other.close()
+            task.cancel()
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        own.stop()
+
+
+def test_a_spectator_is_told_and_a_game_without_hints_offers_none(server: Server) -> None:
+    seats = [{"kind": "human"}, {"kind": "bot", "level": "random"}]
+    created = server.rest("/api/games", {"rules": "classic", "seed": 3, "hints": False, "seats": seats})
+
+    async def scenario() -> None:
+        watching = PardonApp(OnlineTable(parse_invite(created["spectator_link"])), None)
+        async with watching.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: watching.table.role == "spectator")  # type: ignore[attr-defined]
+            await until(pilot, lambda: "You are watching" in screen_text(watching))
+            assert " watching online " in screen_text(watching).splitlines()[0]
+        playing = PardonApp(OnlineTable(parse_invite(created["seats"][0]["link"]), hints=False), None)
+        async with playing.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: playing.picker is not None)
+            assert "h hint" not in screen_text(playing).splitlines()[-1]
+            await pilot.press("h")
+            assert "without hints" in playing.info
+
+    asyncio.run(scenario())
+
+
+def test_a_finished_game_opened_again_keeps_its_one_record(server: Server, tmp_path: Path) -> None:
+    """Each time it was opened again it wrote pardon-GAME-2.txt, -3, ..."""
+    seats = [{"kind": "bot", "level": "random"}, {"kind": "bot", "level": "random"}]
+    created = server.rest("/api/games", {"rules": "classic", "seed": 3, "seats": seats})
+    link = created["spectator_link"]
+    for _ in range(2):
+        terminal = Terminal(["tui", "--join", link], cwd=tmp_path)
+        terminal.read_until(b"Record saved", seconds=60)
+        terminal.type("q")
+        assert terminal.finish() == 0
+    assert [path.name for path in tmp_path.iterdir()] == [f"pardon-{created['id']}.txt"]
+
+
+def test_moves_the_computer_made_for_an_absent_player_are_marked() -> None:
+    table = OnlineTable(parse_invite("http://127.0.0.1:1/play/g#token=t"))
+    seats = [
+        {"colour": "red", "kind": "human", "computer_playing": False},
+        {"colour": "blue", "kind": "human", "computer_playing": True},
+    ]
+
+    def state(event: int, colour: str, text: str) -> dict[str, Any]:
+        return {"event": event, "seats": seats, "last": {"colour": colour, "text": text}}
+
+    table._receive({"type": "welcome", "role": "player", "seats": ["red"]})
+    table._receive({"type": "sync", "events": [], "state": state(0, "red", "")})
+    table._receive({"type": "event", "decision": {"colour": "blue", "move": "1 S1-4"}, "state": state(1, "blue", "B")})
+    assert table._log[-1] == "B (the computer, while they are away)"
+    missed = [{"event": 2, "colour": "red", "move": "2 S1-5", "text": "R"}]  # Red's screen was away
+    table._receive({"type": "sync", "events": missed, "state": state(2, "red", "R")})
+    assert table._log[-1] == "R (the computer, while you were away)"

@@ -83,7 +83,11 @@ STARTED: list[Terminal] = []
 class Terminal:
     """A command in a pseudo-terminal of a given size: what it draws, and keys typed into it."""
 
-    def __init__(self, arguments: list[str], size: tuple[int, int] = (80, 24), cwd: Path | None = None) -> None:
+    def __init__(
+        self, arguments: list[str], size: tuple[int, int] = (80, 24), cwd: Path | None = None, controlling: bool = False
+    ) -> None:
+        """``controlling``: the pseudo-terminal is the command's controlling terminal, as a
+        terminal window's is: closing it sends SIGHUP (else it vanishes without one)."""
         self.master, slave = pty.openpty()
         columns, lines = size
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", lines, columns, 0, 0))
@@ -97,6 +101,7 @@ class Terminal:
             env=environment,
             cwd=cwd,
             close_fds=True,
+            preexec_fn=_take_as_controlling_terminal if controlling else None,  # noqa: PLW1509 (two system calls)
         )
         os.close(slave)
         self.output = b""
@@ -126,6 +131,16 @@ class Terminal:
                     break
         return self.output
 
+    def close_window(self) -> None:
+        """Close the terminal as its window closing does: the command's side is hung up."""
+        self.closed = True
+        os.close(self.master)
+
+    def cpu_seconds(self) -> float:
+        """The processor time the command has used so far."""
+        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
     def type(self, keys: str) -> None:
         os.write(self.master, keys.encode())
 
@@ -146,3 +161,9 @@ class Terminal:
                 self.process.kill()
             self.closed = True
             os.close(self.master)
+
+
+def _take_as_controlling_terminal() -> None:
+    """In the child: a session of its own whose controlling terminal is its standard input."""
+    os.setsid()
+    fcntl.ioctl(0, termios.TIOCSCTTY, 0)

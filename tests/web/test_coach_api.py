@@ -150,7 +150,10 @@ def test_two_requests_at_once_make_one_analysis() -> None:
     assert made == [1] and answers[0] is answers[1]
 
 
-def test_analyses_wait_their_turn_and_a_crowd_of_them_is_told_to_come_back(server: TestClient) -> None:
+def test_analyses_wait_their_turn_and_a_crowd_of_them_is_told_to_come_back(
+    make_server: Callable[..., TestClient],
+) -> None:
+    server = make_server(analyses_per_address=ANALYSES_WAITING + 1)  # the crowd is all one address here
     game = human_against_a_computer(server, seed=7)
     cache = server.app.state.analyses  # type: ignore[attr-defined]
     release = threading.Event()

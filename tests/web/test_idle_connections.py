@@ -3,8 +3,8 @@
 ones, a page's parallel requests, a long-lived websocket) are served as ever.
 
 The servers here run with small limits: a short :data:`~pardon.web.server.REQUEST_TIMEOUT`
-and a small :data:`~pardon.web.server.MAX_HTTP_PER_ADDRESS`, set in the process before
-``pardon serve`` starts (:data:`LAUNCH`), with uvicorn's HTTP protocol of httptools or of h11.
+set in the process before ``pardon serve`` starts (:data:`LAUNCH`), and a small
+``--http-per-address``, with uvicorn's HTTP protocol of httptools or of h11.
 """
 
 from __future__ import annotations
@@ -33,7 +33,6 @@ import resource
 import sys
 import pardon.web.server as server
 server.REQUEST_TIMEOUT = float(sys.argv[1])
-server.MAX_HTTP_PER_ADDRESS = int(sys.argv[2])
 if sys.argv[3] == "h11":
     server.HttpToolsProtocol = None
 if int(sys.argv[4]):
@@ -68,7 +67,7 @@ def serving(folder: Path, timeout: float, cap: int, protocol: str, files: int = 
     if protocol == "httptools":
         pytest.importorskip("httptools")
     port, log = free_port(), folder / "stderr.txt"
-    arguments = ["serve", "--port", str(port), "--bot-pace", "0", "--create-rate", "0"]
+    arguments = ["serve", "--port", str(port), "--bot-pace", "0", "--create-rate", "0", "--http-per-address", str(cap)]
     arguments += ["--db", str(folder / "games.sqlite3")]
     command = [sys.executable, "-c", LAUNCH, str(timeout), str(cap), protocol, str(files), *arguments]
     with serving_process(Served, command, port, log) as served:

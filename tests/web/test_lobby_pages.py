@@ -18,24 +18,51 @@ def _public(server: TestClient) -> Message:
     return create(server, OPEN_PAIR, public=True)
 
 
+def _pages(server: TestClient, first: str) -> list[Message]:
+    """The lobby's pages from ``first``, following each page's ``next``."""
+    pages = [server.get(first).json()]
+    while pages[-1]["next"] is not None:
+        pages.append(server.get(pages[-1]["next"]).json())
+    return pages
+
+
 def test_every_game_of_a_long_lobby_is_reached_page_by_page(make_server: Callable[..., TestClient]) -> None:
     """The lobby listed the 100 newest games, and the longest waiting were never shown."""
     server = make_server(create_rate=0.0)
     made = [_public(server)["id"] for _ in range(112)]
     first = server.get("/api/lobby").json()
     assert (first["total"], first["offset"], first["limit"], len(first["games"])) == (112, 0, 50, 50)
-    seen: list[str] = []
-    offset = 0
-    while offset < first["total"]:
-        page = server.get("/api/lobby", params={"offset": offset, "limit": 30}).json()
-        seen += [game["id"] for game in page["games"]]
-        offset += 30
-    assert seen == list(reversed(made))  # newest first, each once
-    assert server.get("/api/lobby", params={"offset": 500}).json()["games"] == []
+    assert first["next"].startswith("/api/lobby?after=") and first["next"].endswith("&limit=50")
+    pages = _pages(server, "/api/lobby?limit=30")
+    assert [len(page["games"]) for page in pages] == [30, 30, 30, 22] and pages[-1]["next"] is None
+    assert [game["id"] for page in pages for game in page["games"]] == list(reversed(made))  # newest first, each once
+    assert server.get("/api/lobby", params={"offset": 500}).json()["games"] == []  # offsets still answer
+
+
+def test_games_coming_and_going_between_pages_are_never_lost_or_repeated(
+    make_server: Callable[..., TestClient],
+) -> None:
+    """Paging by offset, games leaving the first page pushed unseen ones onto it after it was
+    read (5 of 30 never listed), and games arriving pushed seen ones onto the next (4 listed twice)."""
+    server = make_server(create_rate=0.0, join_rate=0.0)
+    made = [_public(server)["id"] for _ in range(30)]
+    first = server.get("/api/lobby", params={"limit": 10}).json()
+    leaving = [made[-1], made[-3], made[-12], made[5]]  # from the first page read, and from pages not read yet
+    for game_id in leaving:  # both seats joined: the game leaves the lobby
+        for colour in ("red", "yellow"):
+            assert server.post(f"/api/games/{game_id}/join", json={"seat": colour}).status_code == 200
+    arrived = [_public(server)["id"] for _ in range(4)]
+    listed = [game["id"] for game in first["games"]]
+    listed += [game["id"] for page in _pages(server, first["next"]) for game in page["games"]]
+    throughout = [game_id for game_id in reversed(made) if game_id not in leaving]
+    assert len(listed) == len(set(listed))  # none twice
+    assert [game_id for game_id in listed if game_id in throughout] == throughout  # none lost, in order
+    assert not set(listed) & set(arrived)  # newer than the first page: on a first page read again
 
 
 def test_a_lobby_page_out_of_bounds_is_refused_with_a_reason(server: TestClient) -> None:
-    for params in ({"limit": 0}, {"limit": 101}, {"offset": -1}, {"offset": "abc"}):
+    wrong = ({"limit": 0}, {"limit": 101}, {"offset": -1}, {"offset": "abc"}, {"after": "abc"}, {"after": "1.a/b"})
+    for params in (*wrong, {"after": "123.abc", "offset": 5}):
         refused = server.get("/api/lobby", params=params)
         assert refused.status_code == 422, (params, refused.text)
         assert refused.json()["error"] == "invalid_request"

@@ -9,7 +9,9 @@ back a step, and a click on a marked pawn or place picks it.  It never judges a 
 from __future__ import annotations
 
 import asyncio
+import os
 import signal
+import sys
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
@@ -46,8 +48,10 @@ from pardon.tui.boardview import (
     board_text,
 )
 from pardon.tui.choices import Choice
+from pardon.tui.gone import silence, terminal_gone
 from pardon.tui.picking import CARD, DESTINATION, PAWN, WHY, Option, Picker
 from pardon.tui.table import FINISHED, WAITING, Table, View
+from pardon.tui.terminal import SteadyDriver
 from pardon.web.views import card_text
 
 #: The colours as words on the dark screen (the board's own are darker, for its cream).
@@ -207,6 +211,8 @@ def _help_grid(rows: tuple[tuple[str, str], ...], pairs: int = 1) -> Grid:
 
 #: Stopping from outside: Ctrl+C sent by another program, kill, the terminal window closed.
 STOPPING_SIGNALS: Final = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+#: How often the screen makes sure its terminal is still there (one closed may send no SIGHUP).
+TERMINAL_CHECK: Final = 0.25
 
 
 class PardonApp(App[None]):
@@ -249,7 +255,7 @@ class PardonApp(App[None]):
         record: Path | None = None,
         new_game: Callable[[], tuple[Table, Path | None]] | None = None,
     ) -> None:
-        super().__init__()
+        super().__init__(driver_class=SteadyDriver if os.name == "posix" else None)
         self.table = table
         self.record = record
         self.new_game = new_game
@@ -283,12 +289,34 @@ class PardonApp(App[None]):
         self._mounted = True
         self.show()
         self.run_worker(self._run_table(), group="table")
+        if not self.is_headless and sys.__stdin__ is not None and sys.__stdin__.isatty():
+            self.set_interval(TERMINAL_CHECK, self._check_terminal)
         loop = asyncio.get_running_loop()
         for number in STOPPING_SIGNALS:
             try:
-                loop.add_signal_handler(number, lambda: self.run_worker(self.interrupt(), group="interrupt"))
+                loop.add_signal_handler(number, self.stopped_from_outside)
             except (RuntimeError, NotImplementedError, ValueError):  # not the main thread, or no such signals
                 return
+
+    def stopped_from_outside(self) -> None:
+        """A signal (kill, SIGHUP of a closed window): as a terminal gone if it is, else saved
+        and ended all the same."""
+        if terminal_gone():
+            self.terminal_hung_up()
+        else:
+            self.run_worker(self.interrupt(), group="interrupt")
+
+    def _check_terminal(self) -> None:
+        if terminal_gone():
+            self.terminal_hung_up()
+
+    def terminal_hung_up(self) -> None:
+        """The terminal is gone (closed with or without SIGHUP): nothing can be shown or typed
+        any more, so the game is saved and the screen ends, as when stopped from outside."""
+        if self.interrupted:
+            return
+        silence()
+        self.run_worker(self.interrupt(), group="interrupt")
 
     def on_unmount(self) -> None:
         loop = asyncio.get_running_loop()
@@ -440,7 +468,8 @@ class PardonApp(App[None]):
         the pack, and a space at least between the parts.  Computers that share a name (one
         level) are named once after the letters before they go."""
         light = Style(color="#f3ead3")
-        right = [f"stake x{view.position.stake}"] if view.rules.doubling else []
+        right = [view.connection] if view.connection else []  # online: always in view
+        right += [f"stake x{view.position.stake}"] if view.rules.doubling else []
         right += [f"pack {view.pack}"] if view.status != WAITING else []
         corner = "  ".join(right) + " " if right else ""
         full = view.rules.name
@@ -499,6 +528,8 @@ class PardonApp(App[None]):
                 lines.append((line, style))
 
         finished = view.status == FINISHED and view.position.winner is not None
+        if view.banner:  # a lost connection, watching: whoever is to move
+            say(view.banner, told)
         say(*self._turn_line(view))
         if finished:
             for line in result_lines(view):
@@ -615,7 +646,8 @@ class PardonApp(App[None]):
             keys.append(("Enter show the hand", "Enter show hand", 0))
         elif self.picker is not None:
             keys += [("arrows/Enter pick", "Enter pick", 0), ("Esc back", "Esc back", 4)]
-            keys += [("w why not", "w why", 2), ("h hint", "h hint", 1)]
+            keys += [("w why not", "w why", 2)]
+            keys += [("h hint", "h hint", 1)] if self.table.can_hint else []
         if self.table.can_take_back and view.people:  # watching, there is no move of one's own to take back
             keys.append(("u undo", "u undo", 3))
         if self.record is not None and (view.status == FINISHED or self.table.can_take_back):
@@ -719,6 +751,10 @@ class PardonApp(App[None]):
         self.show()
 
     async def action_hint(self) -> None:
+        if not self.table.can_hint:
+            self.info = "This game was created without hints."
+            self.show()
+            return
         if self.picker is None or self.covered or self.view_now.stage != "card":
             self.info = "A hint ranks the choices of your card; there is none to rank now."
             self.show()

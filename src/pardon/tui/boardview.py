@@ -64,8 +64,8 @@ LEGEND: Final = (
     " .  square",
     ">=o slide",
     " :  Safety Zone",
-    "s3r 3 in Start",
-    "h1r 1 Home",
+    "sNr N in Start",
+    "hNr N Home",
 )
 TOKEN_LEGEND: Final = ("*R* Fire  #R# Ice",)
 #: The free middle of the board: rows and columns 3 to 12 of the grid.

@@ -14,6 +14,7 @@ import urllib.error
 import urllib.request
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from pardon.bots import BOTS, DEFAULT_BOT, make_bot
 from pardon.core.board import COLOUR_NAMES
@@ -154,10 +155,12 @@ def _join(arguments: argparse.Namespace) -> int:
         import websockets  # noqa: F401  (the connection is opened by the screen)
     except ImportError:
         raise InvalidError("joining an online game needs websockets: pip install 'pardon[tui]'") from None
-    check_invite(invite)
+    summary = check_invite(invite)
     _need_terminal()
-    table = OnlineTable(invite)
-    return _play(PardonApp(table, _record_path(arguments, f"pardon-{invite.game}.txt")))
+    table = OnlineTable(invite, hints=bool(summary.get("hints", True)))
+    default = Path(f"pardon-{invite.game}.txt")  # a finished game opened again: its record is there already
+    record = default if not arguments.record and not arguments.no_record and default.exists() else None
+    return _play(PardonApp(table, record or _record_path(arguments, default.name)))
 
 
 def _play(app: PardonApp) -> int:
@@ -187,12 +190,12 @@ def _save_after_error(app: PardonApp) -> None:
         app.saved = record
 
 
-def check_invite(invite: Invite) -> None:
+def check_invite(invite: Invite) -> dict[str, Any]:
     """Ask the server about the game, and whether the link's token opens it, before the screen
-    opens, so that a wrong link is one line."""
+    opens, so that a wrong link is one line; the game's summary (``GET /api/games/GAME``)."""
     try:
-        with urllib.request.urlopen(f"{invite.server}/api/games/{invite.game}", timeout=10):
-            pass
+        with urllib.request.urlopen(f"{invite.server}/api/games/{invite.game}", timeout=10) as answer:
+            summary = json.loads(answer.read().decode("utf-8"))
     except urllib.error.HTTPError as error:
         if error.code == 404:
             raise InvalidError(f"there is no game {invite.game} at {invite.server}") from None
@@ -200,7 +203,10 @@ def check_invite(invite: Invite) -> None:
     except (urllib.error.URLError, OSError) as error:
         reason = getattr(error, "reason", error)
         raise InvalidError(f"cannot reach {invite.server}: {reason}") from None
+    except ValueError:
+        raise InvalidError(f"{invite.server} is not a pardon server: its answer is no JSON") from None
     _check_token(invite)
+    return summary if isinstance(summary, dict) else {}
 
 
 def _check_token(invite: Invite) -> None:

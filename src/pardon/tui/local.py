@@ -41,6 +41,7 @@ class LocalTable:
     player of ``level``, which waits ``pace`` seconds before each of its decisions."""
 
     can_take_back = True
+    can_hint = True
     hint_reason: str | None = None
 
     def __init__(self, game: Game, people: Collection[int], level: str, pace: float = 0.6) -> None:

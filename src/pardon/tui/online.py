@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 import urllib.error
 import urllib.request
 from collections.abc import Callable
@@ -83,12 +84,17 @@ class OnlineTable:
     can_take_back = False
     hint_reason: str | None = None
 
-    def __init__(self, invite: Invite) -> None:
+    def __init__(self, invite: Invite, hints: bool = True) -> None:
         self.invite = invite
+        #: Whether the game was created with hints (the server's summary says): none asked otherwise.
+        self.can_hint = hints
         self.state: dict[str, Any] = {}
         self.seats: tuple[int, ...] = ()  # the colours this screen plays
         self.role = ""
         self.note = "Connecting to " + invite.server
+        #: The connection as the title shows it, and what it says while lost (in view whoever moves).
+        self.connection = "connecting"
+        self.lost = ""
         self._log: list[str] = []
         self._socket: Any = None
         self._hint: asyncio.Future[list[tuple[Choice, float]]] | None = None
@@ -111,8 +117,11 @@ class OnlineTable:
         tries = 0
         while not self._closed and not self.finished.is_set():
             try:
-                async with connect(self.invite.websocket, open_timeout=10, max_size=MAX_MESSAGE) as socket:
+                async with connect(
+                    self.invite.websocket, open_timeout=10, close_timeout=2, max_size=MAX_MESSAGE
+                ) as socket:
                     self._socket = socket
+                    self.connection, self.lost = "online", ""
                     await socket.send(json.dumps({"type": "hello", "token": self.invite.token, "since": self.event}))
                     async for text in socket:
                         tries = 0
@@ -125,19 +134,29 @@ class OnlineTable:
                 code = closed.rcvd.code if closed.rcvd is not None else None
                 if code in FINAL_CLOSE_CODES:
                     self.note = self.note or f"the server closed the connection ({code})"
+                    self.connection, self.lost = "closed", self.note
                     changed()
                     return
-            except (OSError, TimeoutError) as error:
-                self.note = f"cannot reach {self.invite.server}: {error}"
+            except (OSError, TimeoutError):
+                pass  # said below, as any connection lost
             finally:
                 self._socket = None
             tries += 1
             if self._closed:
                 return
-            wait = min(RECONNECT_LONGEST, 0.25 * 2**tries)
-            self.note = f"connection to {self.invite.server} lost: trying again in {wait:g} s (q quits)"
+            await self._wait_to_retry(min(RECONNECT_LONGEST, 0.25 * 2**tries), changed)
+
+    async def _wait_to_retry(self, wait: float, changed: Callable[[], None]) -> None:
+        """Say the connection is lost, counting down to the next try, whoever is to move."""
+        self.connection = "offline"
+        left = wait
+        while left > 0 and not self._closed:
+            self.lost = f"Connection to {self.invite.server} lost: trying again in {math.ceil(left):g} s (q quits)"
             changed()
-            await asyncio.sleep(wait)
+            step = min(1.0, left)
+            await asyncio.sleep(step)
+            left -= step
+        self.connection = "connecting"
 
     def _receive(self, message: dict[str, Any]) -> None:
         kind = message.get("type")
@@ -148,12 +167,16 @@ class OnlineTable:
         elif kind == "sync":
             for event in message["events"]:
                 if event["move"] != "continue":  # in words, as the log said them live
-                    self._log.append(str(event.get("text") or f"{event['colour'].capitalize()}: {event['move']}"))
+                    words = str(event.get("text") or f"{event['colour'].capitalize()}: {event['move']}")
+                    self._log.append(words + self._away_mark(event["colour"], caught_up=True))
             self._set_state(message["state"], said=bool(message["events"]))
         elif kind == "event":
-            self._set_state(message["state"], said=message["decision"]["move"] != "continue", new=True)
+            mark = self._away_mark(message["decision"]["colour"])
+            self._set_state(message["state"], said=message["decision"]["move"] != "continue", new=True, mark=mark)
         elif kind == "state":
             self._set_state(message["state"])
+        elif kind == "presence" and self.state:  # who is here now: "not here", "away" kept true
+            self.state = {**self.state, "seats": message["seats"]}
         elif kind == "hint" and self._hint is not None and not self._hint.done():
             by_notation = {choice.notation: choice for choice in self._choices()}
             ranked = [(by_notation.get(item["move"]), float(item["chance"])) for item in message["moves"]]
@@ -165,22 +188,33 @@ class OnlineTable:
             if self._hint is not None and not self._hint.done():
                 self._hint.set_result([])
 
-    def _set_state(self, state: dict[str, Any], said: bool = False, new: bool = False) -> None:
+    def _set_state(self, state: dict[str, Any], said: bool = False, new: bool = False, mark: str = "") -> None:
         """Take the server's state; a new decision goes in the log in words (``state.last``)."""
         last = state.get("last")
         if new and said and last:
-            self._log.append(str(last["text"]))
+            self._log.append(str(last["text"]) + mark)
         elif said and last and self._log:  # the last of a sync's decisions, in words
-            self._log[-1] = str(last["text"])
+            self._log[-1] = str(last["text"]) + self._away_mark(str(last["colour"]), caught_up=True)
         self.state = state
         self.note = ""
+
+    def _away_mark(self, colour: str, caught_up: bool = False) -> str:
+        """The mark of a person's decision the computer made for them while they were away: one
+        of this screen's own seats caught up after a reconnect, or a seat the server says a
+        computer plays now."""
+        seat = next((seat for seat in self.state.get("seats", ()) if seat["colour"] == colour), None)
+        if seat is None or seat["kind"] == "bot":
+            return ""
+        if parse_colour(colour) in self.seats:
+            return " (the computer, while you were away)" if caught_up and self.state else ""
+        return " (the computer, while they are away)" if seat.get("computer_playing") else ""
 
     # --- what the screen shows ---------------------------------------------------------------
 
     def view(self) -> View:
         state = self.state
         if not state:
-            return _empty_view(self.note)
+            return _empty_view(self.note)._replace(connection=self._connection_words(), banner=self.lost)
         position = position_of_json(state["position"])
         rules = parse_rules(state["rules"])
         viewer = None if state.get("viewer") is None else parse_colour(state["viewer"])
@@ -203,7 +237,18 @@ class OnlineTable:
             note=self.note if self.note else _waiting_note(state),
             event=self.event,
             cards_drawn=int(state["cards_drawn"]) if state.get("cards_drawn") is not None else None,
+            connection=self._connection_words(),
+            banner=self.lost or self._watching_words(),
         )
+
+    def _connection_words(self) -> str:
+        watching = "watching " if self.role == "spectator" else ""
+        return f"{watching}{self.connection}"
+
+    def _watching_words(self) -> str:
+        if self.role != "spectator":
+            return ""
+        return "You are watching: this link plays no seat (a seat's own invite link plays it)."
 
     def _seat(self, seat: dict[str, Any]) -> Seat:
         colour = parse_colour(seat["colour"])
@@ -253,6 +298,10 @@ class OnlineTable:
     async def save_record(self, path: Path) -> None:
         url = f"{self.invite.server}/api/games/{self.invite.game}/record"
         text = await asyncio.to_thread(_fetch_text, url)
+        if path.exists():  # a finished game opened again: the same record is kept, another never written over
+            if path.read_text(encoding="utf-8") == text:
+                return
+            raise FileExistsError(f"{path} holds another record: it is left as it is")
         path.write_text(text, encoding="utf-8")
 
     async def close(self) -> None:

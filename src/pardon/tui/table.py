@@ -61,6 +61,11 @@ class View(NamedTuple):
     event: int = 0
     #: The solo challenge's count: the cards drawn so far (lower is better); None in any other game.
     cards_drawn: int | None = None
+    #: Online, the connection in a word or two for the title's corner ("online", "offline"); ""
+    #: for a game on this machine.
+    connection: str = ""
+    #: What must stay in view whoever is to move: a lost connection, that this screen only watches.
+    banner: str = ""
 
     def seat(self, colour: int) -> Seat:
         return next(seat for seat in self.seats if seat.colour == colour)
@@ -83,6 +88,8 @@ class Table(Protocol):
     can_take_back: bool
     #: Why the best choice of the last hint is best, in one line (None: no reason to give).
     hint_reason: str | None
+    #: Whether ``h`` may ask for a hint (an online game created without hints: no).
+    can_hint: bool
 
     def view(self) -> View: ...
 

@@ -32,6 +32,8 @@ from pardon.core.jsonio import rules_from_json
 from pardon.core.notation import format_record, record_name
 from pardon.core.rules import in_words, parse_rules, to_text
 from pardon.core.state import check_seats, seats_for
+from pardon.web.kept import finished_of
+from pardon.web.logs import game_created
 from pardon.web.names import clean_name, computer_name, seat_name
 from pardon.web.protocol import COLOUR_NUMBERS, Colour, client_key
 from pardon.web.rooms import BOT, HUMAN, GameBrokenError, Room, Rooms, join_cutoff, new_game
@@ -138,9 +140,13 @@ class GameSummary(BaseModel):
 
 class Lobby(BaseModel):
     games: list[GameSummary]
-    total: int = Field(description="the games the lobby offers in all: page through them with offset")
-    offset: int
+    total: int = Field(description="the games the lobby offers in all")
+    offset: int = Field(description="the games skipped, as asked (0 when paging by next)")
     limit: int
+    next: str | None = Field(
+        description="the URL of the next page (the games after the last of this one, however the lobby "
+        "has changed meanwhile: none lost or repeated); null at the end"
+    )
 
 
 class JoinRequest(_Body):
@@ -216,6 +222,9 @@ def play_link(request: Request, game_id: str, token: str) -> str:
 #: The lobby's games to a page, by default and at most.
 LOBBY_PAGE: Final = 50
 LOBBY_MOST: Final = 100
+#: A lobby cursor: the created time of a game, in microseconds since 1970 (UTC), and its id.
+LOBBY_CURSOR: Final = r"^[0-9]{1,17}\.[A-Za-z0-9_-]{1,32}$"
+_EPOCH: Final = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 class CreationLimit:
@@ -315,52 +324,6 @@ class JoinLimit:
         return [join for join in joins if join[0] >= since]
 
 
-class PublicLimit:
-    """Public games waiting for players per client address: at most ``most`` at once (0: no
-    limit), so that one address cannot fill the lobby and push everyone else's games off its
-    first pages.  Counted by this process, from the games it made, as the database has them now."""
-
-    def __init__(self, most: int, expiry: float):
-        self.most = most
-        self.expiry = expiry if expiry > 0 else 7 * 24 * 3600.0
-        self._made: dict[str, list[tuple[float, str]]] = {}  # address: (when, game id), oldest first
-        self._guard = threading.Lock()
-
-    @classmethod
-    def of(cls, settings: Settings) -> PublicLimit:
-        most = settings.public_per_address if settings.create_rate > 0 else 0
-        return cls(most, settings.waiting_expiry)
-
-    def refusal(self, address: str, store: Store) -> ApiError | None:
-        """None if ``address`` may make one more public game now; else why not."""
-        if self.most <= 0:
-            return None
-        with self._guard:
-            since = time.monotonic() - self.expiry
-            made = [entry for entry in self._made.get(address, []) if entry[0] >= since]
-        if len(made) < self.most:
-            return None
-        waiting = set(store.waiting_public([game_id for _, game_id in made]))
-        with self._guard:
-            self._made[address] = [entry for entry in made if entry[1] in waiting]
-        if len(waiting) < self.most:
-            return None
-        return ApiError(
-            429,
-            "rate_limited",
-            f"this address has {self.most} public games waiting for players already: "
-            "play one of them, or make this one private and send its links",
-        )
-
-    def made(self, address: str, game_id: str) -> None:
-        if self.most > 0:
-            with self._guard:
-                self._made.setdefault(address, []).append((time.monotonic(), game_id))
-                if len(self._made) > CreationLimit.MOST:
-                    since = time.monotonic() - self.expiry
-                    self._made = {key: kept for key, kept in self._made.items() if kept[-1][0] >= since}
-
-
 _join_limit_guard = threading.Lock()
 
 
@@ -385,12 +348,11 @@ def create_game(body: CreateGame, request: Request) -> Any:
             429, "rate_limited", f"too many games created from this address: try again in {seconds} s", seconds
         )
     row, tokens, host, watch = _new_game_row(body)  # a game that cannot be is refused first, 422
-    public_limit: PublicLimit = request.app.state.public_limit
-    if body.public and (refused := public_limit.refusal(address, rooms_of(request).store)) is not None:
-        raise refused
-    rooms_of(request).add(row)
     if body.public:
-        public_limit.made(address, row.id)
+        _add_public(request, row, address)
+    else:
+        rooms_of(request).add(row)
+    game_created(row.id, address)
     return GameCreated(
         id=row.id,
         rules=row.rules,
@@ -412,6 +374,24 @@ def create_game(body: CreateGame, request: Request) -> Any:
             for seat in row.seats
         ],
     )
+
+
+def _add_public(request: Request, row: GameRow, address: str) -> None:
+    """Store a public game, unless its address has ``Settings.public_per_address`` public games
+    waiting for players already (not expired), so that one address cannot fill the lobby and push
+    everyone else's games off its first pages.  The database counts them, for every server process
+    on it (``create_rate`` 0: no limit on this either)."""
+    settings: Settings = request.app.state.settings
+    most = settings.public_per_address if settings.create_rate > 0 else 0
+    expiry = settings.waiting_expiry
+    seen_since = datetime.now(UTC) - timedelta(seconds=expiry) if expiry > 0 else None
+    if rooms_of(request).add_public(row, address, most, seen_since) is None:
+        raise ApiError(
+            429,
+            "rate_limited",
+            f"this address has {most} public games waiting for players already: "
+            "play one of them, or make this one private and send its links",
+        )
 
 
 def _new_game_row(body: CreateGame) -> tuple[GameRow, dict[int, str], str, str]:
@@ -556,15 +536,48 @@ def _summary(row: GameRow, event: int, cutoff: datetime) -> GameSummary:
 @router.get("/lobby", response_model=Lobby, summary="Public games with seats left open for anyone")
 def lobby(
     request: Request,
-    offset: Annotated[int, Query(ge=0, le=1_000_000, description="games to skip, newest first")] = 0,
+    after: Annotated[
+        str | None,
+        Query(
+            max_length=60,
+            pattern=LOBBY_CURSOR,
+            description="the games after this one (a page's next URL carries it): the way to page",
+        ),
+    ] = None,
+    offset: Annotated[
+        int,
+        Query(
+            ge=0,
+            le=1_000_000,
+            description="games to skip, newest first (kept for old clients: games come and go between "
+            "pages, so that offsets lose and repeat some; follow next instead)",
+        ),
+    ] = 0,
     limit: Annotated[int, Query(ge=1, le=LOBBY_MOST, description="games to list")] = LOBBY_PAGE,
 ) -> Lobby:
     """Only seats left open on purpose are offered: never a seat made for someone (the host's,
     or one with an invite link); a seat joined within the grace time is shown ``joining``.
-    Newest first, a page at a time: ``total`` says how many there are."""
+    Newest first, a page at a time: ``total`` says how many there are, ``next`` where the next page is."""
+    if after is not None and offset:
+        raise ApiError(422, "invalid_request", "a lobby page is asked for after a game or from an offset, not both")
     cutoff = _cutoff(request)
-    rows, total = rooms_of(request).store.lobby(limit, cutoff, offset)
-    return Lobby(games=[_summary(row, 0, cutoff) for row in rows], total=total, offset=offset, limit=limit)
+    rows, total, more = rooms_of(request).store.lobby(limit, cutoff, offset, _lobby_cursor(after))
+    following = f"/api/lobby?after={_lobby_mark(rows[-1])}&limit={limit}" if more and rows else None
+    games = [_summary(row, 0, cutoff) for row in rows]
+    return Lobby(games=games, total=total, offset=offset, limit=limit, next=following)
+
+
+def _lobby_mark(row: GameRow) -> str:
+    """The cursor of the lobby's games after ``row``: its place in the lobby's order (created, id)."""
+    return f"{(row.created - _EPOCH) // timedelta(microseconds=1)}.{row.id}"
+
+
+def _lobby_cursor(after: str | None) -> tuple[datetime, str] | None:
+    """The place a cursor of :func:`_lobby_mark` names (checked by the query's pattern)."""
+    if after is None:
+        return None
+    micros, game_id = after.split(".", 1)
+    return _EPOCH + timedelta(microseconds=int(micros)), game_id
 
 
 @router.post(
@@ -719,11 +732,17 @@ def _check_member(room: Room, authorization: str | None) -> None:
     },
 )
 def record(game_id: str, request: Request) -> PlainTextResponse:
-    """Only once the game is over: the record names the seed, and so the order of the pack."""
+    """Only once the game is over: the record names the seed, and so the order of the pack.
+    Made once and kept (:func:`pardon.web.kept.finished_of`): a finished game never changes."""
+    text = finished_of(request).get_or_make(("record", game_id), lambda: _finished_record(request, game_id))
+    return PlainTextResponse(text, headers=_attachment(game_id))
+
+
+def _finished_record(request: Request, game_id: str) -> bytes:
     room = game_room(request, game_id)
     if room.row.status != FINISHED:
         raise ApiError(409, "not_finished", "the record is given once the game is over (it reveals the pack)")
-    return PlainTextResponse(_record_text(room.game, room.row), headers=_attachment(game_id))
+    return _record_text(room.game, room.row).encode()
 
 
 def _record_text(game: Game, row: GameRow) -> str:

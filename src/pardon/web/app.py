@@ -26,16 +26,20 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from pardon import __version__
 from pardon.web import errors
-from pardon.web.api import ERRORS, ApiError, CreationLimit, PublicLimit, router
+from pardon.web.api import ERRORS, ApiError, CreationLimit, router
 from pardon.web.api_docs import router as docs_router
 from pardon.web.board_json import router as board_router
 from pardon.web.coach_api import AnalysisCache
 from pardon.web.coach_api import router as coach_router
 from pardon.web.info_api import router as info_router
+from pardon.web.kept import Kept
+from pardon.web.metrics import install as install_metrics
 from pardon.web.migrate import upgrade
 from pardon.web.pages import mount, not_found_page, prefers_html
 from pardon.web.protocol import Connections, serve_connection
+from pardon.web.proxies import ForwardedClient, HostCheck, TrustedProxies
 from pardon.web.puzzles_api import router as puzzles_router
+from pardon.web.read_limit import ReadLimit
 from pardon.web.results_api import router as results_router
 from pardon.web.rooms import Rooms
 from pardon.web.settings import Settings
@@ -56,8 +60,8 @@ def create_app(settings: Settings) -> FastAPI:
             app.state.database_file = _file_identity(sqlite_file(settings.database))
             rooms = Rooms(Store(engine), settings)
             app.state.rooms = rooms
+            app.state.metrics.watch(rooms)
             app.state.creation_limit = CreationLimit(settings.create_rate, settings.create_burst)
-            app.state.public_limit = PublicLimit.of(settings)
             resumed = rooms.resume_all()
             log.info("pardon serve: %d unfinished game%s resumed", resumed, "" if resumed == 1 else "s")
             try:
@@ -78,9 +82,15 @@ def create_app(settings: Settings) -> FastAPI:
         redoc_url=None,
     )
     app.state.settings = settings
-    app.state.analyses = AnalysisCache(settings.analysis_cache)
+    app.state.analyses = AnalysisCache(settings.analysis_cache, settings.analyses_per_address)
+    app.state.finished = Kept[tuple[str, str], bytes](2 * settings.finished_cache)  # a record and a replay each
     connections = app.state.connections = Connections(settings)
     app.add_middleware(BodyLimit, limit=settings.max_body)
+    # outside the body limit, inside anything that names a trusted proxy's client (added after it)
+    app.add_middleware(ReadLimit, per_minute=settings.read_rate, burst=settings.read_burst)
+    # Outermost, so that every limit and log line after them sees the real client and site.
+    app.add_middleware(HostCheck, settings=settings)
+    app.add_middleware(ForwardedClient, proxies=TrustedProxies(settings.trusted_proxies))
     app.include_router(router)
     app.include_router(info_router)
     app.include_router(results_router)
@@ -107,6 +117,7 @@ def create_app(settings: Settings) -> FastAPI:
     async def play(socket: WebSocket, game_id: str) -> None:
         await serve_connection(socket, game_id, app.state.rooms, settings, connections)
 
+    install_metrics(app, settings.metrics_from)  # last: its middleware outside all others, counting their refusals
     return app
 
 
@@ -254,7 +265,8 @@ async def _database_error(request: Request, error: SQLAlchemyError) -> JSONRespo
     """The database refused a request's read or write (a SQLite file locked by another program,
     a full disk, a PostgreSQL server restarting): nothing was changed, and the client is told so,
     with the reason in one line of the log rather than a traceback per request."""
-    log.warning("%s %s: the database refused it: %s", request.method, request.url.path, error_reason(error))
+    method = getattr(request, "method", "WEBSOCKET")  # a websocket's route has no method
+    log.warning("%s %s: the database refused it: %s", method, request.url.path, error_reason(error))
     message = "the database cannot be used just now; nothing changed: try again in a moment"
     return JSONResponse(
         {"error": errors.DATABASE_UNAVAILABLE, "message": message}, status_code=503, headers={"Retry-After": "5"}

@@ -7,21 +7,21 @@ the seats people played (human and hot-seat seats; never a computer's), judged b
 ``Settings.coach_level``.  Only a finished game is analysed: its record, seed included, is public
 by then (``/api/games/{id}/record``), so nothing hidden leaks from a game in progress; and a
 finished game never changes, so each analysis is made once and kept (the last
-``Settings.analysis_cache`` games).  The work is done in a thread, off the event loop: a whole
-game takes a second or two.
+``Settings.analysis_cache`` games asked for).  The work is done in a thread, off the event loop:
+a whole game takes a second or two; those waiting for it take turns by client address.
 """
 
 from __future__ import annotations
 
 import asyncio
-import threading
-from collections import OrderedDict
+import json
+from collections import deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, Field
 
 from pardon.bots.coach import DEFAULT_TOP, analyse
@@ -30,7 +30,8 @@ from pardon.core.game import record_of, replay_steps
 from pardon.core.jsonio import position_to_json
 from pardon.core.notation import Record
 from pardon.web.api import ERRORS, ApiError, come_back, game_room, refused_for_now
-from pardon.web.protocol import Colour
+from pardon.web.kept import Kept
+from pardon.web.protocol import Colour, client_key
 from pardon.web.rooms import BOT
 from pardon.web.storage import FINISHED
 from pardon.web.views import card_text, decision_json
@@ -97,43 +98,119 @@ router = APIRouter(prefix="/api", responses=ERRORS)
 #: each is seconds of CPU, so a crowd of requests must not stand in front of the games.
 ANALYSES_WAITING = 8
 
+#: Seconds a client refused for now is told to wait (``Retry-After``): about one analysis.
+COME_BACK = 5
+
+
+class _Asked:
+    """One analysis asked for and not yet answered: who asked, what makes it, and its answer."""
+
+    def __init__(self, address: str, make: Callable[[], bytes]):
+        self.address = address
+        self.make = make
+        self.answer: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
+
 
 class AnalysisCache:
-    """The analyses made, by game id: the ``size`` most recently asked for.  Two requests for
-    one game at once make it once: the second waits for the first.
+    """The analyses made, by game id (as JSON text): the ``size`` most recently asked for, each
+    made once (two requests for one game at once: the second waits for the first).
 
-    Analyses run one at a time in a thread of their own (never in the pool that hints and
-    the other requests use), and at most :data:`ANALYSES_WAITING` wait for it."""
+    Analyses run one at a time in a thread of their own (never in the pool that hints and the
+    other requests use).  Those waiting take turns by client address (round robin), so that one
+    address asking for many waits behind nobody's but its own; each address may have at most
+    ``per_address`` asked for and not answered (``429``), and at most :data:`ANALYSES_WAITING`
+    wait across the server (``503``).  One whose client has gone is dropped before it is made.
+    The queue is read and written on the event loop only."""
 
-    def __init__(self, size: int):
-        self.size = max(1, size)
-        self._done: OrderedDict[str, Json] = OrderedDict()
-        self._making = threading.Lock()  # one analysis at a time, whichever thread asks
-        self._guard = threading.Lock()  # the kept analyses, read on the event loop too
+    def __init__(self, size: int, per_address: int = 2):
+        self.kept = Kept[str, bytes](size)
+        self.per_address = max(1, per_address)
         self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pardon-coach")
-        self.waiting = 0  # read and written on the event loop only
+        self._turns: dict[str, deque[_Asked]] = {}  # those waiting, by address, in the order they came
+        self._held: dict[str, int] = {}  # asked for and not answered, by address
+        self._served: dict[str, int] = {}  # when each address holding some was last served (a count)
+        self._rounds = 0
+        self._running = False
 
-    def get(self, key: str) -> Json | None:
-        with self._guard:
-            found = self._done.get(key)
-            if found is not None:
-                self._done.move_to_end(key)
-            return found
+    def get(self, game_id: str) -> bytes | None:
+        """The analysis kept for the game, as JSON text, or None."""
+        return self.kept.get(game_id)
 
-    def get_or_make(self, key: str, make: Callable[[], Json]) -> Json:
-        found = self.get(key)
-        if found is not None:
-            return found
-        with self._making:
-            found = self.get(key)  # made by another request while this one waited
-            if found is not None:
-                return found
-            made = make()
-            with self._guard:
-                self._done[key] = made
-                while len(self._done) > self.size:
-                    self._done.popitem(last=False)
-        return made
+    def get_or_make(self, game_id: str, make: Callable[[], bytes]) -> bytes:
+        """The analysis kept for the game; else made by ``make`` (in this thread) and kept."""
+        return self.kept.get_or_make(game_id, make)
+
+    @property
+    def waiting(self) -> int:
+        """Analyses asked for and not yet answered, across the server."""
+        return sum(self._held.values())
+
+    def refusal(self, address: str) -> JSONResponse | None:
+        """None if ``address`` may ask for one more analysis now; else the answer saying why not."""
+        if self._held.get(address, 0) >= self.per_address:
+            message = f"at most {self.per_address} analyses at once from one address: try again when one is done"
+            return come_back(429, "rate_limited", message, COME_BACK)
+        if self.waiting >= ANALYSES_WAITING:
+            return come_back(503, "busy", "the server is analysing other games: try again in a few seconds", COME_BACK)
+        return None
+
+    async def answer(self, request: Request, address: str, make: Callable[[], bytes]) -> bytes | None:
+        """The analysis ``make`` makes, in its address's turn; None if the client left first
+        (its analysis, if not begun, is never made)."""
+        asked = _Asked(address, make)
+        self._held[address] = self._held.get(address, 0) + 1
+        self._turns.setdefault(address, deque()).append(asked)
+        self._next()
+        gone = asyncio.ensure_future(_gone(request))
+        try:
+            await asyncio.wait((asked.answer, gone), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            gone.cancel()
+            self._let_go(address)
+        if not asked.answer.done():
+            asked.answer.cancel()  # skipped when its turn comes; if begun, it is kept for the next to ask
+            return None
+        return asked.answer.result()
+
+    def _let_go(self, address: str) -> None:
+        held = self._held[address] - 1
+        if held:
+            self._held[address] = held
+        else:
+            del self._held[address]
+            self._served.pop(address, None)  # remembered only while it has analyses asked for
+
+    def _next(self) -> None:
+        """Start the next analysis, unless one is under way: the oldest of the address served
+        least lately (one never served first, then in the order they came)."""
+        while not self._running and self._turns:
+            address = min(self._turns, key=lambda waiting: self._served.get(waiting, -1))
+            line = self._turns[address]
+            asked = line.popleft()
+            if not line:
+                del self._turns[address]
+            self._rounds += 1
+            self._served[address] = self._rounds
+            if asked.answer.cancelled():  # its client has gone
+                continue
+            self._running = True
+            made = asyncio.get_running_loop().run_in_executor(self.worker, asked.make)
+            made.add_done_callback(lambda done, asked=asked: self._made(asked, done))  # type: ignore[misc]
+
+    def _made(self, asked: _Asked, done: asyncio.Future[bytes]) -> None:
+        self._running = False
+        if not asked.answer.done():
+            if done.exception() is not None:
+                asked.answer.set_exception(done.exception())  # type: ignore[arg-type]
+            else:
+                asked.answer.set_result(done.result())
+        self._next()
+
+
+async def _gone(request: Request) -> None:
+    """Returns once the client has closed its connection (while its answer is awaited)."""
+    while (await request.receive())["type"] != "http.disconnect":
+        pass
 
 
 def analyses_of(request: Request) -> AnalysisCache:
@@ -145,26 +222,31 @@ def analyses_of(request: Request) -> AnalysisCache:
     "/games/{game_id}/analysis",
     response_model=GameAnalysis,
     summary="A finished game analysed: win chances by turn, the human players' biggest mistakes",
-    responses={503: refused_for_now("busy: too many analyses are waiting already")},
+    responses={
+        429: refused_for_now("rate_limited: this address has as many analyses under way as it may"),
+        503: refused_for_now("busy: too many analyses are waiting already"),
+    },
 )
 async def game_analysis(game_id: str, request: Request) -> Any:
-    """Once the game is over (``409 not_finished`` before); made once, then kept.  While too
-    many analyses wait already, ``503 busy`` with ``Retry-After``."""
+    """Once the game is over (``409 not_finished`` before); made once, then kept.  Each client
+    address may have :attr:`Settings.analyses_per_address` analyses under way at once (``429
+    rate_limited`` past them); while too many wait across the server, ``503 busy``.  Both come
+    with ``Retry-After``.  Those waiting take turns by address."""
     cache = analyses_of(request)
     found = cache.get(game_id)
     if found is not None:
-        return JSONResponse(found)
-    if cache.waiting >= ANALYSES_WAITING:
-        return come_back(503, "busy", "the server is analysing other games: try again in a few seconds", 5)
-    cache.waiting += 1
-    try:
-        body = await asyncio.get_running_loop().run_in_executor(cache.worker, _analysis, request, game_id)
-    finally:
-        cache.waiting -= 1
-    return JSONResponse(body)
+        return Response(found, media_type="application/json")
+    address = client_key(request.client.host) if request.client else ""
+    refused = cache.refusal(address)
+    if refused is not None:
+        return refused
+    body = await cache.answer(request, address, lambda: _analysis(request, game_id))
+    if body is None:  # the client has gone: nobody reads this
+        return Response(status_code=204)
+    return Response(body, media_type="application/json")
 
 
-def _analysis(request: Request, game_id: str) -> Json:
+def _analysis(request: Request, game_id: str) -> bytes:
     cache = analyses_of(request)
     found = cache.get(game_id)
     if found is not None:
@@ -176,7 +258,7 @@ def _analysis(request: Request, game_id: str) -> Json:
     record = record_of(room.game)._replace(first=row.first)
     people = tuple(seat.colour for seat in row.seats if seat.kind != BOT)
     level: str = request.app.state.settings.coach_level
-    return cache.get_or_make(game_id, lambda: analysis_json(game_id, record, people, level))
+    return cache.get_or_make(game_id, lambda: json.dumps(analysis_json(game_id, record, people, level)).encode())
 
 
 def analysis_json(game_id: str, record: Record, coached: tuple[int, ...], level: str) -> Json:

@@ -14,6 +14,7 @@ TOO_MANY_CONNECTIONS: Final = "too_many_connections"  # too many websockets or H
 SERVER_FULL: Final = "server_full"  # as many connections open as the server can hold, from everyone
 DATABASE_UNAVAILABLE: Final = "database_unavailable"  # a REST request the database refused: nothing changed
 TOO_SLOW: Final = "too_slow"  # an HTTP request that did not arrive in time
+WRONG_HOST: Final = "wrong_host"  # an HTTP request naming another site in its Host header
 BAD_TOKEN: Final = "bad_token"  # the token opens no seat of this game
 NO_GAME: Final = "no_game"  # there is no game by that id
 NOT_YOUR_SEAT: Final = "not_your_seat"  # acting for a seat the connection does not hold

@@ -23,14 +23,16 @@ from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.types import Message
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from pardon.core.board import COLOUR_NAMES
-from pardon.web import errors
+from pardon.web import errors, metrics
 from pardon.web.errors import CommandError
 from pardon.web.rooms import HOTSEAT, Room, Rooms
 from pardon.web.settings import Settings
+from pardon.web.storage import error_reason
 from pardon.web.tokens import token_matches
 
 log = logging.getLogger("pardon.web")
@@ -129,6 +131,34 @@ class RateLimit:
             return False
         self.tokens -= 1
         return True
+
+
+class OpenLimit:
+    """Websockets opened per client address: a token bucket of ``rate`` a second and ``burst``
+    at once each (0 a second: no limit).  A crowd of connections opened at once costs the event
+    loop a room, a welcome and a sync each; past its share an address is refused before any."""
+
+    #: Addresses remembered at most; those whose bucket is full again are forgotten first.
+    MOST = 10_000
+
+    def __init__(self, rate: float, burst: int):
+        self.rate, self.burst = rate, max(1, burst)
+        self.buckets: dict[str, RateLimit] = {}
+
+    def allow(self, address: str) -> bool:
+        """Whether ``address`` may open one more websocket now (counted if so)."""
+        if self.rate <= 0:
+            return True
+        bucket = self.buckets.get(address)
+        if bucket is None:
+            if len(self.buckets) >= self.MOST:
+                self._forget_full()
+            bucket = self.buckets[address] = RateLimit(self.rate, self.burst)
+        return bucket.allow()
+
+    def _forget_full(self) -> None:
+        since = time.monotonic() - self.burst / self.rate
+        self.buckets = {address: bucket for address, bucket in self.buckets.items() if bucket.stamp > since}
 
 
 class Encoder:
@@ -238,6 +268,7 @@ class Connections:
         self.spectators = Quota(settings.max_spectators_per_game)
         self.knocks = Knocks()
         self.encoder = Encoder()
+        self.opens = OpenLimit(settings.connect_rate, settings.connect_burst)
 
     def is_flooding(self, address: str) -> bool:
         """An address with its whole share open that was refused many times this second."""
@@ -248,6 +279,10 @@ class Connections:
         return CommandError(
             errors.TOO_MANY_CONNECTIONS, f"at most {limit} connections from one address: try again later"
         )
+
+    def opened_too_fast(self) -> CommandError:
+        message = "too many connections opened from this address: try again in a few seconds"
+        return CommandError(errors.RATE_LIMITED, message)
 
     def too_many_watching(self) -> CommandError:
         limit = self.spectators.limit
@@ -397,6 +432,7 @@ def resolve_role(room: Room, token: str | None) -> tuple[frozenset[int], str] | 
 
 
 def error_message(error: CommandError, event: int | None) -> dict[str, Any]:
+    metrics.refused(error.code)  # every refusal a websocket is sent is made here
     return {"type": "error", "code": error.code, "message": error.message, "event": event}
 
 
@@ -412,6 +448,9 @@ async def serve_connection(
         await _serve(socket, game_id, rooms, settings, connections)
         return
     address = client_key(socket.client.host) if socket.client else ""
+    if not connections.opens.allow(address):
+        await _refuse(socket, connections.opened_too_fast(), CLOSE_TRY_LATER)
+        return
     if not connections.per_address.take(address):
         await _refuse(socket, connections.too_many_from_one_address(), CLOSE_TRY_LATER)
         return
@@ -462,7 +501,17 @@ async def _attend(client: Client, room: Room, rooms: Rooms, since: int, settings
     """A client in the room, from its welcome to its leaving; closed by the server if it must be."""
     writer = asyncio.create_task(client.write_all())
     client.deliver(_welcome(room, client))
-    room.attach(client)
+    try:
+        room.attach(client)
+    except SQLAlchemyError as error:  # a full disk, a read-only file: said, closed, nothing changed
+        log.warning("game %s: a client could not come: the database refused it: %s", room.row.id, error_reason(error))
+        message = "the database cannot be used just now; nothing changed: try again in a moment"
+        client.deliver(error_message(CommandError(errors.DATABASE_UNAVAILABLE, message), room.event))
+        rooms.release(room)
+        await client.finish(writer)
+        with contextlib.suppress(Exception, TimeoutError):
+            await asyncio.wait_for(client.socket.close(CLOSE_TRY_LATER, errors.DATABASE_UNAVAILABLE), timeout=5)
+        return
     if since > room.event:
         client.deliver(error_message(CommandError(errors.BAD_EVENT, f"event {since} has not happened"), room.event))
         since = 0
@@ -566,7 +615,8 @@ async def _serve_commands(client: Client, room: Room, settings: Settings) -> tup
 async def _handle(text: str, client: Client, room: Room) -> None:
     command = read_command(text)
     if isinstance(command, MoveCommand):
-        await room.decide(client, _seat(command.seat), command.move, command.event)
+        with metrics.timed_move():
+            await room.decide(client, _seat(command.seat), command.move, command.event)
     elif isinstance(command, HintCommand):
         await room.hint(client, _seat(command.seat), command.event)
     elif isinstance(command, WhyCommand):

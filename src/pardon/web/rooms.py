@@ -84,7 +84,9 @@ PRESENCE_LAPSE = 40.0
 
 
 def _say_database_away(game_id: str) -> None:
-    log.warning("game %s: the database does not answer; the game goes on once it does", game_id)
+    log.warning(
+        "game %s: the database does not answer; the game goes on once it does", game_id, extra={"game": game_id}
+    )
 
 
 class GameBrokenError(CommandError):
@@ -114,14 +116,34 @@ class Seat:
     away_since: float | None = field(default_factory=time.monotonic)
     #: When its player came (monotonic clock); None while away.
     present_since: float | None = None
+    #: The takeover clock of this absence: the seconds someone else has waited for the seat, up to
+    #: ``waited_from`` (when it last started running; None while paused: nobody waits).
+    waited: float = 0.0
+    waited_from: float | None = None
 
     def came(self, now: float) -> None:
         if self.away_since is not None:
             self.away_since, self.present_since = None, now
+            self.waited, self.waited_from = 0.0, None
 
     def left(self, now: float) -> None:
         if self.away_since is None:
             self.away_since, self.present_since = now, None
+            self.waited, self.waited_from = 0.0, None
+
+    def run_clock(self, waited_for: bool, now: float) -> None:
+        """Run the takeover clock while the seat's player is away and someone waits for them, and
+        pause it while nobody does: a waiting player who comes and goes does not restart it."""
+        if self.away_since is None:
+            return
+        if waited_for and self.waited_from is None:
+            self.waited_from = now
+        elif not waited_for and self.waited_from is not None:
+            self.waited, self.waited_from = self.waited + now - self.waited_from, None
+
+    def waited_until(self, now: float) -> float:
+        """The seconds someone has waited for the seat's absent player, up to ``now``."""
+        return self.waited + (now - self.waited_from if self.waited_from is not None else 0.0)
 
     @property
     def colour(self) -> int:
@@ -188,6 +210,9 @@ class Room:
         #: The legal moves of the state they were made for, and their notation: what the
         #: clients are sent and what a command is resolved against (made once per state).
         self._offered: tuple[GameState | None, list[Move], dict[str, Move]] = (None, [], {})
+        #: Every decision in words, as the log says it, and the game played on to the last of them:
+        #: made once and extended as the game goes on (:meth:`log_texts`), not once per client.
+        self._texts: tuple[list[str], Game | None] = ([], None)
         #: Events a computer decided for a person away: that person's same move, sent on coming
         #: back, is not theirs twice (``duplicate``) but came too late (``stale``).
         self._stood_in: set[int] = set()
@@ -226,7 +251,11 @@ class Room:
         A spectator changes no seat: nobody is told.  A client whose seat is no longer its token's
         (the database says so) is told ``not_your_seat``, and only watches."""
         self.listeners.add(listener)
-        refused = self._arrive(listener)
+        try:
+            refused = self._arrive(listener)
+        except SQLAlchemyError:  # the database cannot mark the seat taken: the client is not here
+            self.listeners.discard(listener)
+            raise
         if refused is not None:
             self._void.add(listener)
             listener.deliver({"type": "error", "code": errors.NOT_YOUR_SEAT, "message": refused, "event": self.event})
@@ -352,14 +381,26 @@ class Room:
 
     def sync(self, listener: Listener, since: int) -> None:
         """Everything after event ``since``: the decisions missed (in notation and in words), then the state now."""
-        from pardon.web.views import decision_texts  # the log's words, as it said them live
-
-        texts = decision_texts(new_game(self.row), self.game.moves) if since < len(self.history) else []
+        texts = self.log_texts() if since < len(self.history) else []
         events = [
             {"event": number, "colour": COLOUR_NAMES[colour], "move": move, "text": texts[number - 1]}
             for number, (colour, move) in enumerate(self.history[since:], start=since + 1)
         ]
         listener.deliver({"type": "sync", "since": since, "events": events, "state": self.state_for(listener, {})})
+
+    def log_texts(self) -> list[str]:
+        """Every decision so far in words, as the log said each: only those not yet put in words
+        are, so that a crowd of clients arriving costs one replay of the game, not one each."""
+        from pardon.web.views import decision_texts  # the log's words, as it said them live
+
+        texts, game = self._texts
+        moves = self.game.moves
+        if game is None or len(texts) > len(moves):  # the first asked for (or a game read again)
+            texts, game = [], new_game(self.row)
+        if len(texts) < len(moves):
+            texts = texts + decision_texts(game, moves[len(texts) :])
+        self._texts = (texts, game)
+        return texts
 
     def state_for(self, listener: Listener, cache: dict[Any, Any]) -> dict[str, Any]:
         """The game as ``listener`` may see it (``cache`` shares work across one broadcast)."""
@@ -620,7 +661,7 @@ class Room:
         players stop and every later command is refused.  Other games are not touched."""
         if self.broken is not None:
             return
-        log.exception("game %s cannot go on: %s", self.row.id, what)
+        log.exception("game %s cannot go on: %s", self.row.id, what, extra={"game": self.row.id, "event": self.event})
         self.broken = f"this game cannot go on: {what}; the server's log says why (it tries again when restarted)"
         for timer in self._timers:
             timer.cancel()
@@ -763,12 +804,18 @@ class Room:
         a tablet locked, a tab closed) the game waits for them instead."""
         if seat.is_machine or seat.away_since is None or self.row.status != PLAYING:
             return False
-        waiting_since = self._someone_else_waits(seat)
-        if waiting_since is None:
-            return False
-        # the takeover time counts only while someone waits: both gone, then one back, the
-        # one back waits it out before the computer plays for the other
-        return time.monotonic() - max(seat.away_since, waiting_since) >= self.settings.takeover_after
+        now = time.monotonic()
+        self._run_clocks(now)
+        # the takeover time counts only while someone waits: both gone, then one back, the one
+        # back waits it out before the computer plays for the other; one who comes and goes
+        # pauses it, and it goes on when they are back
+        return seat.waited_from is not None and seat.waited_until(now) >= self.settings.takeover_after
+
+    def _run_clocks(self, now: float) -> None:
+        """Run or pause the takeover clock of each person away, as someone waits for them or not."""
+        for seat in self.seats.values():
+            if not seat.is_machine and seat.away_since is not None:
+                seat.run_clock(self._someone_else_waits(seat) is not None, now)
 
     def _someone_else_waits(self, seat: Seat) -> float | None:
         """Since when a person at another screen than ``seat``'s has been here (another online
@@ -857,9 +904,14 @@ class Room:
         return self._bots[level]
 
     def _schedule_takeover(self) -> None:
+        """Look again when the first running takeover clock is due (the clocks brought up to now)."""
+        now = time.monotonic()
+        self._run_clocks(now)
         if self.row.status == FINISHED or not self.owner:
             return
-        delay = self.settings.takeover_after + 0.01
+        running = [seat for seat in self.seats.values() if seat.waited_from is not None]
+        left = min((self.settings.takeover_after - seat.waited_until(now) for seat in running), default=None)
+        delay = max(0.0, left if left is not None else self.settings.takeover_after) + 0.01
         handle = asyncio.get_running_loop().call_later(delay, self._takeover_due)
         self._timers = [*[timer for timer in self._timers if not timer.cancelled()][-8:], handle]
 
@@ -889,7 +941,9 @@ class Room:
         self.owner = True
         self.start_timers()
         self._start_if_ready()
-        log.info("game %s taken over at event %d", self.row.id, self.event)
+        log.info(
+            "game %s taken over at event %d", self.row.id, self.event, extra={"game": self.row.id, "event": self.event}
+        )
 
     def lose_ownership(self) -> None:
         """Another process has taken the game over (this one's decision was refused, or its
@@ -1135,6 +1189,13 @@ class Rooms:
         self.store.add_game(row)
         return self._new_room(row)
 
+    def add_public(self, row: GameRow, creator: str, most: int, seen_since: datetime | None) -> Room | None:
+        """A new public game made from the address ``creator``: stored, then opened; None (nothing
+        stored) if that address has ``most`` public games waiting already (:meth:`Store.add_public_game`)."""
+        if not self.store.add_public_game(row, creator, most, seen_since):
+            return None
+        return self._new_room(row)
+
     def add_rematch(self, row: GameRow) -> Room | None:
         """A finished game's rematch: stored and linked to it at once, then opened; None if
         the game already has its rematch (another request made it first)."""
@@ -1255,7 +1316,7 @@ class Rooms:
             expired = self.rooms.get(game_id)
             if expired is not None:
                 self._expire_room(expired)
-            log.info("game %s expired: nobody came to play it", game_id)
+            log.info("game %s expired: nobody came to play it", game_id, extra={"game": game_id})
 
     def _expire_room(self, room: Room) -> None:
         """A game deleted while waiting for players: its clients are told, and its room forgotten."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import errno
+import faulthandler
 import json
 import logging
 import os
@@ -22,15 +23,17 @@ from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import SQLAlchemyError
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from pardon.web import errors
+from pardon.web import errors, metrics
 
 try:
     import resource
 except ImportError:  # Windows has no open-file limit to read
     resource = None  # type: ignore[assignment]
 from pardon.web.app import create_app
+from pardon.web.logs import set_up_logging, uvicorn_log_config
 from pardon.web.migrate import foreign_tables
 from pardon.web.protocol import CLOSE_TRY_LATER, COUNTED, Connections, Quota, client_key, error_message
+from pardon.web.proxies import TrustedProxies
 from pardon.web.settings import Settings
 from pardon.web.storage import error_reason, make_engine
 
@@ -69,8 +72,8 @@ ANY_ADDRESS = ("0.0.0.0", "::", "")
 REQUEST_TIMEOUT = 20.0
 
 #: HTTP connections (pages, API requests, websockets before their upgrade) open at once from
-#: one client address.  A browser opens about six to one server, so a household of browsers
-#: behind one address fits many times over.  Past it a connection is answered ``503
+#: one client address, unless set (Settings.max_http_per_address).  A browser opens about six
+#: to one server, so a household of browsers behind one address fits many times over.  Past it a connection is answered ``503
 #: too_many_connections`` as soon as it is made, and closed; those already open go on.  An
 #: upgraded websocket leaves this count for its own (Settings.max_connections_per_address).
 MAX_HTTP_PER_ADDRESS = 64
@@ -90,21 +93,21 @@ REFUSALS_LOGGED_EVERY = 60.0
 LOG = logging.getLogger("pardon.web.server")
 
 
-def browser_address(host: str, port: int) -> str:
+def browser_address(host: str, port: int, secure: bool = False) -> str:
     """The address to open in a browser for a server listening on ``host``:``port``.
 
     >>> browser_address("127.0.0.1", 8000)
     'http://127.0.0.1:8000'
     >>> browser_address("0.0.0.0", 8080)
     'http://localhost:8080'
-    >>> browser_address("::1", 8000)
-    'http://[::1]:8000'
+    >>> browser_address("::1", 8443, secure=True)
+    'https://[::1]:8443'
     """
     if host in ANY_ADDRESS:
         host = "localhost"
     elif ":" in host:
         host = f"[{host}]"
-    return f"http://{host}:{port}"
+    return f"{'https' if secure else 'http'}://{host}:{port}"
 
 
 class _Server(uvicorn.Server):
@@ -121,11 +124,12 @@ class _Server(uvicorn.Server):
             raise
         if self.started and self.servers:
             port = self.servers[0].sockets[0].getsockname()[1]
-            address = browser_address(self.config.host, port)
+            address = browser_address(self.config.host, port, secure=self.config.is_ssl)
             print(f"pardon is running: open {address} in your browser (Ctrl+C stops it)", flush=True)
             shared = network_address() if self.config.host in ANY_ADDRESS else None
             if shared is not None:  # invite links follow the address the page was opened at
-                print(f"for friends on your network, open {browser_address(shared, port)} instead", flush=True)
+                shared_address = browser_address(shared, port, secure=self.config.is_ssl)
+                print(f"for friends on your network, open {shared_address} instead", flush=True)
 
 
 def network_address() -> str | None:
@@ -152,6 +156,8 @@ if WebSocketsSansIOProtocol is not None:
 
         #: The application's count of its connections (set for each server: :func:`serve`).
         counted: Connections | None = None
+        #: The proxies whose connections name their client (set for each server).
+        proxies: TrustedProxies = TrustedProxies(())
         #: The client address this connection holds a place of, once counted.
         holds: str | None = None
 
@@ -164,7 +170,10 @@ if WebSocketsSansIOProtocol is not None:
             if connections is None or client is None:
                 super().handle_connect(event)
                 return
-            address = client_key(client[0])
+            address = client_key(self.proxies.client_of(client[0], _header_map(event.headers)))
+            if not connections.opens.allow(address):  # opened too fast: refused as cheaply as can be
+                self._refuse_at_once(event, connections.opened_too_fast())
+                return
             if connections.per_address.take(address):
                 self.holds = address
                 super().handle_connect(event)
@@ -172,16 +181,20 @@ if WebSocketsSansIOProtocol is not None:
                     self.scope["extensions"][COUNTED] = {}
                 return
             connections.knocks.knock(address)
+            self._refuse_at_once(event, connections.too_many_from_one_address())
+
+        def _refuse_at_once(self, event: Request, error: errors.CommandError) -> None:
+            """Complete the handshake, say why, and close (1013), without the application."""
             self.conn.logger = QUIET  # a flood of refusals logs nothing
             self.conn.available_extensions = []  # no compression to set up for three frames
             response = self.conn.accept(event)
             if response.status_code != 101:  # not a websocket handshake: uvicorn answers it
                 super().handle_connect(event)
                 return
-            refusal = error_message(connections.too_many_from_one_address(), None)
+            refusal = error_message(error, None)
             self.conn.send_response(response)
             self.conn.send_text(json.dumps(refusal, separators=(",", ":")).encode())
-            self.conn.send_close(CLOSE_TRY_LATER, errors.TOO_MANY_CONNECTIONS)
+            self.conn.send_close(CLOSE_TRY_LATER, error.code)
             self.transport.write(b"".join(self.conn.data_to_send()))
             self.request, self.response = event, response
             self.handshake_initiated = self.handshake_complete = self.close_sent = True
@@ -221,9 +234,19 @@ if WebSocketsSansIOProtocol is not None:
     TOO_LARGE_FRAME = Frame(Opcode.TEXT, json.dumps({**_TOO_LARGE, "event": None}).encode()).serialize(mask=False)
 
 
-def _protocol_for(connections: Connections) -> type[asyncio.Protocol]:
-    """The websocket protocol of one server: it refuses what the application's counts refuse."""
-    return type("PardonWebSocketProtocol", (WebSocketProtocol,), {"counted": connections})
+def _protocol_for(connections: Connections, proxies: TrustedProxies) -> type[asyncio.Protocol]:
+    """The websocket protocol of one server: it refuses what the application's counts refuse,
+    counting a trusted proxy's connection against the client it names."""
+    return type("PardonWebSocketProtocol", (WebSocketProtocol,), {"counted": connections, "proxies": proxies})
+
+
+def _header_map(headers: Any) -> dict[str, str]:
+    """A handshake's headers by lower-cased name, repeated ones joined as one list."""
+    joined: dict[str, str] = {}
+    for name, value in headers.raw_items():
+        key = name.lower()
+        joined[key] = f"{joined[key]}, {value}" if key in joined else value
+    return joined
 
 
 if TYPE_CHECKING:  # the mixin below is typed as one of the protocols it is mixed into
@@ -250,6 +273,8 @@ class _GuardedHttp(_HttpBase):
 
     #: The server's count of its websockets (set for each server).
     counted: Connections
+    #: The proxies whose connections carry many clients' requests, never counted as one (set for each server).
+    proxies: TrustedProxies
     #: Its HTTP connections of each client address (set for each server).
     places: Quota
     #: When each address was last logged as refused (set for each server).
@@ -266,6 +291,8 @@ class _GuardedHttp(_HttpBase):
         super().connection_made(transport)
         peer = transport.get_extra_info("peername")
         address = client_key(str(peer[0])) if isinstance(peer, tuple) else None
+        if address is not None and self.proxies.trusts(str(peer[0])):
+            address = None  # a proxy's connection carries its clients' requests: each is limited by its own address
         if address is not None and self.counted.is_flooding(address):
             transport.abort()
             return
@@ -358,12 +385,16 @@ class _Refusals:
         if len(self.told) >= 1024:  # forget the addresses told long enough ago
             self.told = {known: at for known, at in self.told.items() if now - at < REFUSALS_LOGGED_EVERY}
         self.told[address] = now
-        LOG.warning("refusing connections from %s: %s (said once a minute at most for each address)", address, why)
+        about = {} if address == EVERYONE else {"client": address}
+        LOG.warning(
+            "refusing connections from %s: %s (said once a minute at most for each address)", address, why, extra=about
+        )
 
 
 def _http_error(status: int, code: str, message: str, retry_after: int | None = None) -> bytes:
     """A whole HTTP answer that closes the connection: an error of the API's kind,
     ``{"error": CODE, "message": TEXT}``, written straight to the socket."""
+    metrics.refused(code)  # every refusal made before the application is made here
     body = json.dumps({"error": code, "message": message}, separators=(",", ":")).encode()
     reason = {408: "Request Timeout", 503: "Service Unavailable"}[status]
     head = [f"HTTP/1.1 {status} {reason}", "content-type: application/json", f"content-length: {len(body)}"]
@@ -374,14 +405,24 @@ def _http_error(status: int, code: str, message: str, retry_after: int | None = 
 
 
 def _http_protocol_for(
-    connections: Connections, most_open: int, base: type[asyncio.Protocol] | None = None
+    connections: Connections,
+    most_open: int,
+    base: type[asyncio.Protocol] | None = None,
+    per_address: int = MAX_HTTP_PER_ADDRESS,
+    proxies: TrustedProxies | None = None,
 ) -> type[asyncio.Protocol]:
     """uvicorn's HTTP protocol (``base``: httptools' where it is installed, else h11's),
     guarded for one server (:class:`_GuardedHttp`)."""
     if base is None:
         base = HttpToolsProtocol if HttpToolsProtocol is not None else H11Protocol
-    places = Quota(MAX_HTTP_PER_ADDRESS)
-    shared = {"counted": connections, "places": places, "refusals": _Refusals(), "most_open": most_open}
+    places = Quota(per_address)
+    shared = {
+        "counted": connections,
+        "places": places,
+        "refusals": _Refusals(),
+        "most_open": most_open,
+        "proxies": proxies if proxies is not None else TrustedProxies(()),
+    }
     return type("PardonHttpProtocol", (_GuardedHttp, base), shared)
 
 
@@ -480,17 +521,6 @@ def _file_problem(path: Path) -> str | None:
     return None
 
 
-def _log_to_the_operator() -> None:
-    """The server's own lines (the games resumed at a restart, a game set aside and why) on
-    standard error beside uvicorn's, in its manner; Python alone would print warnings only."""
-    server_log = logging.getLogger("pardon")
-    if not server_log.handlers:
-        handler = logging.StreamHandler()
-        handler.setFormatter(logging.Formatter("%(levelname)s:     %(message)s"))
-        server_log.addHandler(handler)
-        server_log.setLevel(logging.INFO)
-
-
 def _why_not_listening(host: str, port: int) -> str:
     """Why the server could not listen on ``host``:``port``, found by trying it again: a busy
     port wants another port, a mistyped address another --host."""
@@ -513,19 +543,30 @@ def _why_not_listening(host: str, port: int) -> str:
     return f"is another server using it? Try --port {port + 1}"  # freed since: busy a moment ago
 
 
-def serve(settings: Settings, host: str, port: int) -> None:
-    """Serve until interrupted (the database checked first: :func:`database_problem`)."""
-    _log_to_the_operator()
+def serve(settings: Settings, host: str, port: int, tls: tuple[str, str] | None = None) -> None:
+    """Serve until interrupted (the database checked first: :func:`database_problem`); https and
+    wss with ``tls``, a certificate file and its key's."""
+    faulthandler.enable()  # a fatal signal (SIGBUS, SIGSEGV) is said on standard error, never a silent death
+    set_up_logging(settings.log_format)
     app = create_app(settings)
+    metrics.CURRENT.set(app.state.metrics)  # for the refusals made before the application (one app a process)
+    proxies = TrustedProxies(settings.trusted_proxies)
+    connections = app.state.connections
+    http = _http_protocol_for(
+        connections, most_connections(), per_address=settings.max_http_per_address, proxies=proxies
+    )
     config = uvicorn.Config(
         app,
         host=host,
         port=port,
-        http=_http_protocol_for(app.state.connections, most_connections()),
-        ws="auto" if WebSocketsSansIOProtocol is None else _protocol_for(app.state.connections),
+        ssl_certfile=tls[0] if tls else None,
+        ssl_keyfile=tls[1] if tls else None,
+        http=http,
+        ws="auto" if WebSocketsSansIOProtocol is None else _protocol_for(connections, proxies),
         ws_max_size=MAX_FRAME,
         ws_per_message_deflate=False,
         log_level="info",
+        log_config=uvicorn_log_config(settings.log_format),
         proxy_headers=False,
     )
     server = _Server(config)

@@ -99,3 +99,29 @@ class Settings:
     #: read and is closed (1013): a reader that never reads holds no more than this.
     outbox_messages: int = 512
     outbox_bytes: int = 16 * 1024 * 1024
+    #: Proxies trusted to name their client (``X-Forwarded-For``, ``Forwarded``): addresses or
+    #: networks such as ``10.0.0.0/8``.  Only a connection from one of them is read for its
+    #: client's address, scheme and host; anyone else's headers are ignored.
+    trusted_proxies: tuple[str, ...] = ()
+    #: HTTP connections (pages, API requests) open at once from one client address; a trusted
+    #: proxy's connections carry many clients' requests and are not counted.
+    max_http_per_address: int = 64
+    #: How the log is written: ``text`` (lines for a person) or ``json`` (one object a line).
+    log_format: str = "text"
+    #: Analyses one client address may have asked for and not yet been answered (made or waiting
+    #: their turn); past it ``429 rate_limited``: one address cannot keep the coach from everyone.
+    analyses_per_address: int = 2
+    #: Finished games whose record and replay are kept, made once (a finished game never changes).
+    finished_cache: int = 128
+    #: REST reads (GET and HEAD of ``/api/...``) one client address may make a minute on average,
+    #: and at once; past them ``429 rate_limited`` with ``Retry-After`` (``read_rate`` 0: no limit).
+    read_rate: float = 600.0
+    read_burst: int = 120
+    #: Websockets one client address may open a second on average, and at once; past them one is
+    #: told ``rate_limited`` and closed (1013) before it costs a room anything (0: no limit).
+    connect_rate: float = 10.0
+    connect_burst: int = 100
+    #: Addresses or networks (``10.0.0.0/8``) allowed to read ``GET /metrics`` (Prometheus); none
+    #: by default: it answers 404.  The connection's own address counts, and a request that came
+    #: through a proxy (``X-Forwarded-For``, ``Forwarded``) is refused.
+    metrics_from: tuple[str, ...] = ()

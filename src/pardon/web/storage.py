@@ -12,6 +12,7 @@ One server process uses a SQLite file (:func:`lock_database`); several may share
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import os
 import queue
@@ -36,6 +37,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    and_,
     bindparam,
     create_engine,
     delete,
@@ -80,7 +82,10 @@ games = Table(
     Column("owner_epoch", Integer, nullable=False, server_default="0"),
     #: The last time anyone was seen at a waiting game (created, a seat taken, someone connected).
     Column("last_seen", DateTime(timezone=True), nullable=True),
+    #: Who made a public game: the client address as the per-address limits count it (``client_key``).
+    Column("creator", String(64), nullable=True),
     Index("games_by_status", "status", "public"),
+    Index("games_by_creator", "creator", "status"),
 )
 
 seats = Table(
@@ -217,6 +222,7 @@ def make_engine(url: str) -> Engine:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         engine = create_engine(url, connect_args={"check_same_thread": False})
         event.listen(engine, "connect", _sqlite_pragmas)
+        event.listen(engine, "handle_error", _read_only_is_stale)
         return engine
     return create_engine(url, pool_pre_ping=True)
 
@@ -292,11 +298,23 @@ def lock_database(url: str) -> Callable[[], None]:
 
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:
     cursor = connection.cursor()
+    # no memory-mapped reads of the file: a file changed under a mapping (made read-only, cut
+    # short) kills the process with SIGBUS, where a read() is an error the server can report
+    cursor.execute("PRAGMA mmap_size=0")
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA busy_timeout=5000")
     cursor.close()
+
+
+def _read_only_is_stale(context: Any) -> None:
+    """A SQLite connection refused a write because it opened the file read-only (the file was
+    made read-only while the server ran): drop it, and the pool's other connections, as after a
+    lost connection, so that once the file is writable again new connections store moves; kept,
+    they refused every move until the server was restarted."""
+    if "readonly database" in str(context.original_exception):
+        context.is_disconnect = True
 
 
 class Store:
@@ -313,6 +331,39 @@ class Store:
     def add_game(self, row: GameRow) -> None:
         with self._transaction() as connection:
             _insert_game(connection, row)
+
+    def add_public_game(self, row: GameRow, creator: str, most: int, seen_since: datetime | None) -> bool:
+        """Store the public game ``row`` made from the address ``creator``, unless that address has
+        ``most`` public games waiting for players already (seen since ``seen_since``: not expired):
+        False then, nothing stored.  Counted and stored in one transaction that holds a lock of the
+        address's, so that of any number of simultaneous requests, from any number of processes,
+        exactly as many as the limit allows are stored."""
+        with self._transaction() as connection:
+            if most <= 0:  # no limit: only who made it is kept
+                _insert_game(connection, row, creator)
+                return True
+            self._hold_address(connection, creator)
+            waiting = (
+                select(func.count())
+                .select_from(games)
+                .where(games.c.creator == creator, games.c.status == WAITING, games.c.public.is_(True))
+            )
+            if seen_since is not None:
+                waiting = waiting.where(func.coalesce(games.c.last_seen, games.c.created) >= seen_since)
+            if int(connection.execute(waiting).scalar_one()) >= most:
+                return False
+            _insert_game(connection, row, creator)
+            return True
+
+    def _hold_address(self, connection: Connection, creator: str) -> None:
+        """Lock the address until the transaction ends: PostgreSQL by an advisory lock of its own;
+        SQLite by taking the database's write lock now, before the count (a write that changes
+        nothing: a SQLite transaction takes it at its first write, and a read alone takes none)."""
+        if self.is_postgres:
+            key = int.from_bytes(hashlib.sha256(f"pardon public {creator}".encode()).digest()[:8], "big", signed=True)
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": key})
+        else:
+            connection.execute(update(games).where(false()).values(creator=games.c.creator))
 
     def add_rematch(self, row: GameRow) -> bool:
         """Store ``row`` as the rematch of the finished game ``row.rematch_of`` and link the two,
@@ -356,20 +407,30 @@ class Store:
             found = self._seats(connection, [row["id"] for row in rows])
             return [_game_row(row, found[row["id"]]) for row in rows]
 
-    def lobby(self, limit: int, cutoff: datetime, offset: int = 0) -> tuple[list[GameRow], int]:
+    def lobby(
+        self, limit: int, cutoff: datetime, offset: int = 0, after: tuple[datetime, str] | None = None
+    ) -> tuple[list[GameRow], int, bool]:
         """The public games waiting for players with a seat left open for anyone (and not joined
-        since ``cutoff``: :meth:`join_seat`), newest first: ``limit`` of them from ``offset``, and
-        how many there are in all."""
+        since ``cutoff``: :meth:`join_seat`), newest first (ties by id): ``limit`` of them, those
+        after the game ``after`` (its created time and id: a keyset cursor, which neither loses nor
+        repeats a game as others come and go) or from ``offset``; how many there are in all; and
+        whether any come after these."""
         with self.engine.connect() as connection:
             joinable = select(seats.c.game_id).where(
                 seats.c.game_id == games.c.id, seats.c.open.is_(True), seats.c.claimed.is_(False), _free(cutoff)
             )
             where = (games.c.status == WAITING, games.c.public.is_(True), joinable.exists())
             total = int(connection.execute(select(func.count()).select_from(games).where(*where)).scalar_one())
-            query = select(games).where(*where).order_by(games.c.created.desc(), games.c.id).limit(limit).offset(offset)
-            rows = list(connection.execute(query).mappings())
+            query = select(games).where(*where).order_by(games.c.created.desc(), games.c.id)
+            if after is not None:
+                created, game_id = after
+                query = query.where(
+                    or_(games.c.created < created, and_(games.c.created == created, games.c.id > game_id))
+                )
+            rows = list(connection.execute(query.limit(limit + 1).offset(offset)).mappings())
+            more, rows = len(rows) > limit, rows[:limit]
             found = self._seats(connection, [row["id"] for row in rows])
-            return [_game_row(row, found[row["id"]]) for row in rows], total
+            return [_game_row(row, found[row["id"]]) for row in rows], total, more
 
     def waiting_public(self, game_ids: list[str]) -> list[str]:
         """Those of ``game_ids`` that are public games still waiting for players."""
@@ -573,6 +634,8 @@ class Writer:
         #: When the last commit failed for the database's sake (monotonic seconds) and why; None
         #: once one succeeds: a health check hears of writes that fail while reads still answer.
         self.failing: tuple[float, str] | None = None
+        #: Told of each commit, from the writer's thread: the decisions stored, and its seconds (metrics.py).
+        self.on_commit: Callable[[int, float], None] | None = None
         self._queue: queue.SimpleQueue[tuple[Decision, asyncio.Future[None]] | None] = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._run, name="pardon-writer", daemon=True)
         self._thread.start()
@@ -605,6 +668,7 @@ class Writer:
                 return
 
     def _store(self, batch: list[tuple[Decision, asyncio.Future[None]]]) -> None:
+        started = time.perf_counter()
         try:
             self.store.add_decisions([decision for decision, _ in batch])
         except Exception as error:
@@ -617,6 +681,8 @@ class Writer:
             _settle(batch[0][1], error)
             return
         self.failing = None
+        if self.on_commit is not None:
+            self.on_commit(len(batch), time.perf_counter() - started)
         for _, done in batch:
             _settle(done, None)
 
@@ -657,8 +723,8 @@ def _check_owners(connection: Connection, owners: set[tuple[str, int]]) -> None:
         raise NotOwnerError(f"game {lost[0]} has been taken over by another server process")
 
 
-def _insert_game(connection: Connection, row: GameRow) -> None:
-    """A new game and its seats."""
+def _insert_game(connection: Connection, row: GameRow, creator: str | None = None) -> None:
+    """A new game and its seats (``creator``: the address that made a public game)."""
     connection.execute(
         insert(games).values(
             id=row.id,
@@ -676,6 +742,7 @@ def _insert_game(connection: Connection, row: GameRow) -> None:
             created=row.created,
             owner_epoch=row.owner_epoch,
             last_seen=row.created,
+            creator=creator,
         )
     )
     connection.execute(

@@ -1,7 +1,8 @@
 """The lobby a page at a time, in a real Chromium against a real ``pardon serve``: it once showed
 only the newest 100 games, and nobody could reach the others.  Now it says how many there are,
-and "Show more games" adds the next page below those shown, each game once, until every game
-can be reached; a server that does not page its lobby (no ``total``) gets the list it sent."""
+and "Show more games" adds the next page below those shown (following the page's ``next``: the
+games after the last shown, however the lobby changes meanwhile), each game once, until every
+game can be reached; a server that does not page its lobby (no ``total``) gets the list it sent."""
 
 from __future__ import annotations
 
@@ -40,14 +41,15 @@ def test_show_more_games_reaches_every_game_of_the_lobby_each_once(start_server:
     made.append(server.rest("/api/games", OPEN_GAME)["id"])  # meanwhile: every game one place further on
     more.focus()
     page.keyboard.press("Enter")
-    expect(cards).to_have_count(99)  # the 50th game, now the 51st, is not shown twice
+    expect(cards).to_have_count(100)  # the 50 after the last shown: none twice, none skipped
     ids = shown(page)
-    assert len(set(ids)) == len(ids) and made[-1] not in ids
+    assert ids == made[:-1][::-1][:100] and made[-1] not in ids
     assert page.evaluate("() => document.activeElement.dataset.game") == ids[50]  # the keyboard on the first added
-    expect(more).to_have_text("Show more games (32 more)")
-    expect(page.locator("#lobby-news")).to_have_text("49 more games shown.")
+    expect(more).to_have_text("Show more games (31 more)")
+    expect(page.locator("#lobby-news")).to_have_text("50 more games shown.")
 
     page.clock.run_for(3_100)  # a refresh: the new game, and every game asked for, kept listed
+    expect(cards.first).to_have_attribute("data-game", made[-1])
     expect(cards).to_have_count(100)
     assert shown(page) == made[::-1][:100]
     expect(more).to_have_text("Show more games (31 more)")

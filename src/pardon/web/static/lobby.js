@@ -1,7 +1,8 @@
 /**
  * lobby.js — public games waiting for players, refreshed every few seconds; Join takes an open
  * seat (POST /api/games/{id}/join) and goes to it.  The newest games first, a page at a time:
- * "Show more games" adds the next page (GET /api/lobby?offset=N&limit=M).
+ * "Show more games" adds the next page: the `next` URL of the last page read (GET /api/lobby?after=CURSOR&limit=M),
+ * which goes on after the last game shown however the lobby changes meanwhile.
  */
 import { api, capitalise, chip, el, levelName, localPath, noteMyGame, say, store, stored } from "/static/site.js";
 
@@ -13,8 +14,9 @@ let loadFailed = false;
 
 /** The games listed: `games` those shown, newest first; `wanted` how many the visitor asked to see
  * (0: the server's first page; a page more with each "Show more games"); `total` how many the
- * lobby has in all, `pageSize` the server's page (null: a server that does not say). */
-const lobby = { games: [], wanted: 0, total: null, pageSize: null };
+ * lobby has in all, `pageSize` the server's page (null: a server that does not say); `next` the URL
+ * of the page after those shown (null: none). */
+const lobby = { games: [], wanted: 0, total: null, pageSize: null, next: null };
 
 /** Who plays a seat: a seat joined whose player has not come yet is offered again if they do not come soon. */
 function player(seat) {
@@ -152,16 +154,19 @@ function emptyNotice() {
   );
 }
 
-/** `games` with those of `more` not among them added at the end: the lobby may have changed
- * between two pages (a game made pushes the others on), so a game may come twice. */
+/** `games` with those of `more` not among them added at the end (a page follows the games shown,
+ * so none should come twice; this keeps it so whatever a server answers). */
 function withMore(games, more) {
   const ids = new Set(games.map((game) => game.id));
   return [...games, ...more.filter((game) => !ids.has(game.id))];
 }
 
-/** The lobby's answer from `offset`, `limit` games (the server's first page without them). */
-function lobbyPage(offset, limit) {
-  return api(offset === undefined ? "/api/lobby" : `/api/lobby?offset=${offset}&limit=${limit}`);
+/** The lobby's page at `next` (a page's `next` URL), `limit` games; the server's first page without them. */
+function lobbyPage(next, limit) {
+  if (next === undefined) return api("/api/lobby");
+  const url = new URL(next, location.origin);
+  url.searchParams.set("limit", limit);
+  return api(url.pathname + url.search);
 }
 
 /** The server's total, or null from a server that does not page its lobby. */
@@ -176,15 +181,14 @@ async function loadGames(wanted) {
   let games = first.games;
   let total = totalOf(first);
   const pageSize = total === null ? null : Number.isInteger(first.limit) ? first.limit : Math.max(first.games.length, 1);
-  let offset = (first.offset ?? 0) + first.games.length;
-  while (total !== null && games.length < wanted && offset < total) {
-    const next = await lobbyPage(offset, Math.min(MOST, wanted - games.length));
-    if (!next.games.length) break;
-    games = withMore(games, next.games);
-    total = totalOf(next) ?? total;
-    offset += next.games.length;
+  let next = total === null ? null : (first.next ?? null);
+  while (next && games.length < wanted) {
+    const page = await lobbyPage(next, Math.min(MOST, wanted - games.length));
+    games = withMore(games, page.games);
+    total = totalOf(page) ?? total;
+    next = page.next ?? null;
   }
-  return { games, total, pageSize };
+  return { games, total, pageSize, next };
 }
 
 /** Draw the games: the cards are updated in place, keyed by game id, so that a focused Join
@@ -222,7 +226,7 @@ function showCount() {
   const count = $("lobby-count");
   count.hidden = total === 0;
   setText(count, total > shown ? `${games(total)}; the newest ${shown} are shown.` : `${games(total)}.`);
-  const left = lobby.total === null ? 0 : lobby.total - shown;
+  const left = lobby.total === null || !lobby.next ? 0 : lobby.total - shown; // no next page: nothing more
   const button = $("show-more");
   if (left > 0) setText(button, `Show more games (${left} more)`);
   button.hidden = left <= 0;
@@ -249,13 +253,12 @@ async function load() {
 
 /** The next page, added below the games shown (those shown stay as they are). */
 async function loadMore() {
-  if (joining || lobby.total === null) return;
+  if (joining || lobby.total === null || !lobby.next) return;
   const button = $("show-more");
   const focused = document.activeElement === button;
-  const offset = lobby.games.length;
   let answer;
   try {
-    answer = await lobbyPage(offset, lobby.pageSize);
+    answer = await lobbyPage(lobby.next, lobby.pageSize);
   } catch (error) {
     say($("lobby-error"), `More games could not be loaded: ${error.message}`);
     return;
@@ -264,7 +267,8 @@ async function loadMore() {
   const before = new Set(lobby.games.map((game) => game.id));
   lobby.games = withMore(lobby.games, answer.games);
   lobby.total = totalOf(answer) ?? lobby.total;
-  lobby.wanted = Math.max(lobby.wanted, offset + lobby.pageSize); // the refreshes keep them all listed
+  lobby.next = answer.next ?? null;
+  lobby.wanted = Math.max(lobby.wanted, lobby.games.length); // the refreshes keep them all listed
   const added = lobby.games.filter((game) => !before.has(game.id));
   const said = `${added.length} more ${added.length === 1 ? "game" : "games"} shown.`;
   announceChanges(lobby.games, { asked: new Set(added.map((game) => game.id)), said });
