@@ -14,6 +14,9 @@ of ``--seconds`` each:
 * **many addresses**: the same, the connections spread over 127.0.0.2 … 127.0.0.N
   (``--addresses``, loopback aliases Linux allows without setup), so that the per-address
   cap does not turn them away: the per-game cap and the broadcasts are what is measured;
+* **N readers** (``--readers N``): N clients of one address (127.0.0.253) fetch a finished
+  game's replay over and over, each as soon as its last is answered (the readers run in this
+  process, beside the background games' clients);
 * **many, elsewhere** (``--control``): the same crowd and watched game at a second server
   process, the background games staying on the first: what the crowd costs the measured
   server through the machine alone (the cores it takes), not through the server.
@@ -177,6 +180,43 @@ async def storm(port: int, game_id: str, count: int, addresses: list[str], hold:
     print(json.dumps(summary), flush=True)
 
 
+#: Where the readers of a finished game's replay come from (one address, as the audit's).
+READERS_ADDRESS = "127.0.0.253"
+
+
+async def finished_game(port: int) -> str:
+    """A game played to its end at once (a human seat moving without a pause against a computer)."""
+    transport = httpx.AsyncHTTPTransport(local_address=PLAYERS_ADDRESS)
+    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=60, transport=transport) as client:
+        game = await new_game(client, [{"kind": "human"}, {"kind": "bot", "level": "random"}], 7, public=False)
+    await play(port, game, Tally(), 0.0, watched=True)
+    return str(game["id"])
+
+
+async def readers_phase(port: int, game_id: str, readers: int, seconds: float) -> dict[str, Any]:
+    """``readers`` clients from one address fetching a finished game's replay as fast as they are answered."""
+    outcomes: Counter[str] = Counter()
+    stop = time.perf_counter() + seconds
+
+    async def reader() -> None:
+        transport = httpx.AsyncHTTPTransport(local_address=READERS_ADDRESS)
+        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=60, transport=transport) as client:
+            while time.perf_counter() < stop:
+                try:
+                    answer = await client.get(f"/api/games/{game_id}/replay")
+                    outcomes[str(answer.status_code)] += 1
+                except httpx.HTTPError as error:
+                    outcomes[type(error).__name__] += 1
+
+    before = resource.getrusage(resource.RUSAGE_SELF)
+    await asyncio.gather(*(reader() for _ in range(readers)))
+    after = resource.getrusage(resource.RUSAGE_SELF)
+    summary: dict[str, Any] = {"outcomes": {f"answered {code}": count for code, count in outcomes.items()}}
+    summary |= {"answer_p50_ms": float("nan"), "answer_max_ms": float("nan")}
+    summary["cpu_seconds"] = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return summary
+
+
 async def crowd_phase(port: int, game_id: str, arguments: argparse.Namespace, addresses: list[str]) -> dict[str, Any]:
     command = [sys.executable, __file__, "--crowd", str(port), game_id, ",".join(addresses)]
     command += ["--connections", str(arguments.connections), "--seconds", str(arguments.seconds - 2)]
@@ -206,6 +246,7 @@ class Phase:
     name: str
     addresses: list[str]  # the crowd's; none: no crowd
     elsewhere: bool = False  # the crowd and the watched game at the other server (the control)
+    readers: bool = False  # replay readers from one address instead of a crowd
     crowd: dict[str, Any] = field(default_factory=dict)
     server_cpu: float = 0.0  # share of one core the measured server used
     seconds: float = 0.0
@@ -214,6 +255,8 @@ class Phase:
 def phases(arguments: argparse.Namespace) -> list[Phase]:
     many = [f"127.0.0.{host}" for host in range(2, 2 + arguments.addresses)]
     chosen = [Phase("idle", []), Phase("one address", ["127.0.0.1"]), Phase("many addresses", many)]
+    if arguments.readers:
+        chosen.insert(1, Phase(f"{arguments.readers} readers", [], readers=True))
     if arguments.control:
         chosen.append(Phase("many, elsewhere", many, elsewhere=True))
     return chosen
@@ -234,8 +277,12 @@ async def run(
         watched = asyncio.create_task(play(where, game, tally if not phase.elsewhere else Tally(), 0.1, watched=True))
         await asyncio.sleep(0.5)
         print(f"{phase.name}: {arguments.seconds:g} s …", file=sys.stderr, flush=True)
+        if phase.readers:
+            finished = await finished_game(where)
         tally.phase, began, cpu = phase.name, time.perf_counter(), cpu_seconds(servers[0].pid)
-        if phase.addresses:
+        if phase.readers:
+            phase.crowd = await readers_phase(where, finished, arguments.readers, arguments.seconds)
+        elif phase.addresses:
             phase.crowd = await crowd_phase(where, game["id"], arguments, phase.addresses)
         else:
             await asyncio.sleep(arguments.seconds)
@@ -309,6 +356,9 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=0.1, help="mean seconds before each background move")
     parser.add_argument("--control", action="store_true", help="a fourth phase: the crowd at another server")
     parser.add_argument("--concurrency", type=int, default=200, help="the crowd's handshakes under way at once")
+    parser.add_argument(
+        "--readers", type=int, default=0, help="a phase of this many clients of one address reading a finished replay"
+    )
     parser.add_argument("--crowd", nargs=3, metavar=("PORT", "GAME", "ADDRESSES"), help=argparse.SUPPRESS)
     arguments = parser.parse_args()
     enough_files(4 * arguments.connections + 1024)

@@ -147,7 +147,7 @@ def test_selfplay_writes_a_record_that_replay_checks(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     text = record.read_text()
     assert '[Seed "7"]' in text
-    replayed = pardon("replay", str(record))
+    replayed = pardon("replay", "--json", str(record))
     assert replayed.returncode == 0, replayed.stderr
     final = json.loads(replayed.stdout)
     assert final["winner"] in ("red", "yellow")
@@ -165,7 +165,7 @@ def test_replay_refuses_a_tampered_record(tmp_path: Path) -> None:
     colour, card, _ = lines[index].split(" ", 2)
     lines[index] = f"{colour} {card} 12-25"
     record.write_text("\n".join(lines) + "\n")
-    result = pardon("replay", str(record))
+    result = pardon("replay", "--json", str(record))
     assert result.returncode != 0
     assert "decision" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
@@ -222,7 +222,7 @@ def test_every_preset_plays_from_the_cli_and_replays_from_its_record(rules: str,
         str(record),
     )
     assert result.returncode == 0, result.stderr
-    replayed = pardon("replay", str(record))
+    replayed = pardon("replay", "--json", str(record))
     assert replayed.returncode == 0, replayed.stderr
     final = json.loads(replayed.stdout)
     assert final["winner"] in final["seats"]
@@ -392,7 +392,7 @@ def test_analyse_refuses_what_is_not_a_record_in_one_line(game_record: Path, tmp
 def test_replay_reads_a_record_an_editor_saved_with_a_byte_order_mark(game_record: Path, tmp_path: Path) -> None:
     marked = tmp_path / "marked.txt"
     marked.write_bytes(b"\xef\xbb\xbf" + game_record.read_bytes())  # "unknown colour '\ufeff[Rules'"
-    assert pardon("replay", str(marked)).stdout == pardon("replay", str(game_record)).stdout != ""
+    assert pardon("replay", "--json", str(marked)).stdout == pardon("replay", "--json", str(game_record)).stdout != ""
 
 
 def test_replay_refuses_a_damaged_record_in_words_that_say_what_is_wrong(game_record: Path) -> None:
@@ -423,7 +423,7 @@ def test_analyse_and_replay_read_a_record_that_starts_at_a_position(tmp_path: Pa
     path = tmp_path / "puzzle.txt"
     path.write_text(format_record(record_of(game)), encoding="utf-8")
     assert f'[Position "{start}"]' in path.read_text(encoding="utf-8")
-    replayed = pardon("replay", str(path))
+    replayed = pardon("replay", "--json", str(path))
     assert replayed.returncode == 0, replayed.stderr
     assert game.winner is not None and json.loads(replayed.stdout)["winner"] == COLOUR_NAMES[game.winner]
     analysed = pardon("analyse", str(path), "--bot", "greedy", "--json")
@@ -449,7 +449,7 @@ def test_puzzle_chooses_by_level_and_refuses_an_unknown_one() -> None:
     shown = pardon("puzzle", "--level", "hard", "--json")
     assert shown.returncode == 0 and json.loads(shown.stdout)["difficulty"] == "hard"
     listed = pardon("puzzle", "--list", "--level", "hard")
-    assert listed.returncode == 0 and all(" hard " in line for line in listed.stdout.splitlines())
+    assert listed.returncode == 0 and all(" hard " in line for line in listed.stdout.splitlines()[1:])
     unknown = pardon("puzzle", "--level", "expert")
     assert unknown.returncode == 2 and unknown.stdout == ""
     assert unknown.stderr.strip() == "pardon puzzle: unknown level 'expert': choose easy, medium, hard"
@@ -501,8 +501,8 @@ def test_serve_refuses_a_bad_option_before_it_starts(option: str, value: str, wo
         (["tournament", "--games", "2", "--jobs", "-2"], "--jobs must be 1 or more, not -2"),
         (["tournament", "--games", "2", "--jobs", "100000"], "--jobs 100000 is more processes than"),
         (["sim", "--games", "5", "--jobs", "100000", "--out", "{new}"], "--jobs 100000 is more processes than"),
-        (["play", "--delay", "inf"], "--delay must be a number of seconds, not inf"),
-        (["play", "--delay", "nan"], "--delay must be a number of seconds, not nan"),
+        (["play", "--delay", "inf"], "--delay must be 0 or more seconds, not inf"),
+        (["play", "--delay", "nan"], "--delay must be 0 or more seconds, not nan"),
         # more levels than seats: the last never played (a shorter list repeats round the table)
         (["sim", "--bots", "random,greedy,tactician", "--games", "3", "--out", "{new}"], "2 players, 3 levels given"),
         (["selfplay", "--bots", "random,greedy,tactician", "--record", "{new}"], "2 players, 3 levels given"),
@@ -730,3 +730,71 @@ def test_a_named_player_plays_first_when_asked() -> None:
     assert refused.returncode == 2
     assert refused.stderr == "pardon selfplay: --first: Blue is not playing (the seats are Red, Yellow)\n"
     assert pardon("selfplay", "--first", "purple").returncode == 2
+
+
+def test_selfplay_never_writes_over_a_file_it_did_not_make_without_force(tmp_path: Path) -> None:
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes\n", encoding="utf-8")
+    refused = pardon("selfplay", "--record", str(notes))
+    assert refused.returncode == 2 and refused.stderr.startswith(f"pardon selfplay: --record {notes}: the file is")
+    assert notes.read_text(encoding="utf-8") == "my notes\n"
+    forced = pardon("selfplay", "--record", str(notes), "--force", "--bots", "greedy,random")
+    assert forced.returncode == 0, forced.stderr
+    record = notes.read_text(encoding="utf-8")
+    assert '[Red "greedy"]' in record and '[Yellow "random"]' in record  # the levels that played, named
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "play",
+        "tui",
+        "moves",
+        "selfplay",
+        "replay",
+        "rules",
+        "sim",
+        "report",
+        "tournament",
+        "hint",
+        "analyse",
+        "puzzle",
+        "sheets",
+    ],
+)
+def test_every_command_help_says_what_it_does_with_an_example(command: str) -> None:
+    result = pardon(command, "--help")
+    assert result.returncode == 0
+    _usage, description = result.stdout.split("\n\n")[:2]
+    assert len(description.split()) >= 5 and f"examples:\n  pardon {command}" in result.stdout
+
+
+def test_a_usage_error_is_one_line_as_pardons_own() -> None:
+    result = pardon("moves")
+    assert result.returncode == 2
+    assert result.stderr == "pardon moves: the following arguments are required: file (see pardon moves --help)\n"
+    assert pardon("play", "--players", "9").stderr.count("\n") == 1
+
+
+def test_options_with_a_default_say_it_in_help() -> None:
+    assert "(default: every)" in pardon("play", "--help").stdout
+    assert "default 2, unless the rules say otherwise" in pardon("selfplay", "--help").stdout
+
+
+def test_replay_says_how_the_game_ended_and_rules_how_to_play(tmp_path: Path) -> None:
+    record = tmp_path / "game.txt"
+    assert pardon("selfplay", "--record", str(record)).returncode == 0
+    said = pardon("replay", str(record)).stdout
+    assert said.startswith(f"{record}: every move is legal; ") and " won after " in said
+    rules = pardon("rules").stdout
+    assert rules.startswith("How to play: ") and max(len(line) for line in rules.splitlines()) <= 100
+
+
+def test_report_of_a_folder_sim_never_wrote_in_says_so_in_words(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    result = pardon("report", str(tmp_path))
+    assert result.returncode == 2 and "[Errno" not in result.stderr and "has no run.json" in result.stderr
+
+
+def test_puzzle_list_has_a_heading_over_its_columns() -> None:
+    assert pardon("puzzle", "--list").stdout.splitlines()[0].split() == ["#", "rules", "level", "found", "by", "theme"]

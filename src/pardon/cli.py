@@ -27,12 +27,14 @@ import math
 import os
 import random
 import shlex
+import shutil
 import signal
 import sys
+import textwrap
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Final, TextIO
+from typing import Any, Final, NoReturn, TextIO
 
 from pardon import __version__
 from pardon.bots import BOTS, DEFAULT_BOT, DEFAULT_COACH, make_bot
@@ -279,8 +281,11 @@ def command_tui(arguments: argparse.Namespace) -> int:
 def command_selfplay(arguments: argparse.Namespace) -> int:
     players = _players(arguments.rules, arguments.players, 2)
     levels = _seat_levels(arguments.bots, players)
+    if arguments.record and Path(arguments.record).exists() and not arguments.force:
+        raise UserError(f"--record {arguments.record}: the file is there already: choose another name, or --force")
     game = _play_game(arguments.rules, players, arguments.seed, levels, first=arguments.first)
-    record = format_record(record_of(game))
+    named = tuple(zip(game.position.seats, _round_the_table(levels, players), strict=True))
+    record = format_record(record_of(game)._replace(players=named))  # who played: the levels, as pardon tui names them
     if arguments.record:
         try:
             Path(arguments.record).write_text(record, encoding="utf-8")
@@ -297,7 +302,19 @@ def command_selfplay(arguments: argparse.Namespace) -> int:
 
 def command_replay(arguments: argparse.Namespace) -> int:
     game = replay(parse_record(_read_text(arguments.file)))
-    print(json.dumps(position_to_json(game.rules, game.position)))
+    if arguments.json:
+        print(json.dumps(position_to_json(game.rules, game.position)))
+        return 0
+    cards = sum(1 for move in game.moves if move.card)
+    if game.winner is not None:
+        outcome = f"{COLOUR_NAMES[game.winner].capitalize()} won after {cards} cards"
+    else:
+        outcome = f"not over after {cards} cards ({COLOUR_NAMES[game.decider].capitalize()} to play)"
+    print(f"{arguments.file}: every move is legal; {outcome}.")
+    if game.points is not None:
+        print("Points: " + ", ".join(f"{COLOUR_NAMES[c].capitalize()} {points}" for c, points in game.points.items()))
+    print(f"\n{render(game.position)}\n")
+    print(f"The final position as JSON: pardon replay --json {shlex.quote(arguments.file)}")
     return 0
 
 
@@ -307,14 +324,31 @@ def command_rules(arguments: argparse.Namespace) -> int:
             json.dumps({"presets": {name: to_dict(rules) for name, rules in PRESETS.items()}, "options": OPTION_HELP})
         )
         return 0
-    print("Presets:")
+    width = min(100, shutil.get_terminal_size((80, 24)).columns)
+    for paragraph in HOW_TO_PLAY:
+        print(textwrap.fill(paragraph, width) + "\n")
+    print("Presets (pardon tui --rules NAME):")
     for name, text in PRESET_HELP.items():
-        print(f"  {name:20s} {text}")
+        print(textwrap.fill(text, width, initial_indent=f"  {name:20s} ", subsequent_indent=" " * 23))
     print("\nOptions (adjust a preset with --rules 'classic(pawns=3,deck=44)'):")
     defaults = to_dict(PRESETS["classic"])
     for option, text in OPTION_HELP.items():
-        print(f"  {option:26s} {text} [classic: {str(defaults[option]).lower()}]")
+        about = f"{text} [classic: {str(defaults[option]).lower()}]"
+        print(textwrap.fill(about, width, initial_indent=f"  {option:26s} ", subsequent_indent=" " * 29))
     return 0
+
+
+#: ``pardon rules`` first says how the game is played (the whole rules: docs/rules.md).
+HOW_TO_PLAY: Final = (
+    "How to play: each player has 4 pawns in Start. On your turn draw a card and move a pawn by it, clockwise "
+    "round the board; the first to bring every pawn into Home wins (pardon tui plays a game against the computer).",
+    "A 1 or a 2 (or a Sorry!) brings a pawn out of Start; a 2 draws again; a 4 moves back 4; a 7 may be split "
+    "between two pawns; a 10 moves 10 forward or 1 back; an 11 moves 11 or switches with an opponent; a Sorry! "
+    "takes a pawn from Start onto an opponent's square and sends that pawn back to its Start. Landing on a pawn "
+    "sends it back to Start; a slide's triangle of another colour sends you down it, bumping every pawn in the "
+    "way. Only your own pawns enter your Safety Zone, and Home needs the exact count.",
+    "The full rules, with every variant: docs/rules.md.",
+)
 
 
 def command_tournament(arguments: argparse.Namespace) -> int:
@@ -426,6 +460,8 @@ def command_puzzle(arguments: argparse.Namespace) -> int:
         ]
         if arguments.json:
             print(json.dumps({"puzzles": rows}))
+        if not arguments.json:
+            print(f"{'#':>3s}  {'rules':17s} {'level':7s} {'found by':10s} theme")
         for row in [] if arguments.json else rows:
             print(f"{row['number']:3d}  {row['rules']:17s} {row['difficulty']:7s} {row['found_by']:10s} {row['theme']}")
         return 0
@@ -531,6 +567,9 @@ def command_report(arguments: argparse.Namespace) -> int:
     from pardon.sim.simulate import read_rows, read_settings
 
     directories = [Path(directory) for directory in arguments.directories]
+    for directory in directories:  # a folder pardon sim never wrote in: said in words, not [Errno 2]
+        if directory.is_dir() and not (directory / "run.json").exists():
+            raise UserError(f"{directory} is not a simulation run: it has no run.json (pardon sim --out {directory})")
     summaries = [
         summarise(read_rows(directory), {**read_settings(directory).to_json(), **_run_notes(directory)})
         for directory in directories
@@ -581,8 +620,81 @@ def command_sheets(arguments: argparse.Namespace) -> int:
     return 0
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, whose usage errors are one line as pardon's own are: ``pardon
+    COMMAND: message``, exit status 2, and where to read more."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
+class _HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """Each option's default in its help, where it has one and the help does not say it."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help or ""
+        default = action.default
+        if default in (None, False, argparse.SUPPRESS) or "default" in text or not action.option_strings:
+            return text
+        return f"{text} (default: {default})"
+
+
+#: What each command does, in a line, and examples, for its --help (serve and backup say their own).
+ABOUT: Final = {
+    "play": (
+        "Watch computer players play a game in the terminal, a move at a time: space pauses, n plays one move, "
+        "+ and - change the pace, q stops. Written to a file or a pipe, every move as text.",
+        ["pardon play", "pardon play --players 2 --bots expert,greedy --delay 0.2", "pardon play --fast > game.txt"],
+    ),
+    "tui": (
+        "Play Sorry! full screen in the terminal: against the computer, hot-seat, or your seat of an online game.",
+        ["pardon tui", "pardon tui --players 2 --level tactician", "pardon tui --join 'http://HOST/play/GAME#token=T'"],
+    ),
+    "moves": ("Every legal move of a card in a JSON position (docs/json.md).", ["pardon moves pos.json --card 7"]),
+    "selfplay": (
+        "Play one game between computer players and write its record (docs/notation.md), to replay or analyse. "
+        "Two players unless told: the games to study (selfplay, sim, tournament) are two-player by default, "
+        "those to watch or play (play, tui) four.",
+        ["pardon selfplay --record game.txt", "pardon selfplay --players 4 --bots expert,random --seed 7"],
+    ),
+    "replay": (
+        "Check a game record move by move and say how it ended, with the final board.",
+        ["pardon replay game.txt", "pardon replay --json game.txt"],
+    ),
+    "rules": ("How to play, in short, then the presets and the options that adjust them.", ["pardon rules"]),
+    "sim": (
+        "Play many games between computer players, a result row each in DIR/games.jsonl; run again to resume.",
+        ["pardon sim --games 1000 --out runs/greedy --bots greedy,random"],
+    ),
+    "report": ("Statistics and plots of pardon sim runs, as HTML and JSON.", ["pardon report runs/greedy"]),
+    "tournament": (
+        "A duplicate tournament between computer players: every pairing deals the same cards from every seat.",
+        ["pardon tournament --bots greedy,tactician,expert --games 50"],
+    ),
+    "hint": ("Rank the legal moves of a card in a JSON position by win chance.", ["pardon hint pos.json --card 11"]),
+    "analyse": (
+        "A game record's win chances turn by turn, and each player's biggest mistakes with the better move and why.",
+        ["pardon analyse game.txt --seat red"],
+    ),
+    "puzzle": (
+        "A position and a card: find the best move.",
+        ["pardon puzzle --list", "pardon puzzle --number 2", "pardon puzzle --number 2 --answer '11 20-31'"],
+    ),
+    "sheets": ("Write the one-page rule sheet and the score sheet as PDF.", ["pardon sheets --out sheets"]),
+}
+
+
+def _describe(commands: Any) -> None:
+    """Give each command of ours its line, its examples and its defaults in --help."""
+    for name, (about, examples) in ABOUT.items():
+        command = commands.choices[name]
+        command.description = about
+        command.epilog = "examples:\n" + "\n".join(f"  {example}" for example in examples)
+        command.formatter_class = _HelpFormatter
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="pardon", description="The board game Sorry!, played exactly by the rules.")
+    parser = _Parser(prog="pardon", description="The board game Sorry!, played exactly by the rules.")
     parser.add_argument("--version", action="version", version=f"pardon {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     bots_help = (
@@ -592,7 +704,7 @@ def _parser() -> argparse.ArgumentParser:
 
     play = commands.add_parser("play", help="watch computer players play a game, move by move (to play: pardon tui)")
     play.add_argument("--rules", default="classic", help="preset, optionally adjusted (see 'pardon rules')")
-    play.add_argument("--players", type=int, choices=(1, 2, 3, 4), help="4 unless the rules say otherwise")
+    play.add_argument("--players", type=int, choices=(1, 2, 3, 4), help="default 4, unless the rules say otherwise")
     play.add_argument("--seed", type=int, help="the game's seed (random if left out)")
     play.add_argument("--bots", help=f"{bots_help}; default {DEFAULT_PLAY_BOTS}")
     play.add_argument("--first", metavar="COLOUR", help=FIRST_HELP)
@@ -613,7 +725,7 @@ def _parser() -> argparse.ArgumentParser:
 
     tui = commands.add_parser("tui", help="play in the terminal, full screen: against the computer, hot-seat, online")
     tui.add_argument("--rules", help="preset, optionally adjusted (see 'pardon rules'; default classic)")
-    tui.add_argument("--players", type=int, choices=(1, 2, 3, 4), help="4 unless the rules say otherwise")
+    tui.add_argument("--players", type=int, choices=(1, 2, 3, 4), help="default 4, unless the rules say otherwise")
     tui.add_argument(
         "--you", metavar="COLOURS", help="colours played at this screen: red (the default), red,blue (hot-seat), none"
     )
@@ -639,15 +751,17 @@ def _parser() -> argparse.ArgumentParser:
 
     selfplay = commands.add_parser("selfplay", help="play a game between computer players and write its record")
     selfplay.add_argument("--rules", default="classic", help="preset, optionally adjusted (default classic)")
-    selfplay.add_argument("--players", type=int, choices=(1, 2, 3, 4), help="2 unless the rules say otherwise")
+    selfplay.add_argument("--players", type=int, choices=(1, 2, 3, 4), help="default 2, unless the rules say otherwise")
     selfplay.add_argument("--seed", type=int, default=0, help="the game's seed (default 0)")
     selfplay.add_argument("--bots", default="random", help=f"{bots_help}; default random")
     selfplay.add_argument("--first", metavar="COLOUR", help=FIRST_HELP)
     selfplay.add_argument("--record", help="file for the game record (standard output if left out)")
+    selfplay.add_argument("--force", action="store_true", help="write --record over a file that is there already")
     selfplay.set_defaults(run=command_selfplay)
 
     replay_command = commands.add_parser("replay", help="check a game record and print its final position")
     replay_command.add_argument("file", help="record file, or - for standard input")
+    replay_command.add_argument("--json", action="store_true", help="only the final position, as JSON")
     replay_command.set_defaults(run=command_replay)
 
     rules = commands.add_parser("rules", help="list presets and rules options")
@@ -656,7 +770,7 @@ def _parser() -> argparse.ArgumentParser:
 
     sim = commands.add_parser("sim", help="play many games between computer players, one result row each")
     sim.add_argument("--rules", default="classic", help="preset, optionally adjusted (default classic)")
-    sim.add_argument("--players", type=int, choices=(1, 2, 3, 4), help="2 unless the rules say otherwise")
+    sim.add_argument("--players", type=int, choices=(1, 2, 3, 4), help="default 2, unless the rules say otherwise")
     sim.add_argument("--bots", default="random", help=f"{bots_help}; default random")
     sim.add_argument(
         "--games", type=int, default=1000, help="games to play (default 1000), counting those --out holds already"
@@ -741,6 +855,7 @@ def _parser() -> argparse.ArgumentParser:
         help="US Letter (rules.pdf), A4 (rules-a4.pdf) or both (default: letter)",
     )
     sheets.set_defaults(run=command_sheets)
+    _describe(commands)
     return parser
 
 

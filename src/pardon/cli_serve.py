@@ -172,7 +172,7 @@ def _options() -> list[Option]:
         ),
         Option(
             "--analysis-cache",
-            64,
+            512,
             "finished games whose coach's analysis is kept in memory",
             "analysis_cache",
             WHOLE,

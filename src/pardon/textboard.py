@@ -4,7 +4,8 @@ The board is :mod:`pardon.core.layout`'s grid as it lies, Red's side on top, one
 three characters.  Pawns are their colour's letter; each Safety Zone runs inward from its
 entrance, ending at Home (``h`` and the number of pawns there); ``s`` and a number is a Start.
 A slide is ``>`` (its triangle), ``=`` (the squares it sweeps) and ``o`` (its end).  With Fire
-and Ice, the Fire pawn is ``*R*`` and the frozen pawn ``#R#``.
+and Ice, the Fire pawn is ``*R*`` and the frozen pawn ``#R#``; a token on no pawn is in the centre
+(:func:`tokens_in_centre`).
 
 :func:`board_cells` says what each cell shows and whose it is, so that a screen can colour it
 (the full-screen game does); :func:`render` writes the board as text, in colour if asked, and
@@ -156,6 +157,20 @@ LEGEND: Final = (
     ("*R*", "the Fire pawn (Fire and Ice)"),
     ("#R#", "a pawn frozen by the Ice"),
 )
+
+
+#: Where a token in the centre is, and which card puts it on a pawn (Fire and Ice).
+FIRE_IN_CENTRE: Final = "Fire: centre, for a 2"
+ICE_IN_CENTRE: Final = "Ice: centre, for a 1"
+
+
+def tokens_in_centre(position: Position) -> tuple[str, ...]:
+    """The Fire and Ice not on a pawn, each in words: in the centre, till a card places it (a 2
+    may put the Fire on a pawn of its player's, a 1 puts the Ice on an opponent's).  Only for a
+    game with Fire and Ice: without, both are always "in the centre"."""
+    return tuple(
+        words for words, token in ((FIRE_IN_CENTRE, position.fire), (ICE_IN_CENTRE, position.ice)) if token is None
+    )
 
 
 def legend(colour: bool = False, tokens: bool = False) -> str:

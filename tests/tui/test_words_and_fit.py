@@ -10,10 +10,12 @@ from pathlib import Path
 import pytest
 from tui_support import deciding, game_at, local_app, play_by_keys, screen_text, until
 
-from pardon.core.game import Game
+from pardon.core.board import DISTANCE, YELLOW
+from pardon.core.game import Game, record_of
 from pardon.core.rules import parse_rules
 from pardon.core.state import seats_for
-from pardon.tui.app import LARGE_FROM, SMALLEST, HelpScreen, PardonApp
+from pardon.textboard import pawn_cell
+from pardon.tui.app import LARGE_FROM, SMALLEST, BoardView, HelpScreen, PardonApp
 from pardon.tui.boardview import LARGE, SMALL
 from pardon.tui.launch import _farewell
 from pardon.tui.local import LocalTable
@@ -405,5 +407,139 @@ def test_watching_offers_no_undo() -> None:
             await pilot.pause()
             keys = screen_lines(app)[-1]
             assert "q quit" in keys and "undo" not in keys, keys
+
+    asyncio.run(scenario())
+
+
+def test_the_log_wraps_every_move_whole_and_scrolls_back() -> None:
+    """Lines were cut at 80 columns ("...Yellow Sorry!. Yello"), and only the last few kept."""
+
+    async def scenario() -> None:
+        game = Game.new(parse_rules("classic"), seats_for(4), 7)
+        app = local_app(game, people=())
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: app.view_now.status == "finished", seconds=120)
+            await pilot.pause(0.2)
+            log = app.query_one("#log")
+            shown = "\n".join(screen_lines(app)[17:23])
+            last = app.view_now.log[-1]
+            assert " ".join(shown.split()).endswith(" ".join(last.split())), shown  # whole, wrapped, in view
+            assert "…" not in shown
+            bottom = log.scroll_y
+            await pilot.press("pageup", "pageup")
+            assert log.scroll_y < bottom and last.split()[-1] not in "\n".join(screen_lines(app)[17:23])
+            await pilot.press("pagedown", "pagedown", "pagedown")
+            assert log.scroll_y == bottom
+
+    asyncio.run(scenario())
+
+
+def test_a_partners_move_names_whose_pawn_it_moved() -> None:
+    from pardon.core.describe import describe_move
+
+    position = "R:home,home,home,S4 B:start,start,start,start Y:20,home,home,home G:start,start,start,start turn:R"
+    game = game_at("partners", position, [2, 5, 5])
+    if game.awaiting_draw:
+        game.draw()
+    moves = game.legal_moves()
+    words = [describe_move(game.rules, game.position, move) for move in moves]
+    assert any(text.startswith("Red plays a 2: Yellow's pawn from 20 to 22") for text in words), words
+
+
+def test_a_leader_draw_ending_in_a_sorry_has_no_stray_full_stop() -> None:
+    from pardon.core.cards import SORRY
+    from pardon.core.describe import leader_draw_words
+    from pardon.core.turn import LeaderDraw
+
+    words = leader_draw_words(LeaderDraw((((0, 5), (2, SORRY)),), 2))
+    assert words == "Leader draw: Red 5, Yellow Sorry! Yellow plays first."
+
+
+# --- round two: 6. the Fire and the Ice on the board ---------------------------------------------
+
+
+def board_cell(app: PardonApp, cell: tuple[int, int] | None) -> str:
+    """What a cell of the small board shows (the title is the screen's first line)."""
+    assert cell is not None
+    row, column = cell
+    return screen_lines(app)[1 + row][3 * column : 3 * column + 3]
+
+
+def test_the_pawns_the_ice_may_go_on_are_marked_on_the_board_and_a_click_puts_it_there() -> None:
+    # "Ice on Yellow 40", "Ice on Yellow 33" listed, the two Yellow pawns unmarked: which is which?
+    async def scenario() -> None:
+        game = game_at("modern", "R:5,start,start Y:40,33,start turn:R", [1, 5, 5])
+        app = local_app(game)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: deciding(app))
+            await pilot.press("1", "1")  # the pawn on 5, to 6
+            assert [option.label for option in app.options()] == ["Ice on Yellow 40", "Ice on Yellow 33"]
+            cells = [pawn_cell(YELLOW, DISTANCE[YELLOW][square]) for square in (40, 33)]
+            assert [board_cell(app, cell) for cell in cells] == ["Y1 ", "Y2 "]  # numbered as in the list
+            row, column = cells[1] or (0, 0)
+            await pilot.click(BoardView, offset=(3 * column + 1, row))
+            await until(pilot, lambda: game.turns >= 1)
+            assert record_of(game).moves[0][1] == "1 ice:33 5-6"
+            assert game.position.ice == (YELLOW, DISTANCE[YELLOW][33])
+
+    asyncio.run(scenario())
+
+
+def test_the_fire_bumped_off_its_pawn_shows_in_the_centre_with_the_card_that_places_it() -> None:
+    # the Fire pawn sent to Start: the "*Y*" gone, and nothing said of where the Fire went
+    async def scenario() -> None:
+        game = game_at("modern", "R:28,start,start Y:40,33,start turn:R fire:Y33", [5, 5, 5])
+        app = local_app(game)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: deciding(app))
+            fire_pawn = pawn_cell(YELLOW, DISTANCE[YELLOW][33])
+            assert board_cell(app, fire_pawn) == "*Y*"
+            text = screen_text(app)
+            assert "Fire: centre" not in text and "Ice: centre, for a 1" in text  # the Ice is in the centre
+            await pilot.press("1", "1")  # the pawn on 28, to 33: bumping the Fire pawn
+            await until(pilot, lambda: game.turns >= 2 and deciding(app))
+            assert game.position.fire is None
+            text = screen_text(app)
+            assert "*Y*" not in text and "Fire: centre, for a 2" in text and "Ice: centre, for a 1" in text
+
+    asyncio.run(scenario())
+
+
+# --- round two: 13. the hand of five ---------------------------------------------------------------
+
+DEAD_HAND = "R:start,start,start,start Y:20,start,start,start turn:R hand:R:3,4,5,7,8 hand:Y:3,4,5,7,8"
+
+
+def test_a_dead_hand_discards_the_card_picked_at_once() -> None:
+    # "Discard 5" picked, then "Discard 5" again in a list of one: two steps for one decision
+    async def scenario() -> None:
+        game = game_at("adult", DEAD_HAND, [5, 5, 5, 5, 5, 5])
+        app = local_app(game)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: deciding(app))
+            assert "No card can be used: discard one." in panel_words(app)
+            labels = [option.label for option in app.options()]
+            assert labels == ["Discard 3", "Discard 4", "Discard 5", "Discard 7", "Discard 8"], labels
+            await pilot.press("3")
+            await until(pilot, lambda: game.turns >= 1, seconds=5)
+            assert record_of(game).moves[0] == (0, "5 pass")  # the 5 picked, discarded
+
+    asyncio.run(scenario())
+
+
+def test_a_hint_at_80x24_leaves_the_whole_hand_listed() -> None:
+    # the hint under the list took its room: "... 2 more above", "> 3 Play 10", the other cards unseen
+    async def scenario() -> None:
+        app = local_app(Game.new(parse_rules("adult"), (0, 1, 2), seed=12))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: deciding(app))
+            await pilot.press("down", "down", "h")
+            await until(pilot, lambda: app.info.startswith("Hint"))
+            shown = panel(app)
+            for label in ("1 Play 2", "2 Play 3", ">3 Play 10", "4 Play 11"):
+                assert label in shown, shown
+            assert not any("more above" in line or "more below" in line for line in shown), shown
+            hint = " ".join(" ".join(shown[shown.index("Hint, chance to win:") :]).split())
+            assert hint.endswith("nearer Home") and "…" not in hint, hint  # the hint whole too
 
     asyncio.run(scenario())

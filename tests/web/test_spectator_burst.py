@@ -38,10 +38,11 @@ def _first(connection: ClientConnection) -> Message:
 
 def test_websockets_opened_too_fast_are_refused_before_the_application(tmp_path: Path) -> None:
     port = free_port()
-    with served(str(tmp_path / "games.sqlite3"), port, "--connect-rate", "0.1", "--connect-burst", "3"):
+    options = ("--connect-rate", "0.1", "--connect-burst", "3")
+    with served(str(tmp_path / "games.sqlite3"), port, *options), contextlib.ExitStack() as stack:
         seats = [{"kind": "human"}, {"kind": "bot", "level": "random"}]
         game = httpx.post(f"http://127.0.0.1:{port}/api/games", json={"seats": seats, "public": True}).json()
-        held = [_socket(port, game, "127.0.0.7") for _ in range(3)]
+        held = [stack.enter_context(_socket(port, game, "127.0.0.7")) for _ in range(3)]
         assert all(_first(connection)["type"] == "welcome" for connection in held)
         with _socket(port, game, "127.0.0.7") as refused:
             error = _first(refused)
@@ -52,8 +53,6 @@ def test_websockets_opened_too_fast_are_refused_before_the_application(tmp_path:
             assert refused.close_code == 1013
         with _socket(port, game, "127.0.0.8") as other:  # another address is not held back
             assert _first(other)["type"] == "welcome"
-        for connection in held:
-            connection.close()
 
 
 def test_the_application_refuses_them_too(make_server: Callable[..., TestClient]) -> None:
@@ -80,11 +79,11 @@ def test_a_crowd_of_spectators_costs_one_replay_of_the_log(make_server: Callable
         syncs = []
         for _ in range(3):
             with server.websocket_connect(game["websocket"]) as watching:
-                spectator = Player(watching)
-                spectator.hello(None)
-                syncs.append(spectator.until(lambda message: message["type"] == "sync"))
+                watching.send_json({"type": "hello"})
+                assert watching.receive_json()["type"] == "welcome"
+                syncs.append(watching.receive_json())
         texts = room.log_texts()
         assert room.log_texts() is texts  # nothing new: put in words once, not for each spectator
-        assert texts == decision_texts(new_game(room.row), room.game.moves)
+        assert isinstance(room._texts[1], Game) and texts == decision_texts(new_game(room.row), room.game.moves)
+        assert all(sync["type"] == "sync" and sync["events"] for sync in syncs)
         assert [[event["text"] for event in sync["events"]] for sync in syncs] == [texts[: len(syncs[0]["events"])]] * 3
-        assert isinstance(room._texts[1], Game)

@@ -39,8 +39,11 @@ def _where(colour: int, distance: int) -> str:
     return text if text != "home" else "Home"
 
 
-def _action(action: Action) -> str:
+def _action(action: Action, mover: int = -1) -> str:
+    """An action in words; a partner's pawn moved by ``mover`` is named ("Blue's pawn from Start to 19")."""
     colour = action.colour
+    whose = f"{_name(colour)}'s pawn " if 0 <= mover != colour else ""
+    whence = f"{whose}from " if whose else ""
     if action.kind == ICE:
         return (
             "the Ice goes back to the centre"
@@ -53,11 +56,11 @@ def _action(action: Action) -> str:
         return f"the Fire pawn is Home, so {_where(colour, action.origin)} goes straight Home"
     if action.kind == SWITCH:
         target_square = SQUARE[action.target][action.target_origin]
-        text = f"switches {_where(colour, action.origin)} with {_name(action.target)} on {target_square}"
+        text = f"{whose}switches {_where(colour, action.origin)} with {_name(action.target)} on {target_square}"
     elif action.kind == BUMP_FROM_START:
-        text = f"Start to {_where(colour, action.landing)}"
+        text = f"{whence}Start to {_where(colour, action.landing)}"
     else:
-        text = f"{_where(colour, action.origin)} to {_where(colour, action.landing)}"
+        text = f"{whence}{_where(colour, action.origin)} to {_where(colour, action.landing)}"
     if action.end != action.landing:
         text += f", slides to {_where(colour, action.end)}"
     return text
@@ -140,7 +143,7 @@ def describe_move(rules: Rules, position: Position, move: Move) -> str:
         else:
             text = f"{player} draws {card} and cannot use it (forfeit)"
     else:
-        text = f"{player} plays {card}: " + "; ".join(_action(action) for action in move.actions)
+        text = f"{player} plays {card}: " + "; ".join(_action(action, position.turn) for action in move.actions)
     slides = _switched_slides(rules, move) if move.card == 11 else {}
     for colour, square in slides.items():
         text += f", {_name(colour)} slides to {square}"
@@ -159,4 +162,5 @@ def leader_draw_words(draw: LeaderDraw) -> str:
     rounds = "; ".join(
         ", ".join(f"{_name(colour)} {card_label(card)}" for colour, card in round_) for round_ in draw.rounds
     )
-    return f"Leader draw: {rounds}. {_name(draw.leader)} plays first."
+    stop = "" if rounds.endswith("!") else "."  # "Yellow Sorry! Yellow plays first.", not "Sorry!."
+    return f"Leader draw: {rounds}{stop} {_name(draw.leader)} plays first."

@@ -26,6 +26,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.css.query import NoMatches
+from textual.geometry import Size
 from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Static
@@ -49,7 +50,7 @@ from pardon.tui.boardview import (
 )
 from pardon.tui.choices import Choice
 from pardon.tui.gone import silence, terminal_gone
-from pardon.tui.picking import CARD, DESTINATION, PAWN, WHY, Option, Picker
+from pardon.tui.picking import CARD, CHOICE, DESTINATION, PAWN, WHY, Option, Picker
 from pardon.tui.table import FINISHED, WAITING, Table, View
 from pardon.tui.terminal import SteadyDriver
 from pardon.web.views import card_text
@@ -65,10 +66,10 @@ LARGE_FROM: Final = (16 * LARGE[0] + 30, 16 * LARGE[1] + 6)
 SMALLEST: Final = (16 * SMALL[0] + 21, 16 * SMALL[1] + 3)
 #: What the keys do that a player must see the game for: in a terminal too small, nothing.
 SEEING_ACTIONS: Final = frozenset(
-    {"cursor", "pick", "number", "step_back", "why", "hint", "take_back", "save", "new_game", "help"}
+    {"cursor", "pick", "number", "step_back", "why", "hint", "take_back", "save", "new_game", "help", "log"}
 )
 KEYS_HELP: Final = (
-    ("arrows", "move the cursor (j k and Tab too)"),
+    ("arrows", "move the cursor (j k, Tab); PgUp PgDn: the older moves"),
     ("Enter", "pick the line under the cursor (Space too)"),
     ("1 ... 0", "pick that line at once (0 is the tenth)"),
     ("a click", "pick the pawn or place clicked on the board"),
@@ -83,7 +84,7 @@ KEYS_HELP: Final = (
 )
 #: The marks of the picking, beside the board's legend.
 PICKING_LEGEND: Final = (
-    ("R1 >1", "a pawn you may move, a place it may go: numbered as in the list"),
+    ("R1 >1", "a pawn you may pick, a place it may go: numbered as in the list"),
     ("<R>", "the pawn you picked, or where a split 7's first part put it"),
 )
 #: The keys that quit (the first q asks, in a game not over); any other key or a click is going on.
@@ -135,6 +136,10 @@ class BoardView(Widget):
             app.pick_cell(self.cell_at(event.x, event.y))
 
 
+#: The help box's width, as in its CSS, where the terminal is as wide.
+HELP_WIDTH: Final = 80
+
+
 class HelpScreen(ModalScreen[None]):
     """The keys and the board's legend; any key goes back to the game.  In a terminal too small
     for all of it the help scrolls (arrows, Page Up and Down), and its frame says so."""
@@ -152,9 +157,8 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         bold = Style(bold=True)
-        parts: list[Text | Grid] = [Text("Keys", style=bold), _help_grid(KEYS_HELP)]
-        if self.teams:
-            parts += [Text(""), Text(self.teams)]
+        parts: list[Text | Grid] = [Text(self.teams), Text("")] if self.teams else []  # first: it is this game's
+        parts += [Text("Keys", style=bold), _help_grid(KEYS_HELP)]
         parts += [Text(""), Text("The board (the full rules: pardon rules, docs/rules.md)", style=bold)]
         marks = tuple(item for item in LEGEND if self.tokens or item[0] not in ("*R*", "#R#"))
         parts += [_help_grid(marks, pairs=2 if self.app.size.width >= 80 else 1), _help_grid(PICKING_LEGEND)]
@@ -166,15 +170,25 @@ class HelpScreen(ModalScreen[None]):
 
     def on_mount(self) -> None:
         self._leaving = False
-        self.call_after_refresh(self._say_how_to_scroll)
+        self._fit(self.app.size)
 
     def on_resize(self, event: events.Resize) -> None:
-        self.call_after_refresh(self._say_how_to_scroll)
+        self._fit(event.size)
 
-    def _say_how_to_scroll(self) -> None:
+    def _fit(self, size: Size) -> None:
+        """Scroll only if the help does not fit ``size`` whole, and say so in the frame.
+
+        Decided here, from the help's height at the box's full width, not left to the box: a box
+        that has a scrollbar wraps its text one column narrower, so a help that fits without
+        one may not with it, and a box made smaller and then larger again kept its scrollbar."""
         scroll = self.query_one("#help", VerticalScroll)
-        scrolls = scroll.max_scroll_y > 0
+        width = min(HELP_WIDTH, size.width) - 4  # the frame and the padding
+        height = scroll.query_one(Static).get_content_height(size, size, max(1, width))
+        scrolls = height > size.height - 2
+        scroll.styles.overflow_y = "auto" if scrolls else "hidden"
         scroll.border_subtitle = "arrows scroll, any other key goes back" if scrolls else "any key goes back"
+        if not scrolls:
+            scroll.scroll_home(animate=False)
 
     def on_key(self, event: events.Key) -> None:
         event.stop()
@@ -228,7 +242,7 @@ class PardonApp(App[None]):
     #title { height: 1; width: 100%; }
     #middle { height: auto; }
     #panel { width: 1fr; height: 100%; padding: 0 0 0 1; }
-    #log { height: 1fr; width: 100%; }
+    #log { height: 1fr; width: 100%; scrollbar-size-vertical: 1; }
     #keys { height: 1; width: 100%; background: #3b3326; color: #f3ead3; }
     #small { display: none; height: 1fr; width: 100%; padding: 0 1; color: #f3ead3; }
     """
@@ -243,6 +257,8 @@ class PardonApp(App[None]):
         Binding("s", "save", "save", show=False),
         Binding("n", "new_game", "new game", show=False),
         Binding("question_mark,f1", "help", "help", show=False),
+        Binding("pageup", "log(-1)", "older moves", show=False),
+        Binding("pagedown", "log(1)", "newer moves", show=False),
         Binding("q", "quit", "quit", show=False),
         # Ctrl+C (and Ctrl+D) as q, not Textual's own toast: the same safe quit, saving the game
         Binding("ctrl+c,ctrl+d", "quit", "quit", show=False, priority=True),
@@ -272,6 +288,7 @@ class PardonApp(App[None]):
         self.revealed: int | None = None  # hot-seat: whose hand may be shown
         self.view_now: View = table.view()
         self._mounted = False
+        self._log_shown: tuple[object, ...] = ()  # what the log shows: redrawn only when it changes
         self.interrupted = False  # stopped by a signal (kill, Ctrl+C from outside, the window closed)
 
     # --- layout ---------------------------------------------------------------------------
@@ -281,7 +298,9 @@ class PardonApp(App[None]):
         with Horizontal(id="middle"):
             yield BoardView()
             yield Static(id="panel")
-        yield Static(id="log")
+        with VerticalScroll(id="log") as log:
+            log.can_focus = False  # its keys are the screen's: Page Up and Down scroll it
+            yield Static(id="moves")
         yield Static(id="keys")
         yield Static(id="small")
 
@@ -389,10 +408,24 @@ class PardonApp(App[None]):
         panel = self.query_one("#panel", Static)
         panel_height = (LARGE if large else SMALL)[1] * 16
         panel.update(self._panel(view, max(20, width - 16 * (LARGE if large else SMALL)[0] - 1), panel_height))
-        log = self.query_one("#log", Static)
-        log_lines = max(1, height - panel_height - 2)
-        log.update(_log_text(view.log, log_lines, width))
+        self._show_log(view.log, width)
         self.query_one("#keys", Static).update(self._keys(view, width))
+
+    def _show_log(self, log: tuple[str, ...], width: int) -> None:
+        """Every move so far, wrapped, the newest last and in view, unless the player has
+        scrolled back to read older ones (Page Up, the mouse wheel): then it stays there."""
+        if (len(log), width, log[-1:]) == self._log_shown:
+            return
+        self._log_shown = (len(log), width, log[-1:])
+        scroll = self.query_one("#log", VerticalScroll)
+        following = scroll.scroll_y >= scroll.max_scroll_y - 1
+        self.query_one("#moves", Static).update(_log_text(log, width - 1))
+        if following:
+            self.call_after_refresh(scroll.scroll_end, animate=False)
+
+    def action_log(self, pages: int) -> None:
+        scroll = self.query_one("#log", VerticalScroll)
+        scroll.scroll_to(y=scroll.scroll_y + pages * max(1, scroll.size.height - 1), animate=False)
 
     @property
     def too_small(self) -> bool:
@@ -448,7 +481,7 @@ class PardonApp(App[None]):
 
     def _marks(self) -> dict[Cell, Mark]:
         marks: dict[Cell, Mark] = {}
-        kinds = {PAWN: PAWN_MARK, DESTINATION: PLACE_MARK, WHY: WHY_MARK}
+        kinds = {PAWN: PAWN_MARK, DESTINATION: PLACE_MARK, WHY: WHY_MARK, CHOICE: PAWN_MARK}  # a choice: a token's pawn
         picker = self.picker
         if picker is not None and not self.covered:
             for part in picker.parts:
@@ -551,10 +584,12 @@ class PardonApp(App[None]):
             say(self.picker.prompt(), plain + Style(bold=True))
         option_blocks = self._option_blocks(width)
         # What was told gets the room the list can spare (the list keeps two lines at least: the
-        # cursor's, and how many more there are), and where it needs more, that of the card's
-        # rule, the teams and the blank line above the list; cut short even so, it ends in "…".
+        # cursor's, and how many more there are; a hand's cards, all of them), and where it needs
+        # more, that of the card's rule, the teams and the blank line above the list; cut short
+        # even so, it ends in "…".
         info = wrapped(self.info) if self.info else []
-        needed = min(sum(len(block) for block in option_blocks), 2)
+        listed = sum(len(block) for block in option_blocks)
+        needed = listed if self.picker is not None and self.picker.stage == CARD else min(listed, 2)
         if len(info) > height - len(lines) - 1 - needed:
             lines = [line for index, line in enumerate(lines) if index not in spare]
         room_for_info = height - len(lines) - 1 - needed
@@ -950,12 +985,13 @@ def _colour_style(colour: int) -> Style:
     return Style(color="black" if colour == 2 else "white", bgcolor=COLOURS[colour], bold=True)
 
 
-def _log_text(log: tuple[str, ...], lines: int, width: int) -> Text:
-    """The last decisions, newest last, each in its player's colour."""
-    text = Text(no_wrap=True, overflow="ellipsis")
-    for entry in log[-lines:]:
+def _log_text(log: tuple[str, ...], width: int) -> Text:
+    """Every decision, newest last, each in its player's colour, wrapped under its first word."""
+    text = Text(no_wrap=True, overflow="crop")
+    for entry in log:
         first = entry.split(" ", 1)[0].rstrip(":").lower()
         style = Style(color=BRIGHT[COLOUR_NAMES.index(first)]) if first in COLOUR_NAMES else Style(color="#d8cfb8")
-        text.append(" " + entry[: width - 2] + "\n", style)
+        for line in textwrap.wrap(entry, max(10, width - 1), initial_indent=" ", subsequent_indent="   ") or [""]:
+            text.append(line + "\n", style)
     text.rstrip()
     return text

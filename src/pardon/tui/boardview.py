@@ -20,7 +20,9 @@ from pardon.core.layout import SIZE, Cell, square_cell
 from pardon.core.state import Position
 from pardon.textboard import (
     BLANK,
+    FIRE_IN_CENTRE,
     HOME_CELL,
+    ICE_IN_CENTRE,
     PAWN,
     SAFETY,
     SLIDE,
@@ -30,6 +32,7 @@ from pardon.textboard import (
     TRACK,
     BoardCell,
     board_cells,
+    tokens_in_centre,
 )
 
 #: Each colour as the board prints it, and a pale tint of it for its Safety Zone, Start and Home.
@@ -67,7 +70,7 @@ LEGEND: Final = (
     "sNr N in Start",
     "hNr N Home",
 )
-TOKEN_LEGEND: Final = ("*R* Fire  #R# Ice",)
+TOKEN_LEGEND: Final = ("*R* Fire  #R# Ice",)  # then where a token on no pawn is: in the centre
 #: The free middle of the board: rows and columns 3 to 12 of the grid.
 MIDDLE: Final = (3, 12)
 
@@ -120,7 +123,7 @@ def board_text(position: Position, marks: dict[Cell, Mark], large: bool = False,
     """The board, marked, as styled text: 48 x 16 characters, or 80 x 32 ``large``."""
     width, height = LARGE if large else SMALL
     cells = board_cells(position)
-    legend = _legend_cells(tokens, width)
+    legend = _legend_cells((*LEGEND, *TOKEN_LEGEND, *tokens_in_centre(position)) if tokens else LEGEND, width, tokens)
     text = Text(no_wrap=True, overflow="crop")
     numbers = _square_numbers() if large else {}
     for row in range(SIZE):
@@ -142,14 +145,15 @@ def board_text(position: Position, marks: dict[Cell, Mark], large: bool = False,
     return text
 
 
-def _legend_cells(tokens: bool, width: int) -> dict[Cell, str]:
-    """The legend cut into pieces a cell wide, one per blank cell of the board's middle."""
+def _legend_cells(lines: tuple[str, ...], width: int, tokens: bool) -> dict[Cell, str]:
+    """The legend cut into pieces a cell wide, one per blank cell of the board's middle.  With
+    Fire and Ice it stays where it is as the tokens come and go from the centre."""
     first, last = MIDDLE
     columns = last - first + 1
-    lines = (*LEGEND, *TOKEN_LEGEND) if tokens else LEGEND
-    top = first + (columns - len(lines)) // 2
+    block = (*LEGEND, *TOKEN_LEGEND, FIRE_IN_CENTRE, ICE_IN_CENTRE) if tokens else LEGEND
+    top = first + (columns - len(block)) // 2
     pieces: dict[Cell, str] = {}
-    indent = (width * columns - max(len(line) for line in lines)) // 2  # the block centred, its lines aligned
+    indent = (width * columns - max(len(line) for line in block)) // 2  # the block centred, its lines aligned
     for offset, line in enumerate(lines):
         padded = (" " * indent + line).ljust(width * columns)
         for index in range(columns):

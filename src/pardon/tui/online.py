@@ -164,6 +164,9 @@ class OnlineTable:
             self.role = message["role"]
             self.seats = tuple(parse_colour(colour) for colour in message["seats"])
             self.note = ""
+            drawn = message.get("leader_draw")
+            if isinstance(drawn, str) and drawn and drawn not in self._log:  # said once, first
+                self._log.insert(0, drawn)
         elif kind == "sync":
             for event in message["events"]:
                 if event["move"] != "continue":  # in words, as the log said them live

@@ -2,7 +2,8 @@
 
 A hand's card first (in a hand game), then a pawn, then where it goes; a split 7 asks again for
 the second pawn and its destination, in either order; what is left to tell apart after that
-(where the Ice goes, whether to put the Fire on the pawn) is one last list.  A player's pawn
+(where the Ice goes, whether to put the Fire on the pawn) is one last list, the pawns the token may
+go on marked on the board.  A player's pawn
 that cannot move is listed too, with the reason, so "why not?" is one key away.
 
 The picker knows no rules: it only narrows down the choices it was given.
@@ -32,7 +33,7 @@ from typing import Any, Final, NamedTuple
 from pardon.core.board import COLOUR_NAMES, FIRST_TRACK, SQUARE, START, TRACK_LENGTH
 from pardon.core.cards import NO_CARD, a_card, card_label
 from pardon.core.layout import Cell
-from pardon.core.moves import ACCEPT, DOUBLE, DROP, FIRE, SPLIT_CARD, STEP, Action
+from pardon.core.moves import ACCEPT, DOUBLE, DROP, FIRE, ICE, SPLIT_CARD, STEP, Action
 from pardon.core.state import Position
 from pardon.textboard import pawn_cell
 from pardon.tui.choices import PAWN_KINDS, Choice, destination_words, pawn_words, place_words, steps_of, token_words
@@ -167,6 +168,9 @@ class Picker:
             return None
         if option.kind == CARD:
             self.card = option.key[0]
+            remaining = self.remaining()
+            if len(remaining) == 1 and remaining[0].is_pass:  # a dead hand: the card picked is discarded at once
+                return remaining[0]
         elif option.kind == PAWN:
             self.pawn = (option.key[0], option.key[1])
         elif option.kind == DESTINATION:
@@ -267,7 +271,7 @@ class Picker:
 
     def _choice_option(self, choice: Choice, finished: list[Choice]) -> Option:
         index = self.choices.index(choice)
-        return Option(CHOICE, (index,), self._choice_label(choice, finished))
+        return Option(CHOICE, (index,), self._choice_label(choice, finished), _token_cell(choice, finished))
 
     def _choice_label(self, choice: Choice, finished: list[Choice]) -> str:
         if choice.card == NO_CARD:
@@ -303,6 +307,22 @@ class Picker:
                 label = f"{pawn_words(self.player, colour, distance)}: cannot move"
                 shown.append(Option(WHY, (colour, distance), label, pawn_cell(colour, distance), reason))
         return shown
+
+
+def _token_cell(choice: Choice, finished: list[Choice]) -> Cell | None:
+    """Where a choice that differs from the others only by where it puts the Ice or the Fire
+    puts it: the pawn's cell, as it stands before the move (the token goes on first), so the
+    board marks the pawns the token may go on, as the browser does."""
+    if len(finished) < 2:
+        return None
+    placed = [action for action in choice.actions if action.kind in (ICE, FIRE) and action.colour >= 0]
+    if len(placed) != 1:
+        return None
+    token = placed[0]
+    pawns = {tuple(choice.pawn_actions) for choice in finished}
+    if len(pawns) > 1:  # the choices differ by more than the token: the list says which is which
+        return None
+    return pawn_cell(token.colour, token.origin)
 
 
 def _squares_of(colour: int, landing: int, end: int) -> list[int]:

@@ -177,13 +177,15 @@ class ErrorBody(BaseModel):
     message: str
 
 
-ERRORS: dict[int | str, dict[str, Any]] = {code: {"model": ErrorBody} for code in (400, 401, 403, 404, 409, 413, 422)}
-
-
 def refused_for_now(description: str) -> dict[str, Any]:
     """The schema of a refusal to try again later: the error body and ``Retry-After``."""
     retry_after = {"description": "seconds to wait", "schema": {"type": "integer"}}
     return {"model": ErrorBody, "description": description, "headers": {"Retry-After": retry_after}}
+
+
+ERRORS: dict[int | str, dict[str, Any]] = {code: {"model": ErrorBody} for code in (400, 401, 403, 404, 409, 413, 422)}
+#: Any request may be refused for its address's reads (``--read-rate``) or another limit of its own.
+ERRORS[429] = refused_for_now("rate_limited: too many requests from this address")
 
 
 def come_back(status: int, code: str, message: str, seconds: int) -> JSONResponse:

@@ -28,6 +28,7 @@ from starlette.types import Message
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from pardon.core.board import COLOUR_NAMES
+from pardon.core.describe import leader_draw_words
 from pardon.web import errors, metrics
 from pardon.web.errors import CommandError
 from pardon.web.rooms import HOTSEAT, Room, Rooms
@@ -547,6 +548,8 @@ def _welcome(room: Room, client: Client) -> dict[str, Any]:
         "role": client.role,
         "seats": [COLOUR_NAMES[colour] for colour in sorted(client.controls)],
         "protocol": 1,
+        # how the Leader was drawn for, in words (None where the rules named who plays first)
+        "leader_draw": leader_draw_words(room.game.leader_draw) if room.game.leader_draw is not None else None,
     }
 
 

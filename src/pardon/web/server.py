@@ -73,8 +73,9 @@ REQUEST_TIMEOUT = 20.0
 
 #: HTTP connections (pages, API requests, websockets before their upgrade) open at once from
 #: one client address, unless set (Settings.max_http_per_address).  A browser opens about six
-#: to one server, so a household of browsers behind one address fits many times over.  Past it a connection is answered ``503
-#: too_many_connections`` as soon as it is made, and closed; those already open go on.  An
+#: to one server, so a household of browsers behind one address fits many times over.  Past
+#: it a connection is answered ``503 too_many_connections`` as soon as it is made, and closed;
+#: those already open go on.  An
 #: upgraded websocket leaves this count for its own (Settings.max_connections_per_address).
 MAX_HTTP_PER_ADDRESS = 64
 
@@ -115,6 +116,14 @@ class _Server(uvicorn.Server):
     and remembers whether it failed to start in the application or when it began to listen."""
 
     listening_failed = False
+    #: Whether the log is JSON: then what it says to a person is a line of the log too.
+    json_log = False
+
+    def _say(self, text: str) -> None:
+        if self.json_log:
+            LOG.info(text)
+        else:
+            print(text, flush=True)
 
     async def startup(self, sockets: Any = None) -> None:
         try:
@@ -125,11 +134,11 @@ class _Server(uvicorn.Server):
         if self.started and self.servers:
             port = self.servers[0].sockets[0].getsockname()[1]
             address = browser_address(self.config.host, port, secure=self.config.is_ssl)
-            print(f"pardon is running: open {address} in your browser (Ctrl+C stops it)", flush=True)
+            self._say(f"pardon is running: open {address} in your browser (Ctrl+C stops it)")
             shared = network_address() if self.config.host in ANY_ADDRESS else None
             if shared is not None:  # invite links follow the address the page was opened at
                 shared_address = browser_address(shared, port, secure=self.config.is_ssl)
-                print(f"for friends on your network, open {shared_address} instead", flush=True)
+                self._say(f"for friends on your network, open {shared_address} instead")
 
 
 def network_address() -> str | None:
@@ -570,6 +579,7 @@ def serve(settings: Settings, host: str, port: int, tls: tuple[str, str] | None 
         proxy_headers=False,
     )
     server = _Server(config)
+    server.json_log = settings.log_format == "json"
     try:
         server.run()
     except SystemExit:

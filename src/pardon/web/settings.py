@@ -58,7 +58,7 @@ class Settings:
     #: the strongest, as ``pardon analyse`` (a whole game takes a few seconds).
     coach_level: str = DEFAULT_COACH
     #: Finished games whose analysis is kept (a finished game never changes).
-    analysis_cache: int = 64
+    analysis_cache: int = 512
     #: Origins allowed to open a websocket besides the server's own (browser pages elsewhere).
     allowed_origins: tuple[str, ...] = ()
     #: The longest message a client may send, in bytes.

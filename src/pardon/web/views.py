@@ -144,18 +144,7 @@ def decision_text(rules: Rules, position: Position, move: Move) -> str:
     Red plays a 1: Start to 4
     Red plays a 1: Yellow's pawn from Start to 34
     """
-    text = describe_move(rules, position, move).split("  [")[0]
-    theirs = [action.kind in PAWN_ACTIONS and action.colour != position.turn for action in move.actions]
-    head, colon, body = text.partition(": ")
-    parts = body.split("; ")
-    if not any(theirs) or not colon or len(parts) != len(move.actions):
-        return text
-    for index, action in enumerate(move.actions):
-        if theirs[index]:
-            owner = COLOUR_NAMES[action.colour].capitalize()
-            joined = " " if parts[index].startswith("switches") else " from "
-            parts[index] = f"{owner}'s pawn{joined}{parts[index]}"
-    return f"{head}: {'; '.join(parts)}"
+    return describe_move(rules, position, move).split("  [")[0]
 
 
 def decision_json(rules: Rules, position: Position, move: Move) -> dict[str, Any]:

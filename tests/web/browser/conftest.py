@@ -40,7 +40,8 @@ class Server:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         command = [sys.executable, "-m", "pardon", "serve", "--port", str(self.port), "--db", str(database)]
-        command += ["--bot-pace", str(bot_pace), "--create-rate", "0", "--join-rate", "0", *extra]  # games made fast
+        # games made fast, and read as often as every test of the run together reads them
+        command += ["--bot-pace", str(bot_pace), "--create-rate", "0", "--join-rate", "0", "--read-rate", "0", *extra]
         self.command = command
         self.process = self.launch()
 
