@@ -15,8 +15,7 @@ of ``--seconds`` each:
   (``--addresses``, loopback aliases Linux allows without setup), so that the per-address
   cap does not turn them away: the per-game cap and the broadcasts are what is measured;
 * **N readers** (``--readers N``): N clients of one address (127.0.0.253) fetch a finished
-  game's replay over and over, each as soon as its last is answered (the readers run in this
-  process, beside the background games' clients);
+  game's replay over and over, each as soon as its last is answered (in a process of their own);
 * **many, elsewhere** (``--control``): the same crowd and watched game at a second server
   process, the background games staying on the first: what the crowd costs the measured
   server through the machine alone (the cores it takes), not through the server.
@@ -193,8 +192,9 @@ async def finished_game(port: int) -> str:
     return str(game["id"])
 
 
-async def readers_phase(port: int, game_id: str, readers: int, seconds: float) -> dict[str, Any]:
-    """``readers`` clients from one address fetching a finished game's replay as fast as they are answered."""
+async def read(port: int, game_id: str, readers: int, seconds: float) -> None:
+    """The readers (run in a process of its own, as the crowd): ``readers`` clients from one address
+    fetching a finished game's replay as fast as they are answered.  Prints a JSON summary."""
     outcomes: Counter[str] = Counter()
     stop = time.perf_counter() + seconds
 
@@ -208,10 +208,18 @@ async def readers_phase(port: int, game_id: str, readers: int, seconds: float) -
                 except httpx.HTTPError as error:
                     outcomes[type(error).__name__] += 1
 
-    before = resource.getrusage(resource.RUSAGE_SELF)
     await asyncio.gather(*(reader() for _ in range(readers)))
-    after = resource.getrusage(resource.RUSAGE_SELF)
-    summary: dict[str, Any] = {"outcomes": {f"answered {code}": count for code, count in outcomes.items()}}
+    summary = {"outcomes": {f"answered {code}": count for code, count in outcomes.items()}}
+    print(json.dumps(summary | {"answer_p50_ms": None, "answer_max_ms": None}), flush=True)
+
+
+async def readers_phase(port: int, game_id: str, readers: int, seconds: float) -> dict[str, Any]:
+    command = [sys.executable, __file__, "--read", str(port), game_id, str(readers), "--seconds", str(seconds)]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    process = await asyncio.create_subprocess_exec(*command, stdout=asyncio.subprocess.PIPE)
+    output, _ = await process.communicate()
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    summary: dict[str, Any] = json.loads(output.decode().strip().splitlines()[-1])
     summary |= {"answer_p50_ms": float("nan"), "answer_max_ms": float("nan")}
     summary["cpu_seconds"] = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
     return summary
@@ -360,8 +368,13 @@ def main() -> None:
         "--readers", type=int, default=0, help="a phase of this many clients of one address reading a finished replay"
     )
     parser.add_argument("--crowd", nargs=3, metavar=("PORT", "GAME", "ADDRESSES"), help=argparse.SUPPRESS)
+    parser.add_argument("--read", nargs=3, metavar=("PORT", "GAME", "READERS"), help=argparse.SUPPRESS)
     arguments = parser.parse_args()
     enough_files(4 * arguments.connections + 1024)
+    if arguments.read:
+        port, game_id, readers = arguments.read
+        asyncio.run(read(int(port), game_id, int(readers), arguments.seconds))
+        return
     if arguments.crowd:
         port, game_id, addresses = arguments.crowd
         hold = max(1.0, arguments.seconds)

@@ -337,6 +337,14 @@ def _options() -> list[Option]:
         Option("--connect-rate", 10.0, "websockets one address may open a second (0: no limit)", "connect_rate"),
         Option("--connect-burst", 100, "websockets one address may open at once", "connect_burst", WHOLE, 1),
         Option(
+            "--admit-rate",
+            100.0,
+            "websockets let in a second across the server, by turns of address (0: all at once)",
+            "admit_rate",
+            group="connection",
+        ),
+        Option("--admit-burst", 20, "websockets let in at once", "admit_burst", WHOLE, 1, group="connection"),
+        Option(
             "--metrics-from",
             (),
             "an address or network allowed to read /metrics (none: /metrics answers 404); repeat for more",

@@ -68,6 +68,7 @@ def create_app(settings: Settings) -> FastAPI:
                 yield
             finally:
                 rooms.close()
+                app.state.analyses.close()
                 engine.dispose()
         finally:
             let_go()

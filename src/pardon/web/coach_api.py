@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import multiprocessing
 from collections import deque
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -126,11 +127,26 @@ class AnalysisCache:
         self.kept = Kept[str, bytes](size)
         self.per_address = max(1, per_address)
         self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pardon-coach")
+        #: The process that judges (made when first needed): seconds of CPU in a thread of the
+        #: server's would hold the interpreter's lock from every game's moves meanwhile.
+        self._judge: ProcessPoolExecutor | None = None
         self._turns: dict[str, deque[_Asked]] = {}  # those waiting, by address, in the order they came
         self._held: dict[str, int] = {}  # asked for and not answered, by address
         self._served: dict[str, int] = {}  # when each address holding some was last served (a count)
         self._rounds = 0
         self._running = False
+
+    def judged(self, game_id: str, record: Record, coached: tuple[int, ...], level: str) -> bytes:
+        """:func:`analysis_bytes` made in the judging process (called from the worker thread)."""
+        if self._judge is None:
+            self._judge = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+        return self._judge.submit(analysis_bytes, game_id, record, coached, level).result()
+
+    def close(self) -> None:
+        """Stop the judging process, if there is one (the server stops)."""
+        if self._judge is not None:
+            self._judge.shutdown(wait=False, cancel_futures=True)
+            self._judge = None
 
     def get(self, game_id: str) -> bytes | None:
         """The analysis kept for the game, as JSON text, or None."""
@@ -258,7 +274,12 @@ def _analysis(request: Request, game_id: str) -> bytes:
     record = record_of(room.game)._replace(first=row.first)
     people = tuple(seat.colour for seat in row.seats if seat.kind != BOT)
     level: str = request.app.state.settings.coach_level
-    return cache.get_or_make(game_id, lambda: json.dumps(analysis_json(game_id, record, people, level)).encode())
+    return cache.get_or_make(game_id, lambda: cache.judged(game_id, record, people, level))
+
+
+def analysis_bytes(game_id: str, record: Record, coached: tuple[int, ...], level: str) -> bytes:
+    """:func:`analysis_json` as the JSON text it is kept and sent as."""
+    return json.dumps(analysis_json(game_id, record, coached, level)).encode()
 
 
 def analysis_json(game_id: str, record: Record, coached: tuple[int, ...], level: str) -> Json:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import errno
 import faulthandler
@@ -13,6 +14,7 @@ import socket
 import sqlite3
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
@@ -167,6 +169,8 @@ if WebSocketsSansIOProtocol is not None:
         counted: Connections | None = None
         #: The proxies whose connections name their client (set for each server).
         proxies: TrustedProxies = TrustedProxies(())
+        #: The turns of the handshakes (set for each server).
+        admission: Admission
         #: The client address this connection holds a place of, once counted.
         holds: str | None = None
 
@@ -185,12 +189,18 @@ if WebSocketsSansIOProtocol is not None:
                 return
             if connections.per_address.take(address):
                 self.holds = address
-                super().handle_connect(event)
-                if hasattr(self, "scope"):
-                    self.scope["extensions"][COUNTED] = {}
+                self.admission.admit(address, lambda: self._let_in(event))
                 return
             connections.knocks.knock(address)
             self._refuse_at_once(event, connections.too_many_from_one_address())
+
+        def _let_in(self, event: Request) -> None:
+            """The handshake, its turn come (:class:`Admission`); nothing if the client has gone."""
+            if self.transport.is_closing():
+                return
+            super().handle_connect(event)
+            if hasattr(self, "scope"):
+                self.scope["extensions"][COUNTED] = {}
 
         def _refuse_at_once(self, event: Request, error: errors.CommandError) -> None:
             """Complete the handshake, say why, and close (1013), without the application."""
@@ -243,10 +253,65 @@ if WebSocketsSansIOProtocol is not None:
     TOO_LARGE_FRAME = Frame(Opcode.TEXT, json.dumps({**_TOO_LARGE, "event": None}).encode()).serialize(mask=False)
 
 
-def _protocol_for(connections: Connections, proxies: TrustedProxies) -> type[asyncio.Protocol]:
+def _protocol_for(connections: Connections, proxies: TrustedProxies, admission: Admission) -> type[asyncio.Protocol]:
     """The websocket protocol of one server: it refuses what the application's counts refuse,
-    counting a trusted proxy's connection against the client it names."""
-    return type("PardonWebSocketProtocol", (WebSocketProtocol,), {"counted": connections, "proxies": proxies})
+    counting a trusted proxy's connection against the client it names, and lets the
+    handshakes in by turns."""
+    shared = {"counted": connections, "proxies": proxies, "admission": admission}
+    return type("PardonWebSocketProtocol", (WebSocketProtocol,), shared)
+
+
+class Admission:
+    """Websockets let into the application at most ``rate`` a second across the server (after a
+    burst of ``burst``), by turns of client address: a crowd opening hundreds at once waits its
+    turns, spread out, instead of queueing hundreds of handshakes (a room, a welcome and a sync
+    each) ahead of every game's next move; a player of another address, one connection in its
+    queue, is let in at the next turn.  ``rate`` 0: every one at once."""
+
+    def __init__(self, rate: float, burst: int):
+        self.rate = rate
+        self.burst = float(max(1, burst))
+        self.tokens = self.burst
+        self.when = time.monotonic()
+        self.waiting: dict[str, collections.deque[Callable[[], None]]] = {}
+        self.timer: asyncio.TimerHandle | None = None
+
+    def admit(self, address: str, go: Callable[[], None]) -> None:
+        """Call ``go`` now if there is room and nobody waits; else at ``address``'s turn."""
+        if self.rate <= 0:
+            go()
+            return
+        self._refill()
+        if not self.waiting and self.tokens >= 1:
+            self.tokens -= 1
+            go()
+            return
+        self.waiting.setdefault(address, collections.deque()).append(go)
+        self._schedule()
+
+    def _refill(self) -> None:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.when) * self.rate)
+        self.when = now
+
+    def _schedule(self) -> None:
+        if self.timer is None and self.waiting:
+            delay = max(0.0, (1 - self.tokens) / self.rate)
+            self.timer = asyncio.get_running_loop().call_later(delay, self._next_turn)
+
+    def _next_turn(self) -> None:
+        """Let in the first of the address whose turn it is (it goes to the back of the line)."""
+        self.timer = None
+        self._refill()
+        while self.waiting and self.tokens >= 1:
+            address = next(iter(self.waiting))
+            queue = self.waiting.pop(address)
+            go = queue.popleft()
+            if queue:
+                self.waiting[address] = queue  # to the back of the line
+            self.tokens -= 1
+            go()
+        self._schedule()
 
 
 def _header_map(headers: Any) -> dict[str, str]:
@@ -571,7 +636,9 @@ def serve(settings: Settings, host: str, port: int, tls: tuple[str, str] | None 
         ssl_certfile=tls[0] if tls else None,
         ssl_keyfile=tls[1] if tls else None,
         http=http,
-        ws="auto" if WebSocketsSansIOProtocol is None else _protocol_for(connections, proxies),
+        ws="auto"
+        if WebSocketsSansIOProtocol is None
+        else _protocol_for(connections, proxies, Admission(settings.admit_rate, settings.admit_burst)),
         ws_max_size=MAX_FRAME,
         ws_per_message_deflate=False,
         log_level="info",

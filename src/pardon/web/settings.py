@@ -125,3 +125,8 @@ class Settings:
     #: by default: it answers 404.  The connection's own address counts, and a request that came
     #: through a proxy (``X-Forwarded-For``, ``Forwarded``) is refused.
     metrics_from: tuple[str, ...] = ()
+    #: Websockets let into the server a second, across every address, after a burst: a crowd
+    #: opening hundreds at once is let in by turns of address, spread out, so that the other
+    #: games' moves never wait behind hundreds of handshakes (0: every one at once).
+    admit_rate: float = 100.0
+    admit_burst: int = 20
