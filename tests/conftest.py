@@ -10,6 +10,7 @@ from __future__ import annotations
 import shutil
 import sys
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -32,9 +33,10 @@ def chromium_path() -> str | None:
     return shutil.which("chromium") or shutil.which("chromium-browser")
 
 
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Any]:
-    """Debian's Chromium, headless, driven by Playwright."""
+@contextmanager
+def launched_chromium() -> Iterator[Any]:
+    """Debian's Chromium, headless, driven by Playwright, until the block ends (and with it
+    Playwright's event loop in this thread)."""
     playwright_api = pytest.importorskip("playwright.sync_api")
     executable = chromium_path()
     if executable is None:
@@ -45,6 +47,13 @@ def browser() -> Iterator[Any]:
             yield chromium
         finally:
             chromium.close()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """Debian's Chromium, headless, driven by Playwright."""
+    with launched_chromium() as chromium:
+        yield chromium
 
 
 @pytest.fixture

@@ -391,7 +391,10 @@ def test_the_command_shows_a_puzzle(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_the_command_lists_the_puzzles(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run(capsys, "--list")
-    assert status == 0 and len(out.splitlines()) == len(PUZZLES)
+    heading, *rows = out.splitlines()
+    assert (
+        status == 0 and len(rows) == len(PUZZLES) and heading.split() == ["#", "rules", "level", "found", "by", "theme"]
+    )
     assert PUZZLES[-1].theme in out
     status, out, _ = run(capsys, "--list", "--json")
     assert [entry["number"] for entry in json.loads(out)["puzzles"]] == [puzzle.number for puzzle in PUZZLES]
@@ -495,7 +498,7 @@ def test_the_command_lists_the_finder(capsys: pytest.CaptureFixture[str]) -> Non
     assert status == 0
     assert [entry["found_by"] for entry in json.loads(out)["puzzles"]] == [puzzle.found_by for puzzle in PUZZLES]
     status, out, _ = run(capsys, "--list")
-    assert PUZZLES[0].found_by in out.splitlines()[0]
+    assert PUZZLES[0].found_by in out.splitlines()[1]  # under the heading
 
 
 @pytest.mark.parametrize("level", DIFFICULTIES)
@@ -510,7 +513,7 @@ def test_a_level_shows_its_first_puzzle_and_lists_its_puzzles(capsys: pytest.Cap
     status, out, _ = run(capsys, "--level", level.upper(), "--answer", of_level[0].best)
     assert status == 0 and "right" in out
     status, out, _ = run(capsys, "--list", "--level", level)
-    assert status == 0 and [int(line.split()[0]) for line in out.splitlines()] == [p.number for p in of_level]
+    assert status == 0 and [int(line.split()[0]) for line in out.splitlines()[1:]] == [p.number for p in of_level]
     status, out, _ = run(capsys, "--number", str(of_level[0].number), "--level", level, "--json")
     assert status == 0 and json.loads(out)["difficulty"] == level
     other = next((puzzle for puzzle in PUZZLES if puzzle.difficulty != level), None)

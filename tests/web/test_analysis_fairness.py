@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from fastapi.testclient import TestClient
-from web_support import Player, create, play_to_end, token_of
+from web_support import Player, create, play_to_end, run_coroutine, token_of
 
 from pardon.web.coach_api import AnalysisCache
 
@@ -52,7 +52,7 @@ def test_analyses_take_turns_by_address_and_each_address_has_a_cap() -> None:
         assert refused is not None and refused.headers["Retry-After"]
         return made, refused.status_code, answers
 
-    made, status, answers = asyncio.run(scenario())
+    made, status, answers = run_coroutine(scenario())
     assert status == 429
     assert made == ["flood 1", "friend", "flood 2"]  # the friend waits behind one analysis, not the flood
     assert answers == [b"flood 1", b"flood 2", b"friend"]
@@ -74,7 +74,7 @@ def test_an_analysis_whose_client_has_gone_is_never_made() -> None:
         assert kept == b"made"
         return made, answer, cache.waiting
 
-    made, answer, waiting = asyncio.run(scenario())
+    made, answer, waiting = run_coroutine(scenario())
     assert answer is None and made == [] and waiting == 0
 
 

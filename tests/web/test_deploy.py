@@ -451,29 +451,8 @@ def _decisions(site: Site, game_id: str, token: str) -> list[tuple[int, str, str
         return client.events
 
 
-@pytest.fixture
-def own_browser() -> Iterator[Any]:
-    """Debian's Chromium for this test alone: Playwright's event loop ends with it, so the tests
-    after it on this worker may run loops of their own (the session's browser would keep it)."""
-    from tests.conftest import CHROMIUM_FLAGS, chromium_path
-
-    playwright_api = pytest.importorskip("playwright.sync_api")
-    executable = chromium_path()
-    if executable is None:
-        pytest.skip("Chromium is not installed (.ci/run installs Debian's chromium)")
-    with playwright_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=executable, headless=True, args=CHROMIUM_FLAGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
-
-
 @pytest.mark.slow
-def test_a_public_game_made_and_joined_in_browsers_goes_on_when_its_process_is_killed(
-    site: Site, own_browser: Any
-) -> None:
-    browser = own_browser
+def test_a_public_game_made_and_joined_in_browsers_goes_on_when_its_process_is_killed(site: Site, browser: Any) -> None:
     host, stranger = (browser.new_context(ignore_https_errors=True) for _ in range(2))
     try:
         for context in (host, stranger):

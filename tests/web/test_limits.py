@@ -24,7 +24,17 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
-from web_support import Message, Player, ServedProcess, create, free_port, serving_process, token_of, wait_until_up
+from web_support import (
+    Message,
+    Player,
+    ServedProcess,
+    create,
+    free_port,
+    run_coroutine,
+    serving_process,
+    token_of,
+    wait_until_up,
+)
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.sync.client import ClientConnection, connect
 
@@ -378,7 +388,7 @@ def test_an_outbox_is_bounded_in_bytes_and_dropped_when_it_overflows() -> None:
         await client.finish(writer)
         return delivered, *queued, writer.cancelled(), stopped
 
-    delivered, queued_bytes, queued, cancelled, stopped = asyncio.run(scenario())
+    delivered, queued_bytes, queued, cancelled, stopped = run_coroutine(scenario())
     assert 6 <= delivered <= 8  # 64 KiB of 10 KB messages, one of them in the stuck send
     assert (queued_bytes, queued) == (0, 1)  # only the writer's stop is left
     assert cancelled and stopped == ["stopped"]

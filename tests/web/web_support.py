@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import socket
@@ -9,7 +10,8 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Coroutine, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +22,7 @@ from fastapi.testclient import TestClient
 from websockets.sync.client import ClientConnection
 
 Message = dict[str, Any]
+Result = TypeVar("Result")
 STATE_CARRIERS = ("sync", "event", "state")
 
 
@@ -134,6 +137,13 @@ def post_at_once(url: str, clients: int, **request: Any) -> list[httpx.Response]
     for thread in threads:
         thread.join()
     return answers
+
+
+def run_coroutine(coroutine: Coroutine[Any, Any, Result]) -> Result:
+    """``asyncio.run(coroutine)`` in a thread of its own: the browser tests' Playwright keeps an
+    event loop running in the main thread of the worker they ran on, where ``asyncio.run`` is refused."""
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, coroutine).result()
 
 
 def free_port() -> int:

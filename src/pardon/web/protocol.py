@@ -50,6 +50,8 @@ CLOSE_SERVER_ERROR = 1011  # the game cannot be loaded (its stored decisions do 
 CLOSE_BAD_TOKEN = 4401
 #: The scope extension by which a server says it has counted a connection against its client address.
 COUNTED = "pardon.address_counted"
+#: The scope extension by which a server offers to write a text message at once (:class:`Client`).
+WRITE_NOW = "pardon.write_now"
 CLOSE_NO_GAME = 4404
 
 
@@ -315,6 +317,11 @@ class Client:
         self.waiting = False
         #: Called once when the outbox overflows: ends the command loop if it is waiting.
         self.on_overflow: Callable[[], object] | None = None
+        #: The server's way to write a message at once (pardon.web.server), where it offers one.
+        offered = getattr(socket, "scope", {}).get("extensions", {}).get(WRITE_NOW, {})
+        self._write_now: Callable[[str], bool] | None = offered.get("write")
+        #: Whether the writer task is sending a message (a message written at once would pass it).
+        self._sending = False
 
     @property
     def controls(self) -> frozenset[int]:
@@ -324,6 +331,8 @@ class Client:
         if self.overflowed:
             return
         text = self.encoder.encode(message)
+        if self._write_now is not None and not self._sending and self.outbox.empty() and self._write_now(text):
+            return  # nothing waits before it: written now, the same frame for all of a broadcast
         messages, size = self._limits
         if self.outbox.qsize() >= messages or self.queued_bytes + len(text) > size:
             self._overflow()
@@ -344,7 +353,11 @@ class Client:
     async def write_all(self) -> None:
         while (text := await self.outbox.get()) is not None:
             self.queued_bytes -= len(text)
-            await self.socket.send_text(text)
+            self._sending = True
+            try:
+                await self.socket.send_text(text)
+            finally:
+                self._sending = False
 
     async def finish(self, writer: asyncio.Task[None]) -> None:
         """Send what is queued (a few seconds at most), then stop writing."""

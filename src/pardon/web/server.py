@@ -7,6 +7,7 @@ import collections
 import contextlib
 import errno
 import faulthandler
+import functools
 import json
 import logging
 import os
@@ -34,7 +35,7 @@ except ImportError:  # Windows has no open-file limit to read
 from pardon.web.app import create_app
 from pardon.web.logs import set_up_logging, uvicorn_log_config
 from pardon.web.migrate import foreign_tables
-from pardon.web.protocol import CLOSE_TRY_LATER, COUNTED, Connections, Quota, client_key, error_message
+from pardon.web.protocol import CLOSE_TRY_LATER, COUNTED, WRITE_NOW, Connections, Quota, client_key, error_message
 from pardon.web.proxies import TrustedProxies
 from pardon.web.settings import Settings
 from pardon.web.storage import error_reason, make_engine
@@ -201,6 +202,19 @@ if WebSocketsSansIOProtocol is not None:
             super().handle_connect(event)
             if hasattr(self, "scope"):
                 self.scope["extensions"][COUNTED] = {}
+                self.scope["extensions"][WRITE_NOW] = {"write": self.write_now}
+
+        def write_now(self, text: str) -> bool:
+            """Write a text message at once, as one frame, bypassing the application's send (a
+            task switch and the ASGI layers for each of a broadcast's hundreds of clients): True
+            if written; False where the send must go the usual way (the handshake not complete,
+            closing, or the client not keeping up), which the caller then takes."""
+            if not (self.handshake_complete and self.writable.is_set()) or self.close_sent or self.disconnected:
+                return False
+            if self.initial_response is not None or self.transport.is_closing():
+                return False
+            self.transport.write(_text_frame(text))
+            return True
 
         def _refuse_at_once(self, event: Request, error: errors.CommandError) -> None:
             """Complete the handshake, say why, and close (1013), without the application."""
@@ -312,6 +326,13 @@ class Admission:
             self.tokens -= 1
             go()
         self._schedule()
+
+
+@functools.lru_cache(maxsize=32)
+def _text_frame(text: str) -> bytes:
+    """A server's text frame (unmasked, uncompressed): the same bytes for every client, so a
+    broadcast encodes it once."""
+    return Frame(Opcode.TEXT, text.encode()).serialize(mask=False)
 
 
 def _header_map(headers: Any) -> dict[str, str]:
