@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from fastapi.testclient import TestClient
-from web_support import Player, create, play_to_end, run_coroutine, token_of
+from web_support import finished_game, run_coroutine
 
 from pardon.web.coach_api import AnalysisCache
 
@@ -78,18 +78,9 @@ def test_an_analysis_whose_client_has_gone_is_never_made() -> None:
     assert answer is None and made == [] and waiting == 0
 
 
-def _finished(server: TestClient, seed: int) -> str:
-    game = create(server, [{"kind": "human"}, {"kind": "bot", "level": "greedy"}], seed=seed)
-    with server.websocket_connect(game["websocket"]) as socket:
-        player = Player(socket)
-        player.hello(token_of(game, "red"))
-        assert play_to_end(player)["status"] == "finished"
-    return str(game["id"])
-
-
 def test_one_address_past_its_cap_is_told_429_with_retry_after(make_server: Callable[..., TestClient]) -> None:
     server = make_server(analyses_per_address=1)
-    one, two = _finished(server, 5), _finished(server, 6)
+    one, two = finished_game(server, 5), finished_game(server, 6)
     cache = server.app.state.analyses  # type: ignore[attr-defined]
     release = threading.Event()
     cache.worker.submit(release.wait)

@@ -8,16 +8,7 @@ import threading
 from collections.abc import Callable
 
 from fastapi.testclient import TestClient
-from web_support import Player, create, play_to_end, token_of
-
-
-def _finished(server: TestClient, seed: int = 3) -> str:
-    game = create(server, [{"kind": "human"}, {"kind": "bot", "level": "greedy"}], seed=seed)
-    with server.websocket_connect(game["websocket"]) as socket:
-        player = Player(socket)
-        player.hello(token_of(game, "red"))
-        assert play_to_end(player)["status"] == "finished"
-    return str(game["id"])
+from web_support import create, finished_game
 
 
 def test_reads_past_the_burst_are_refused_429_with_retry_after(make_server: Callable[..., TestClient]) -> None:
@@ -42,7 +33,7 @@ def test_the_default_limit_lets_a_page_poll_for_ever(server: TestClient) -> None
 
 def test_a_finished_games_record_and_replay_are_made_once(make_server: Callable[..., TestClient]) -> None:
     server = make_server()
-    game_id = _finished(server)
+    game_id = finished_game(server)
     kept = server.app.state.finished  # type: ignore[attr-defined]
     answers: list[tuple[int, bytes]] = []
 

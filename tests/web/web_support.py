@@ -120,6 +120,16 @@ def play_to_end(player: Player, choose: Callable[[Message], str] = first_move, s
         player.receive()
 
 
+def finished_game(client: TestClient, seed: int = 3) -> str:
+    """The id of a game played to its end: a human seat, its first legal move each turn, against ``greedy``."""
+    game = create(client, [{"kind": "human"}, {"kind": "bot", "level": "greedy"}], seed=seed)
+    with client.websocket_connect(game["websocket"]) as socket:
+        player = Player(socket)
+        player.hello(token_of(game, "red"))
+        assert play_to_end(player)["status"] == "finished"
+    return str(game["id"])
+
+
 def post_at_once(url: str, clients: int, **request: Any) -> list[httpx.Response]:
     """``clients`` POSTs of ``url`` (``json=``, ``headers=`` as httpx takes them), sent together
     from as many threads: the requests of a race."""
