@@ -38,6 +38,8 @@ def launched_chromium() -> Iterator[Any]:
     """Debian's Chromium, headless, driven by Playwright, until the block ends (and with it
     Playwright's event loop in this thread)."""
     playwright_api = pytest.importorskip("playwright.sync_api")
+    # expect() waits as long as a page's own calls do: on a busy machine 5 s (its default) is short
+    playwright_api.expect.set_options(timeout=15_000)
     executable = chromium_path()
     if executable is None:
         pytest.skip("Chromium is not installed (.ci/run installs Debian's chromium)")

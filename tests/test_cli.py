@@ -179,6 +179,15 @@ def test_play_prints_a_game_with_a_board() -> None:
     assert "[R]" in result.stdout or "[Y]" in result.stdout
 
 
+def test_play_shows_the_fire_and_ice_in_the_centre_till_a_card_places_them() -> None:
+    result = pardon("play", "--rules", "modern", "--players", "2", "--seed", "5")
+    assert result.returncode == 0, result.stderr
+    boards = result.stdout.split("\n\n")
+    assert "*F*" in result.stdout.split("1. ", 1)[1] and "#I#" in result.stdout  # on the board from the start
+    assert "*F* the Fire in the centre, for a 2" in result.stdout  # and said in the legend
+    assert any("*F*" not in board and ("*R*" in board or "*Y*" in board) for board in boards)  # till placed
+
+
 def test_rules_lists_presets_and_options() -> None:
     result = pardon("rules")
     assert result.returncode == 0
@@ -312,7 +321,7 @@ def test_moves_reads_tokens_and_doubling_and_refuses_what_cannot_be() -> None:
 @pytest.fixture(scope="module")
 def game_record(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("analyse") / "game.txt"
-    made = pardon("selfplay", "--bots", "greedy,tactician", "--seed", "3", "--record", str(path))
+    made = pardon("selfplay", "--players", "2", "--bots", "greedy,tactician", "--seed", "3", "--record", str(path))
     assert made.returncode == 0, made.stderr
     return path
 
@@ -504,8 +513,14 @@ def test_serve_refuses_a_bad_option_before_it_starts(option: str, value: str, wo
         (["play", "--delay", "inf"], "--delay must be 0 or more seconds, not inf"),
         (["play", "--delay", "nan"], "--delay must be 0 or more seconds, not nan"),
         # more levels than seats: the last never played (a shorter list repeats round the table)
-        (["sim", "--bots", "random,greedy,tactician", "--games", "3", "--out", "{new}"], "2 players, 3 levels given"),
-        (["selfplay", "--bots", "random,greedy,tactician", "--record", "{new}"], "2 players, 3 levels given"),
+        (
+            ["sim", "--bots", "random,greedy,tactician,random,greedy", "--games", "3", "--out", "{new}"],
+            "4 players, 5 levels",
+        ),
+        (
+            ["selfplay", "--players", "2", "--bots", "random,greedy,tactician", "--record", "{new}"],
+            "2 players, 3 levels",
+        ),
         (["play", "--players", "3", "--bots", "random,greedy,tactician,random"], "3 players, 4 levels given"),
         (["play", "--bots", " "], "--bots names no computer player"),
         (["sim", "--bots", ",", "--games", "3", "--out", "{new}"], "--bots names no computer player"),
@@ -726,7 +741,7 @@ def test_a_named_player_plays_first_when_asked() -> None:
     assert replayed.returncode == 0, replayed.stderr
     watched = pardon("play", "--first", "G", "--seed", "3", "--fast", "--board", "none")
     assert watched.returncode == 0 and watched.stdout.rstrip().endswith("--seed 3 --first green"), watched.stdout
-    refused = pardon("selfplay", "--first", "blue")
+    refused = pardon("selfplay", "--players", "2", "--first", "blue")
     assert refused.returncode == 2
     assert refused.stderr == "pardon selfplay: --first: Blue is not playing (the seats are Red, Yellow)\n"
     assert pardon("selfplay", "--first", "purple").returncode == 2
@@ -741,7 +756,7 @@ def test_selfplay_never_writes_over_a_file_it_did_not_make_without_force(tmp_pat
     forced = pardon("selfplay", "--record", str(notes), "--force", "--bots", "greedy,random")
     assert forced.returncode == 0, forced.stderr
     record = notes.read_text(encoding="utf-8")
-    assert '[Red "greedy"]' in record and '[Yellow "random"]' in record  # the levels that played, named
+    assert '[Red "greedy"]' in record and '[Blue "random"]' in record  # the levels that played, named
 
 
 @pytest.mark.parametrize(
@@ -778,7 +793,28 @@ def test_a_usage_error_is_one_line_as_pardons_own() -> None:
 
 def test_options_with_a_default_say_it_in_help() -> None:
     assert "(default: every)" in pardon("play", "--help").stdout
-    assert "default 2, unless the rules say otherwise" in pardon("selfplay", "--help").stdout
+    assert "default 4, unless the rules say otherwise" in pardon("selfplay", "--help").stdout
+
+
+def test_every_command_that_starts_a_game_plays_four_unless_told() -> None:
+    # the games to study were once two-player by default, and those to watch or play four
+    assert '[Seats "red blue yellow green"]' in pardon("selfplay").stdout
+    watched = pardon("play", "--fast", "--seed", "2", "--board", "none").stdout
+    assert "computer players: Red greedy, Blue random, Yellow greedy, Green random" in watched
+    report = json.loads(pardon("tournament", "--bots", "random,greedy", "--games", "1", "--quiet", "--json").stdout)
+    assert report["players"] == 4
+
+
+def test_a_run_made_with_two_players_resumes_with_two_when_not_told(tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    assert pardon("sim", "--players", "2", "--games", "3", "--jobs", "1", "--quiet", "--out", str(run)).returncode == 0
+    resumed = pardon("sim", "--games", "5", "--jobs", "1", "--quiet", "--out", str(run))
+    assert resumed.returncode == 0, resumed.stderr
+    rows = [json.loads(line) for line in (run / "games.jsonl").read_text().splitlines()]
+    assert len(rows) == 5
+    fresh = tmp_path / "fresh"
+    assert pardon("sim", "--games", "2", "--jobs", "1", "--quiet", "--out", str(fresh)).returncode == 0
+    assert json.loads((fresh / "run.json").read_text())["players"] == 4
 
 
 def test_replay_says_how_the_game_ended_and_rules_how_to_play(tmp_path: Path) -> None:

@@ -34,12 +34,12 @@ import textwrap
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Final, NoReturn, TextIO
+from typing import Any, Final, TextIO
 
 from pardon import __version__
-from pardon.bots import BOTS, DEFAULT_BOT, DEFAULT_COACH, make_bot
+from pardon.bots import make_bot
 from pardon.cli_errors import UserError, install_hint
-from pardon.cli_serve import add_backup_parser, add_serve_parser
+from pardon.cli_parser import DEFAULT_PLAY_BOTS, build_parser
 from pardon.core.board import COLOUR_NAMES
 from pardon.core.cards import a_card, card_label, card_name
 from pardon.core.describe import describe_move, leader_draw_words
@@ -53,8 +53,6 @@ from pardon.textboard import legend, render
 from pardon.tui.gone import silence
 from pardon.tui.watch import FOLLOWABLE_PACE, Keys, StoppedWatchingError, TerminalGoneError, Watcher, wants_colour
 
-#: Who plays in ``pardon play`` unless --bots says (round the table; greedy alone when solo).
-DEFAULT_PLAY_BOTS = "greedy,random"
 DEFAULT_PLAY_LEVELS = tuple(DEFAULT_PLAY_BOTS.split(","))
 
 
@@ -146,12 +144,28 @@ def _checked_move(rules: Rules, position: Position, card: int | None, text: str)
     return {"move": text, "legal": True, "as": made["move"], "pass": made["pass"], "result": made["result"]}
 
 
-def _players(rules_text: str, players: int | None, usual: int) -> int:
+#: Players a game unless --players says, in every command that starts one (the rules allowing).
+USUAL_PLAYERS: Final = 4
+
+
+def _players(rules_text: str, players: int | None, usual: int = USUAL_PLAYERS) -> int:
     """The number of players asked for, or the usual number these rules allow."""
     if players is not None:
         return players
     allowed = parse_rules(rules_text).players
     return usual if usual in allowed else allowed[0]
+
+
+def _held_players(out: str | None, settings: str) -> int | None:
+    """The players a game of the run kept in folder ``out`` (its ``settings`` file), so that a run
+    made before the usual count changed resumes as it was; None for a new run."""
+    if not out:
+        return None
+    try:
+        held = json.loads((Path(out) / settings).read_text(encoding="utf-8"))["players"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return held if isinstance(held, int) and not isinstance(held, bool) else None
 
 
 def _play_game(
@@ -279,7 +293,7 @@ def command_tui(arguments: argparse.Namespace) -> int:
 
 
 def command_selfplay(arguments: argparse.Namespace) -> int:
-    players = _players(arguments.rules, arguments.players, 2)
+    players = _players(arguments.rules, arguments.players)
     levels = _seat_levels(arguments.bots, players)
     if arguments.record and Path(arguments.record).exists() and not arguments.force:
         raise UserError(f"--record {arguments.record}: the file is there already: choose another name, or --force")
@@ -313,7 +327,7 @@ def command_replay(arguments: argparse.Namespace) -> int:
     print(f"{arguments.file}: every move is legal; {outcome}.")
     if game.points is not None:
         print("Points: " + ", ".join(f"{COLOUR_NAMES[c].capitalize()} {points}" for c, points in game.points.items()))
-    print(f"\n{render(game.position)}\n")
+    print(f"\n{render(game.position, tokens=game.rules.tokens)}\n")
     print(f"The final position as JSON: pardon replay --json {shlex.quote(arguments.file)}")
     return 0
 
@@ -353,6 +367,7 @@ HOW_TO_PLAY: Final = (
 
 def command_tournament(arguments: argparse.Namespace) -> int:
     from pardon.bots import split_bot_specs
+    from pardon.sim.tournament import SETTINGS as TOURNAMENT_SETTINGS
     from pardon.sim.tournament import format_report, run_tournament
 
     _at_least_one("--games", arguments.games)
@@ -366,10 +381,11 @@ def command_tournament(arguments: argparse.Namespace) -> int:
             directory.mkdir(parents=True, exist_ok=True)
         except OSError as error:
             raise UserError(f"--out {arguments.out}: cannot make it: {error.strerror or error}") from None
+    held = _held_players(arguments.out, TOURNAMENT_SETTINGS)
     report = run_tournament(
         specs,
         rules=arguments.rules,
-        players=arguments.players,
+        players=_players(arguments.rules, arguments.players or held),
         games=arguments.games,
         jobs=arguments.jobs,
         seed=arguments.seed,
@@ -489,7 +505,7 @@ def command_puzzle(arguments: argparse.Namespace) -> int:
         held = ", ".join(card_label(held) for held in puzzle.hand)
         to_play = a_card(card) if card is not None else f"a card of the hand ({held})"
         print(f"Puzzle {puzzle.number} ({puzzle.rules}, {puzzle.difficulty}): {puzzle.colour.capitalize()}", end=" ")
-        print(f"to play {to_play}. Find the best move.\n\n{render(position)}\n")
+        print(f"to play {to_play}. Find the best move.\n\n{render(position, tokens=puzzle.game_rules.tokens)}\n")
         print(legend(tokens=puzzle.game_rules.tokens))  # what the marks mean: the board has no numbers
         print(f"\nPosition: {puzzle.position}  (track squares 0-59, clockwise from 0 at the top left)")
         print(f"Legal moves: {', '.join(moves)}")
@@ -537,7 +553,9 @@ def command_sim(arguments: argparse.Namespace) -> int:
         _at_least_one("--jobs", arguments.jobs)
     else:
         _local_jobs(arguments.jobs)
-    players = _players(arguments.rules, arguments.players, 2)
+    from pardon.sim.simulate import SETTINGS
+
+    players = _players(arguments.rules, arguments.players or _held_players(arguments.out, SETTINGS))
     simulation = Simulation(arguments.rules, players, tuple(_levels(arguments.bots)), arguments.games, arguments.seed)
     jobs = arguments.jobs or default_jobs()
     out = _out_directory(arguments.out)
@@ -587,15 +605,6 @@ def _run_notes(directory: Path) -> dict[str, str]:
     return {"directory": str(directory), "engine": engine_of(directory) or "core"}
 
 
-def _default_database() -> str:
-    """Where ``pardon serve`` keeps its games unless told, as ``--help`` says it."""
-    try:
-        import platformdirs
-    except ImportError:  # without the web extra: the same folder, said in words
-        return "games.sqlite3 in your user data folder"
-    return str(platformdirs.user_data_path("pardon") / "games.sqlite3")
-
-
 def command_sheets(arguments: argparse.Namespace) -> int:
     try:
         from pardon.printables import write_sheets
@@ -620,247 +629,25 @@ def command_sheets(arguments: argparse.Namespace) -> int:
     return 0
 
 
-class _Parser(argparse.ArgumentParser):
-    """argparse's parser, whose usage errors are one line as pardon's own are: ``pardon
-    COMMAND: message``, exit status 2, and where to read more."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
-
-
-class _HelpFormatter(argparse.RawDescriptionHelpFormatter):
-    """Each option's default in its help, where it has one and the help does not say it."""
-
-    def _get_help_string(self, action: argparse.Action) -> str | None:
-        text = action.help or ""
-        default = action.default
-        if default in (None, False, argparse.SUPPRESS) or "default" in text or not action.option_strings:
-            return text
-        return f"{text} (default: {default})"
-
-
-#: What each command does, in a line, and examples, for its --help (serve and backup say their own).
-ABOUT: Final = {
-    "play": (
-        "Watch computer players play a game in the terminal, a move at a time: space pauses, n plays one move, "
-        "+ and - change the pace, q stops. Written to a file or a pipe, every move as text.",
-        ["pardon play", "pardon play --players 2 --bots expert,greedy --delay 0.2", "pardon play --fast > game.txt"],
-    ),
-    "tui": (
-        "Play Sorry! full screen in the terminal: against the computer, hot-seat, or your seat of an online game.",
-        ["pardon tui", "pardon tui --players 2 --level tactician", "pardon tui --join 'http://HOST/play/GAME#token=T'"],
-    ),
-    "moves": ("Every legal move of a card in a JSON position (docs/json.md).", ["pardon moves pos.json --card 7"]),
-    "selfplay": (
-        "Play one game between computer players and write its record (docs/notation.md), to replay or analyse. "
-        "Two players unless told: the games to study (selfplay, sim, tournament) are two-player by default, "
-        "those to watch or play (play, tui) four.",
-        ["pardon selfplay --record game.txt", "pardon selfplay --players 4 --bots expert,random --seed 7"],
-    ),
-    "replay": (
-        "Check a game record move by move and say how it ended, with the final board.",
-        ["pardon replay game.txt", "pardon replay --json game.txt"],
-    ),
-    "rules": ("How to play, in short, then the presets and the options that adjust them.", ["pardon rules"]),
-    "sim": (
-        "Play many games between computer players, a result row each in DIR/games.jsonl; run again to resume.",
-        ["pardon sim --games 1000 --out runs/greedy --bots greedy,random"],
-    ),
-    "report": ("Statistics and plots of pardon sim runs, as HTML and JSON.", ["pardon report runs/greedy"]),
-    "tournament": (
-        "A duplicate tournament between computer players: every pairing deals the same cards from every seat.",
-        ["pardon tournament --bots greedy,tactician,expert --games 50"],
-    ),
-    "hint": ("Rank the legal moves of a card in a JSON position by win chance.", ["pardon hint pos.json --card 11"]),
-    "analyse": (
-        "A game record's win chances turn by turn, and each player's biggest mistakes with the better move and why.",
-        ["pardon analyse game.txt --seat red"],
-    ),
-    "puzzle": (
-        "A position and a card: find the best move.",
-        ["pardon puzzle --list", "pardon puzzle --number 2", "pardon puzzle --number 2 --answer '11 20-31'"],
-    ),
-    "sheets": ("Write the one-page rule sheet and the score sheet as PDF.", ["pardon sheets --out sheets"]),
-}
-
-
-def _describe(commands: Any) -> None:
-    """Give each command of ours its line, its examples and its defaults in --help."""
-    for name, (about, examples) in ABOUT.items():
-        command = commands.choices[name]
-        command.description = about
-        command.epilog = "examples:\n" + "\n".join(f"  {example}" for example in examples)
-        command.formatter_class = _HelpFormatter
-
-
 def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="pardon", description="The board game Sorry!, played exactly by the rules.")
-    parser.add_argument("--version", action="version", version=f"pardon {__version__}")
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    bots_help = (
-        "computer players, comma-separated, one per seat in turn, a shorter list repeated round the table "
-        f"({', '.join(BOTS)})"
+    return build_parser(
+        {
+            "analyse": command_analyse,
+            "hint": command_hint,
+            "moves": command_moves,
+            "play": command_play,
+            "puzzle": command_puzzle,
+            "replay": command_replay,
+            "report": command_report,
+            "rules": command_rules,
+            "selfplay": command_selfplay,
+            "sheets": command_sheets,
+            "sim": command_sim,
+            "tournament": command_tournament,
+            "tui": command_tui,
+        }
     )
 
-    play = commands.add_parser("play", help="watch computer players play a game, move by move (to play: pardon tui)")
-    play.add_argument("--rules", default="classic", help="preset, optionally adjusted (see 'pardon rules')")
-    play.add_argument("--players", type=int, choices=(1, 2, 3, 4), help="default 4, unless the rules say otherwise")
-    play.add_argument("--seed", type=int, help="the game's seed (random if left out)")
-    play.add_argument("--bots", help=f"{bots_help}; default {DEFAULT_PLAY_BOTS}")
-    play.add_argument("--first", metavar="COLOUR", help=FIRST_HELP)
-    play.add_argument(
-        "--delay", type=float, help=f"seconds to pause after each move ({FOLLOWABLE_PACE:g} in a terminal, else 0)"
-    )
-    play.add_argument("--fast", action="store_true", help="every move at once, as plain text: no legend, no colour")
-    play.add_argument(
-        "--colour", choices=("auto", "always", "never"), default="auto", help="colour the board (auto: in a terminal)"
-    )
-    play.add_argument(
-        "--board",
-        choices=("every", "end", "none"),
-        default="every",
-        help="draw the board after every move, at the end, or never",
-    )
-    play.set_defaults(run=command_play)
-
-    tui = commands.add_parser("tui", help="play in the terminal, full screen: against the computer, hot-seat, online")
-    tui.add_argument("--rules", help="preset, optionally adjusted (see 'pardon rules'; default classic)")
-    tui.add_argument("--players", type=int, choices=(1, 2, 3, 4), help="default 4, unless the rules say otherwise")
-    tui.add_argument(
-        "--you", metavar="COLOURS", help="colours played at this screen: red (the default), red,blue (hot-seat), none"
-    )
-    tui.add_argument("--level", help=f"the computer players' level ({', '.join(BOTS)}; default {DEFAULT_BOT})")
-    tui.add_argument("--seed", type=int, help="the game's seed (random if left out)")
-    tui.add_argument("--first", metavar="COLOUR", help=FIRST_HELP)
-    tui.add_argument("--pace", type=float, help="seconds a computer player waits before each decision (default 0.6)")
-    tui.add_argument("--record", metavar="FILE", help="file for the game's record (default: pardon-SEED.txt here)")
-    tui.add_argument("--no-record", action="store_true", help="keep no record of the game")
-    tui.add_argument("--join", metavar="LINK", help="take your seat in an online game: its invite link")
-    tui.add_argument(
-        "--resume", metavar="FILE", help="take up again the game of a record this screen saved (s, q, or stopped)"
-    )
-    tui.set_defaults(run=command_tui)
-
-    moves = commands.add_parser("moves", help="list every legal move in a JSON position")
-    moves.add_argument("file", help="position JSON file, or - for standard input")
-    moves.add_argument("--card", help="the card drawn: 1 2 3 4 5 7 8 10 11 12 or sorry (not with hands)")
-    moves.add_argument(
-        "--check", metavar="MOVE", help="say whether this move is legal, and if not, why (e.g. '4 20-24')"
-    )
-    moves.set_defaults(run=command_moves)
-
-    selfplay = commands.add_parser("selfplay", help="play a game between computer players and write its record")
-    selfplay.add_argument("--rules", default="classic", help="preset, optionally adjusted (default classic)")
-    selfplay.add_argument("--players", type=int, choices=(1, 2, 3, 4), help="default 2, unless the rules say otherwise")
-    selfplay.add_argument("--seed", type=int, default=0, help="the game's seed (default 0)")
-    selfplay.add_argument("--bots", default="random", help=f"{bots_help}; default random")
-    selfplay.add_argument("--first", metavar="COLOUR", help=FIRST_HELP)
-    selfplay.add_argument("--record", help="file for the game record (standard output if left out)")
-    selfplay.add_argument("--force", action="store_true", help="write --record over a file that is there already")
-    selfplay.set_defaults(run=command_selfplay)
-
-    replay_command = commands.add_parser("replay", help="check a game record and print its final position")
-    replay_command.add_argument("file", help="record file, or - for standard input")
-    replay_command.add_argument("--json", action="store_true", help="only the final position, as JSON")
-    replay_command.set_defaults(run=command_replay)
-
-    rules = commands.add_parser("rules", help="list presets and rules options")
-    rules.add_argument("--json", action="store_true", help="every preset's options and every option's meaning, as JSON")
-    rules.set_defaults(run=command_rules)
-
-    sim = commands.add_parser("sim", help="play many games between computer players, one result row each")
-    sim.add_argument("--rules", default="classic", help="preset, optionally adjusted (default classic)")
-    sim.add_argument("--players", type=int, choices=(1, 2, 3, 4), help="default 2, unless the rules say otherwise")
-    sim.add_argument("--bots", default="random", help=f"{bots_help}; default random")
-    sim.add_argument(
-        "--games", type=int, default=1000, help="games to play (default 1000), counting those --out holds already"
-    )
-    sim.add_argument(
-        "--seed", type=int, default=0, help="the run's seed: the same seed plays the same games (default 0)"
-    )
-    sim.add_argument("--jobs", type=int, help="processes (or Dask workers) to play in; results do not depend on it")
-    sim.add_argument("--out", required=True, help="directory for games.jsonl; a run there is resumed")
-    sim.add_argument("--dask", choices=("local",), help="play on a local Dask cluster")
-    sim.add_argument("--scheduler", help="play on the Dask cluster at this address, e.g. tcp://host:8786")
-    sim.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
-    sim.add_argument("--engine", choices=("core", "batch"), default="core", help="batch: many games at once as arrays")
-    sim.set_defaults(run=command_sim)
-
-    report = commands.add_parser("report", help="statistics and plots of simulation runs, as HTML and JSON")
-    report.add_argument("directories", nargs="+", metavar="DIR", help="directories written by pardon sim")
-    report.add_argument("--out", help="directory for index.html and report.json (DIR/report if left out)")
-    report.set_defaults(run=command_report)
-
-    tournament = commands.add_parser("tournament", help="a duplicate tournament between computer players")
-    tournament.add_argument("--rules", default="classic", help="preset, optionally adjusted (default classic)")
-    tournament.add_argument("--players", type=int, default=2, choices=(2, 3, 4), help="players a game (default 2)")
-    tournament.add_argument(
-        "--bots", default="greedy,tactician", help="levels, e.g. greedy,mcts(iterations=200) (default greedy,tactician)"
-    )
-    tournament.add_argument(
-        "--games", type=int, default=100, help="games per pairing (whole deals, every seating; default 100)"
-    )
-    tournament.add_argument(
-        "--jobs", type=int, default=1, help="processes to play in (default 1; results do not depend on it)"
-    )
-    tournament.add_argument("--seed", type=int, default=0, help="the seed of the deals (default 0)")
-    tournament.add_argument(
-        "--ladder", action="store_true", help="only each level against the next in --bots (list them weakest first)"
-    )
-    tournament.add_argument(
-        "--out",
-        metavar="DIR",
-        help="keep every game in DIR/games.jsonl; run again to resume, or with more --games to extend",
-    )
-    tournament.add_argument("--json", action="store_true", help="the report as JSON")
-    tournament.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
-    tournament.set_defaults(run=command_tournament)
-
-    hint = commands.add_parser("hint", help="rank the legal moves of a JSON position by win chance")
-    hint.add_argument("file", help="position JSON file, or - for standard input")
-    hint.add_argument("--card", required=True, help="1 2 3 4 5 7 8 10 11 12 or sorry")
-    hint.add_argument("--bot", default="mcts", help="the level that judges, e.g. mcts(iterations=1000) (default mcts)")
-    hint.add_argument("--seed", type=int, default=0, help="the seed of the judge's playouts (default 0)")
-    hint.add_argument("--json", action="store_true", help="the ranking as JSON")
-    hint.set_defaults(run=command_hint)
-
-    analyse_command = commands.add_parser(
-        "analyse", help="a game record's win chances by turn, and its biggest mistakes with the better move and why"
-    )
-    analyse_command.add_argument("file", help="record file (as pardon selfplay or pardon tui write it), or -")
-    analyse_command.add_argument("--seat", metavar="COLOURS", help="the colours to coach, e.g. red or red,blue (all)")
-    analyse_command.add_argument("--bot", default=DEFAULT_COACH, help=f"who judges (default {DEFAULT_COACH})")
-    analyse_command.add_argument("--top", type=int, default=3, help="how many mistakes to show (default 3)")
-    analyse_command.add_argument("--json", action="store_true", help="every decision's chances and the mistakes")
-    analyse_command.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
-    analyse_command.set_defaults(run=command_analyse)
-
-    puzzle = commands.add_parser("puzzle", help="a position and a card: find the best move")
-    puzzle.add_argument("--number", type=int, help="which puzzle (see --list; default: the first)")
-    puzzle.add_argument("--level", help="easy, medium or hard: the first puzzle of that level (or --list them)")
-    puzzle.add_argument("--answer", help="your move, e.g. '7 20-24 S2-S5' or '4 20'")
-    puzzle.add_argument("--list", action="store_true", help="list the puzzles with their themes")
-    puzzle.add_argument("--json", action="store_true", help="the puzzle, or the verdict on --answer, as JSON")
-    puzzle.set_defaults(run=command_puzzle)
-
-    add_serve_parser(commands, f"default: {_default_database()}")
-    add_backup_parser(commands, f"default: {_default_database()}")
-
-    sheets = commands.add_parser("sheets", help="write the one-page rule sheet and the score sheet as PDF")
-    sheets.add_argument("--out", required=True, metavar="DIR", help="folder for the PDFs (made if missing)")
-    sheets.add_argument(
-        "--paper",
-        choices=("letter", "a4", "both"),
-        default="letter",
-        help="US Letter (rules.pdf), A4 (rules-a4.pdf) or both (default: letter)",
-    )
-    sheets.set_defaults(run=command_sheets)
-    _describe(commands)
-    return parser
-
-
-#: ``--first`` of the commands that start a game.
-FIRST_HELP: Final = "the colour that plays first (default: as the rules say, a draw for the Leader)"
 
 #: The optional packages, by the extra of pyproject.toml that installs each.
 EXTRA_OF: Final = {

@@ -5,7 +5,7 @@ three characters.  Pawns are their colour's letter; each Safety Zone runs inward
 entrance, ending at Home (``h`` and the number of pawns there); ``s`` and a number is a Start.
 A slide is ``>`` (its triangle), ``=`` (the squares it sweeps) and ``o`` (its end).  With Fire
 and Ice, the Fire pawn is ``*R*`` and the frozen pawn ``#R#``; a token on no pawn is in the centre
-(:func:`tokens_in_centre`).
+of the board (``*F*`` the Fire, ``#I#`` the Ice) till a card places it (:func:`tokens_in_centre`).
 
 :func:`board_cells` says what each cell shows and whose it is, so that a screen can colour it
 (the full-screen game does); :func:`render` writes the board as text, in colour if asked, and
@@ -46,6 +46,7 @@ SAFETY: Final = "safety"
 HOME_CELL: Final = "home"
 START_CELL: Final = "start"
 PAWN: Final = "pawn"
+TOKEN: Final = "token"
 
 
 class BoardCell(NamedTuple):
@@ -59,9 +60,20 @@ class BoardCell(NamedTuple):
 EMPTY: Final = BoardCell("   ", BLANK)
 
 
-def board_cells(position: Position) -> list[list[BoardCell]]:
-    """The board's :data:`~pardon.core.layout.SIZE` x SIZE cells, row by row."""
+#: The cells in the middle of the board where the Fire and the Ice lie while on no pawn.
+FIRE_CELL: Final = (SIZE // 2 - 1, SIZE // 2 - 1)
+ICE_CELL: Final = (SIZE // 2, SIZE // 2)
+
+
+def board_cells(position: Position, tokens: bool = False) -> list[list[BoardCell]]:
+    """The board's :data:`~pardon.core.layout.SIZE` x SIZE cells, row by row; with ``tokens`` (a
+    game with Fire and Ice), a token on no pawn is shown in the centre."""
     grid = [[EMPTY] * SIZE for _ in range(SIZE)]
+    if tokens:
+        if position.fire is None:
+            _put(grid, FIRE_CELL, BoardCell("*F*", TOKEN))
+        if position.ice is None:
+            _put(grid, ICE_CELL, BoardCell("#I#", TOKEN))
     for slide in SLIDES:
         _put(grid, square_cell(slide.triangle), BoardCell(" > ", SLIDE_START, slide.colour))
         for square in slide.swept[:-1]:
@@ -109,10 +121,11 @@ def _pawn_text(position: Position, colour: int, distance: int) -> str:
     return f"[{letter}]"
 
 
-def render(position: Position, colour: bool = False) -> str:
-    """The board as lines of text; with ``colour``, in the terminal's colours (ANSI)."""
+def render(position: Position, colour: bool = False, tokens: bool = False) -> str:
+    """The board as lines of text; with ``colour``, in the terminal's colours (ANSI); with
+    ``tokens`` (a game with Fire and Ice), the tokens on no pawn in the centre."""
     lines = []
-    for row in board_cells(position):
+    for row in board_cells(position, tokens):
         if colour:  # the same characters as without colour, trailing blanks left out
             shown = list(row)
             while shown and not shown[-1].text.strip():
@@ -139,6 +152,8 @@ def ansi(cell: BoardCell) -> str:
         code = _PAWN[cell.colour]
     elif cell.kind == TRACK:
         code = "2"
+    elif cell.kind == TOKEN:
+        code = "1;91" if cell.text == "*F*" else "1;96"
     elif cell.colour >= 0:
         code = ("1;" if cell.kind in (HOME_CELL, START_CELL) else "") + _FOREGROUND[cell.colour]
     else:
@@ -156,7 +171,12 @@ LEGEND: Final = (
     ("hNr", "Red's Home, with N pawns in it"),
     ("*R*", "the Fire pawn (Fire and Ice)"),
     ("#R#", "a pawn frozen by the Ice"),
+    ("*F*", "the Fire in the centre, for a 2"),
+    ("#I#", "the Ice in the centre, for a 1"),
 )
+
+#: The marks only a game with Fire and Ice shows.
+TOKEN_MARKS: Final = ("*R*", "#R#", "*F*", "#I#")
 
 
 #: Where a token in the centre is, and which card puts it on a pawn (Fire and Ice).
@@ -175,7 +195,7 @@ def tokens_in_centre(position: Position) -> tuple[str, ...]:
 
 def legend(colour: bool = False, tokens: bool = False) -> str:
     """What the board's marks mean, two to a line; the Fire and Ice marks only with ``tokens``."""
-    shown = [item for item in LEGEND if tokens or item[0] not in ("*R*", "#R#")]
+    shown = [item for item in LEGEND if tokens or item[0] not in TOKEN_MARKS]
     entries = [f"{_legend_mark(mark, colour)} {meaning:38s}" for mark, meaning in shown]
     lines = ["  ".join(entries[index : index + 2]).rstrip() for index in range(0, len(entries), 2)]
     return "\n".join(lines)
@@ -187,6 +207,8 @@ def _legend_mark(mark: str, colour: bool) -> str:
     if mark == ">=o":
         return "".join(ansi(BoardCell(sign, SLIDE, 0)) for sign in mark)
     kinds = {"[R]": PAWN, " . ": TRACK, " : ": SAFETY, "sNr": START_CELL, "hNr": HOME_CELL, "*R*": PAWN, "#R#": PAWN}
+    if mark in ("*F*", "#I#"):
+        return ansi(BoardCell(mark, TOKEN))
     return ansi(BoardCell(mark, kinds[mark], -1 if mark == " . " else 0))
 
 

@@ -20,7 +20,22 @@ KEYS = {
 def test_batch_simulation_writes_rows_the_report_reads(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "run"
     assert (
-        main(["sim", "--engine", "batch", "--games", "300", "--bots", "greedy,random", "--out", str(out), "--quiet"])
+        main(
+            [
+                "sim",
+                "--engine",
+                "batch",
+                "--games",
+                "300",
+                "--players",
+                "2",
+                "--bots",
+                "greedy,random",
+                "--out",
+                str(out),
+                "--quiet",
+            ]
+        )
         == 0
     )
     assert "300 games played by the batch engine" in capsys.readouterr().out

@@ -238,3 +238,20 @@ def test_the_printed_board_scales_the_layout() -> None:
         depth = depth_in(unprinted(home.cx, home.cy), entrance_square(colour))
         assert abs(depth - HOME_DEPTH) < home.r / cell, "Home's circle misses Home's cell"
         assert depth > SAFETY_LENGTH, "Home's circle is not past S5"
+
+
+def test_the_terminal_board_shows_a_token_on_no_pawn_in_the_centre() -> None:
+    # the plain-text board of pardon play and replay once showed the Fire and Ice only on a pawn
+    from pardon.core.notation import parse_position
+    from pardon.textboard import FIRE_CELL, ICE_CELL, legend, render
+
+    position = parse_position("R:28,start,start Y:40,33,start turn:R fire:Y33")
+    lines = render(position, tokens=True).split("\n")
+    assert terminal_text(lines, ICE_CELL) == "#I#" and terminal_text(lines, FIRE_CELL).strip() == ""
+    assert "*Y*" in render(position, tokens=True)
+    bumped = parse_position("R:28,start,start Y:40,start,start turn:Y")
+    lines = render(bumped, tokens=True).split("\n")
+    assert (terminal_text(lines, FIRE_CELL), terminal_text(lines, ICE_CELL)) == ("*F*", "#I#")
+    assert "*F*" not in render(bumped) and "#I#" not in render(bumped)  # a game without Fire and Ice
+    assert "*F* the Fire in the centre, for a 2" in legend(tokens=True)
+    assert "*F*" not in legend()

@@ -35,7 +35,7 @@ from pardon.core.board import COLOUR_NAMES, partner
 from pardon.core.cards import NO_CARD, a_card, card_label
 from pardon.core.layout import Cell
 from pardon.core.rules import nearest_preset
-from pardon.textboard import LEGEND, pawn_cell
+from pardon.textboard import LEGEND, TOKEN_MARKS, pawn_cell
 from pardon.tui.boardview import (
     CHOSEN_MARK,
     COLOURS,
@@ -160,7 +160,9 @@ class HelpScreen(ModalScreen[None]):
         parts: list[Text | Grid] = [Text(self.teams), Text("")] if self.teams else []  # first: it is this game's
         parts += [Text("Keys", style=bold), _help_grid(KEYS_HELP)]
         parts += [Text(""), Text("The board (the full rules: pardon rules, docs/rules.md)", style=bold)]
-        marks = tuple(item for item in LEGEND if self.tokens or item[0] not in ("*R*", "#R#"))
+        # the board here says in words where a token on no pawn is, not with *F* and #I#
+        shown = ("*R*", "#R#") if self.tokens else ()
+        marks = tuple(item for item in LEGEND if item[0] in shown or item[0] not in TOKEN_MARKS)
         parts += [_help_grid(marks, pairs=2 if self.app.size.width >= 80 else 1), _help_grid(PICKING_LEGEND)]
         scroll = VerticalScroll(Static(Group(*parts), markup=False), id="help")
         scroll.can_focus = False  # its keys are this screen's: the arrows scroll, any other goes back

@@ -23,7 +23,7 @@ from typing import Final, TextIO
 
 from pardon.core.board import COLOUR_NAMES
 from pardon.core.state import Position
-from pardon.textboard import LEGEND, legend, render
+from pardon.textboard import LEGEND, TOKEN_MARKS, legend, render
 from pardon.tui.gone import terminal_gone
 
 #: Seconds between moves when a person watches in a terminal (+ and - change it as they watch).
@@ -176,7 +176,7 @@ class Watcher:
             return
         self._print(line)
         if self.board == "every" and not is_pass:
-            self._print(render(position, self.colour) + "\n")
+            self._print(render(position, self.colour, self.tokens) + "\n")
         if self.delay:
             time.sleep(self.delay)
 
@@ -191,7 +191,7 @@ class Watcher:
     def frame(self, columns: int, rows: int) -> list[str]:
         """The screen, a line a row, none wider than ``columns`` nor more than ``rows - 1`` (the
         cursor's line kept free, so that the terminal never scrolls)."""
-        board = render(self.position, self.colour).splitlines() if self.position is not None else []
+        board = render(self.position, self.colour, self.tokens).splitlines() if self.position is not None else []
         side_width = columns - BOARD[0] - 2
         if side_width >= SIDE_LEAST:
             side = self._side(side_width, len(board))
@@ -206,7 +206,7 @@ class Watcher:
         return [
             part
             for mark, meaning in LEGEND
-            if self.tokens or mark not in ("*R*", "#R#")
+            if self.tokens or mark not in TOKEN_MARKS
             for part in textwrap.wrap(f"{mark} {meaning}", width, subsequent_indent="    ")
         ]
 
@@ -304,7 +304,7 @@ class Watcher:
     def end(self, position: Position, lines: list[str]) -> None:
         """The final board (when asked for at the end) and the result."""
         if self.board == "end":
-            self._print(render(position, self.colour))
+            self._print(render(position, self.colour, self.tokens))
         self._print("\n".join(lines))
 
     def _print(self, text: str) -> None:

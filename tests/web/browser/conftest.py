@@ -40,8 +40,10 @@ class Server:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         command = [sys.executable, "-m", "pardon", "serve", "--port", str(self.port), "--db", str(database)]
-        # games made fast, and read as often as every test of the run together reads them
-        command += ["--bot-pace", str(bot_pace), "--create-rate", "0", "--join-rate", "0", "--read-rate", "0", *extra]
+        # games made fast, read as often as every test of the run together reads them, and played to
+        # their end over one websocket as fast as the server answers (play_support.play_to_the_end)
+        command += ["--bot-pace", str(bot_pace), "--create-rate", "0", "--join-rate", "0", "--read-rate", "0"]
+        command += ["--message-rate", "1000", "--message-burst", "1000", *extra]
         self.command = command
         self.process = self.launch()
 

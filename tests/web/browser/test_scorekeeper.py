@@ -52,17 +52,29 @@ def probe(tmp_path_factory: Any) -> str:
     return str(path.as_uri())
 
 
+#: A digest of a page's whole localStorage, cheap to compute again and again (a match can be megabytes).
+STORAGE_DIGEST = """() => {
+    let hash = 0x811c9dc5;
+    for (const [key, value] of Object.entries(localStorage).sort()) {
+        for (const text of [key, "\\u0000", value, "\\u0001"]) {
+            for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 16777619) >>> 0;
+        }
+    }
+    return `${localStorage.length}:${hash}`;
+}"""
+
+
 def reload_kept(page: Any, probe: str) -> None:
     """Reloads a page opened from disk once another page sees what it stored.  The browser keeps a
     page's localStorage writes in the page's process a moment before its other pages see them, and a
-    reload at once could read the storage of before the last write (seen twice in a hundred runs)."""
-    stored = page.evaluate("JSON.stringify(Object.entries(localStorage).sort())")
+    reload at once could read the storage of before the last write (seen twice in a hundred runs).
+    The probe compares digests, polled at intervals: comparing megabytes each frame outlasted its
+    time on a busy machine."""
+    stored = page.evaluate(STORAGE_DIGEST)
     other = page.context.new_page()
     try:
         other.goto(probe)
-        other.wait_for_function(
-            "stored => JSON.stringify(Object.entries(localStorage).sort()) === stored", arg=stored, timeout=10_000
-        )
+        other.wait_for_function(f"stored => ({STORAGE_DIGEST})() === stored", arg=stored, polling=100, timeout=30_000)
     finally:
         other.close()
     page.reload()
