@@ -214,7 +214,8 @@ async def read(port: int, game_id: str, readers: int, seconds: float) -> None:
 
 
 async def readers_phase(port: int, game_id: str, readers: int, seconds: float) -> dict[str, Any]:
-    command = [sys.executable, __file__, "--read", str(port), game_id, str(readers), "--seconds", str(seconds)]
+    # one argument, given with "=": a game's id may begin with "-"
+    command = [sys.executable, __file__, f"--read={port}/{game_id}/{readers}", "--seconds", str(seconds)]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     process = await asyncio.create_subprocess_exec(*command, stdout=asyncio.subprocess.PIPE)
     output, _ = await process.communicate()
@@ -226,7 +227,7 @@ async def readers_phase(port: int, game_id: str, readers: int, seconds: float) -
 
 
 async def crowd_phase(port: int, game_id: str, arguments: argparse.Namespace, addresses: list[str]) -> dict[str, Any]:
-    command = [sys.executable, __file__, "--crowd", str(port), game_id, ",".join(addresses)]
+    command = [sys.executable, __file__, f"--crowd={port}/{game_id}/{','.join(addresses)}"]
     command += ["--connections", str(arguments.connections), "--seconds", str(arguments.seconds - 2)]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     process = await asyncio.create_subprocess_exec(*command, stdout=asyncio.subprocess.PIPE)
@@ -367,16 +368,16 @@ def main() -> None:
     parser.add_argument(
         "--readers", type=int, default=0, help="a phase of this many clients of one address reading a finished replay"
     )
-    parser.add_argument("--crowd", nargs=3, metavar=("PORT", "GAME", "ADDRESSES"), help=argparse.SUPPRESS)
-    parser.add_argument("--read", nargs=3, metavar=("PORT", "GAME", "READERS"), help=argparse.SUPPRESS)
+    parser.add_argument("--crowd", metavar="PORT/GAME/ADDRESSES", help=argparse.SUPPRESS)
+    parser.add_argument("--read", metavar="PORT/GAME/READERS", help=argparse.SUPPRESS)
     arguments = parser.parse_args()
     enough_files(4 * arguments.connections + 1024)
     if arguments.read:
-        port, game_id, readers = arguments.read
+        port, game_id, readers = arguments.read.split("/")
         asyncio.run(read(int(port), game_id, int(readers), arguments.seconds))
         return
     if arguments.crowd:
-        port, game_id, addresses = arguments.crowd
+        port, game_id, addresses = arguments.crowd.split("/")
         hold = max(1.0, arguments.seconds)
         asyncio.run(storm(int(port), game_id, arguments.connections, addresses.split(","), hold, arguments.concurrency))
         return

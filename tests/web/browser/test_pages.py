@@ -423,6 +423,37 @@ def test_replay_viewer_steps_and_jumps(live_server: Any, page: Any, artefacts: P
     assert page.locator("svg").count() >= 1
 
 
+BOARD_PAWNS = "() => [...document.querySelectorAll('#board .pawn')].map((pawn) => pawn.dataset.key).sort()"
+
+
+@pytest.mark.parametrize("gap_ms", [40, 150])
+def test_the_replay_stepped_quickly_shows_on_the_board_the_move_it_names(
+    quick_server: Any, page: Any, gap_ms: int
+) -> None:
+    # 40 presses of the right arrow 40 or 150 ms apart once left the board 2 to 14 moves behind the
+    # counter for good: each step's animation ran over the others'
+    bots = [{"kind": "bot", "level": "random"}] * 4
+    created = quick_server.rest("/api/games", {"seed": 5, "seats": bots})
+    page.goto(quick_server.url + "/lobby")
+    say_hello(page, created["id"], created["spectator_token"])  # someone watching: the computers begin
+    wait_finished(quick_server, created["id"])
+    total = len(quick_server.rest(f"/api/games/{created['id']}/replay")["steps"])
+    assert total > 45
+    open_ready(page, f"{quick_server.url}/replay/{created['id']}")
+    page.locator("#counter").click()  # the page, not a button, has the keys
+    for _ in range(40):
+        page.keyboard.press("ArrowRight")
+        page.wait_for_timeout(gap_ms)
+    expect(page.locator("#counter")).to_have_text(f"Move 40 of {total}")
+    page.wait_for_timeout(1500)  # every animation over
+    stepped = page.evaluate(BOARD_PAWNS)
+    slider = page.get_by_label("Jump to move")
+    slider.fill("39")
+    slider.fill("40")  # drawn at once, without animation
+    expect(page.locator("#counter")).to_have_text(f"Move 40 of {total}")
+    assert page.evaluate(BOARD_PAWNS) == stepped
+
+
 def test_a_partners_replay_names_the_rules_in_words_and_the_team_that_won(quick_server: Any, page: Any) -> None:
     bots = [{"kind": "bot", "level": "random"}] * 4
     created = quick_server.rest("/api/games", {"rules": "partners(partner_split=any)", "seed": 3, "seats": bots})

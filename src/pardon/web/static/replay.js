@@ -9,7 +9,8 @@ const PLAY_MS = 1100;
 const PLAY_ICON = "M7 4v16l13-8z";
 const PAUSE_ICON = "M6 4h4v16H6zM14 4h4v16h-4z";
 const $ = (id) => document.getElementById(id);
-const view = { replay: null, board: null, at: 0, timer: null };
+// `at`: the move the page names; `drawn`: the move the board shows, or null while a move is being animated.
+const view = { replay: null, board: null, at: 0, timer: null, drawn: -1 };
 
 function gameId() {
   const match = location.pathname.match(/^\/replay\/([^/]+)/);
@@ -64,8 +65,27 @@ async function go(index, { animate = false, announce = true } = {}) {
     pack: step ? step.pack : view.replay.pack,
     discards: step ? step.discards : 0,
   });
-  if (animate && index === from + 1 && step) await animateDecision(view.board, positionAt(from), step.position, step.decision);
-  else await showPosition(view.board, positionAt(index));
+  await draw(index, animate && index === from + 1 && step !== null);
+}
+
+/** The board brought to move `index`, one step forward animated.  Steps asked for while a move is
+ * being animated only change the words: once it ends, the board is drawn at the move named then,
+ * so that stepping quickly never leaves the board behind the counter. */
+async function draw(index, animate) {
+  if (view.drawn === null) return; // the animation under way draws view.at when it ends
+  if (animate && view.drawn === index - 1) {
+    view.drawn = null;
+    const step = view.replay.steps[index - 1];
+    try {
+      await animateDecision(view.board, positionAt(index - 1), step.position, step.decision);
+    } finally {
+      view.drawn = index;
+    }
+  }
+  while (view.drawn !== view.at) {
+    view.drawn = view.at;
+    await showPosition(view.board, positionAt(view.at));
+  }
 }
 
 /** Scroll the move list (not the page) so that `item` shows. */
