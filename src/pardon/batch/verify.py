@@ -56,6 +56,7 @@ from pardon.batch.engine import (
 )
 from pardon.core.cards import CARDS
 from pardon.core.errors import InvalidError, PardonError
+from pardon.core.moves import slides_ridden
 from pardon.core.turn import GameState, apply, legal_moves, start
 from pardon.core.turn import draw as core_draw
 
@@ -93,7 +94,7 @@ def cross_check(config: Config, seeds: Iterable[int]) -> Report:
         lowest = lowest_of_each_outcome(found, lanes.shape)
         actions = random_moves(config, games)
         uniform = choose_uniform(kept, random_bits(games.seed, games.drawn, STREAM_CHOICE))
-        after, _ = play(config, games, actions)
+        after, played = play(config, games, actions)
         for index in np.flatnonzero(games.winner < 0).tolist():
             where = f"game of seed {int(seed_array[index])}, card {int(games.drawn[index])}"
             state = states[index]
@@ -110,6 +111,12 @@ def cross_check(config: Config, seeds: Iterable[int]) -> Report:
                 )
             chosen = found[index, int(actions[index])]
             move = next(move for move in moves if position_key(move.result) == chosen)
+            counted = (int(played.bumps[index]), int(played.slides[index]))
+            if counted != (len(move.bumps), slides_ridden(config.rules, move)):
+                raise MismatchError(
+                    f"{where}: the batch counts {counted[0]} bumps and {counted[1]} slides, the core "
+                    f"{len(move.bumps)} and {slides_ridden(config.rules, move)}"
+                )
             state = apply(config.rules, state, move)
             reached = core_position(config, after, index)
             if position_key(reached) != position_key(state.position):

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from pardon.core.board import DISTANCE, SQUARE
 from pardon.core.cards import CARDS, card_number
 from pardon.core.kernel import (
     ACCEPT,
@@ -64,6 +65,7 @@ __all__ = [
     "board_moves",
     "context",
     "legal_moves",
+    "slides_ridden",
     "steps_result",
     "tables",
 ]
@@ -98,3 +100,18 @@ def legal_moves(rules: Rules, position: Position, card: int) -> list[Move]:
 def apply(move: Move) -> Position:
     """The position after ``move`` (already computed when the move was generated)."""
     return move.result
+
+
+def slides_ridden(rules: Rules, move: Move) -> int:
+    """How many slides ``move`` rides: each pawn moved that slid, and an opponent's pawn switched
+    by an 11 onto a triangle it rides, where the rules have it slide (unless the mover's own slide
+    swept it back to Start first).  Simulations count these, whichever engine plays."""
+    count = 0
+    for action in move.actions:
+        if action.kind <= BUMP_FROM_START and action.end != action.landing:
+            count += 1
+        if action.kind == SWITCH and rules.switched_opponent_slides:
+            square = SQUARE[action.colour][action.origin]  # where the opponent's pawn lands
+            if square in tables(rules).rides[action.target]:
+                count += (action.target, DISTANCE[action.target][square]) not in move.bumps
+    return count

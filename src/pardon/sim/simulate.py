@@ -36,7 +36,7 @@ from pardon.core.board import COLOUR_NAMES, START
 from pardon.core.cards import CARD_NAMES, NO_CARD
 from pardon.core.errors import InvalidError, whole_number
 from pardon.core.game import Game
-from pardon.core.moves import BUMP_FROM_START, Move, legal_moves
+from pardon.core.moves import Move, legal_moves, slides_ridden
 from pardon.core.rules import Rules, parse_rules, to_text
 from pardon.core.scoring import points_of
 from pardon.core.state import Position, seats_for
@@ -131,7 +131,7 @@ def play_game(simulation: Simulation, game_number: int) -> dict[str, Any]:
     bots: dict[int, Bot] = {colour: make_bot(names[index]) for index, colour in enumerate(seats)}
     rng = random.Random(f"pardon-sim-moves:{seed}")
     first = game.turn
-    tally = _Tally()
+    tally = _Tally(rules)
     if _only_draws(rules) and all(isinstance(bot, RandomBot) for bot in bots.values()):
         position, turns = _random_game(rules, game, rng, tally)
         return _row(simulation, rules, game_number, seed, seats, first, position, turns, tally)
@@ -210,7 +210,8 @@ def _row(
 class _Tally:
     """What a game's moves add up to."""
 
-    def __init__(self) -> None:
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
         self.draws = self.bumps = self.slides = self.forfeits = self.lead_changes = 0
         self.cards: dict[int, list[int]] = {}
         self.leader: int | None = None
@@ -218,9 +219,7 @@ class _Tally:
     def add(self, move: Move, after: Position) -> None:
         if move.bumps:
             self.bumps += len(move.bumps)
-        for action in move.actions:  # the pawn moves (STEP, SWITCH, BUMP_FROM_START) that slid
-            if action.kind <= BUMP_FROM_START and action.end != action.landing:
-                self.slides += 1
+        self.slides += slides_ridden(self.rules, move)  # a switched opponent's slide included
         if move.card == NO_CARD:
             return
         self.draws += 1
