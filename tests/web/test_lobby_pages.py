@@ -112,3 +112,29 @@ def test_a_join_refused_names_the_seat_as_the_pages_do(server: TestClient) -> No
     assert server.post(f"/api/games/{game['id']}/join", json={"seat": "red"}).status_code == 200
     taken = server.post(f"/api/games/{game['id']}/join", json={"seat": "red"})
     assert taken.status_code == 409 and taken.json()["message"] == "Red has been taken"
+
+
+def test_the_lobby_offers_the_public_games_being_played_to_watch(make_server: Callable[..., TestClient]) -> None:
+    """A started game disappeared from the lobby, which offered no way to watch one."""
+    server = make_server(create_rate=0.0)
+    assert server.get("/api/lobby/playing").json() == {"games": [], "total": 0, "limit": 20}
+    human_and_computer = [{"kind": "human"}, {"kind": "bot", "level": "random"}]
+    public = create(server, human_and_computer, public=True)
+    private = create(server, human_and_computer)
+    waiting = _public(server)
+    for game in (public, private):  # their players come and play a move: both are under way
+        with server.websocket_connect(game["websocket"]) as socket:
+            player = Player(socket)
+            player.hello(game["seats"][0]["token"])
+            player.send_move(player.my_turn_or_over()["moves"][0]["move"])
+            player.until_event(player.seen + 1)
+    playing = server.get("/api/lobby/playing").json()
+    assert (playing["total"], [game["id"] for game in playing["games"]]) == (1, [public["id"]])
+    (shown,) = playing["games"]
+    assert shown["status"] == "playing" and [seat["kind"] for seat in shown["seats"]] == ["human", "bot"]
+    assert shown["event"] == server.get(f"/api/games/{public['id']}").json()["event"] > 0  # the moves so far
+    assert waiting["id"] in [game["id"] for game in server.get("/api/lobby").json()["games"]]
+    with server.websocket_connect(public["websocket"]) as socket:  # anyone may watch it, with no token
+        watcher = Player(socket)
+        assert watcher.hello(None)["role"] == "spectator"
+    assert server.get("/api/lobby/playing", params={"limit": 0}).status_code == 422

@@ -149,6 +149,12 @@ class Lobby(BaseModel):
     )
 
 
+class Watchable(BaseModel):
+    games: list[GameSummary] = Field(description="the public games being played, newest first")
+    total: int = Field(description="how many public games are being played in all")
+    limit: int
+
+
 class JoinRequest(_Body):
     seat: Colour
 
@@ -224,6 +230,8 @@ def play_link(request: Request, game_id: str, token: str) -> str:
 #: The lobby's games to a page, by default and at most.
 LOBBY_PAGE: Final = 50
 LOBBY_MOST: Final = 100
+#: The games being played that the lobby offers to watch, by default.
+WATCH_PAGE: Final = 20
 #: A lobby cursor: the created time of a game, in microseconds since 1970 (UTC), and its id.
 LOBBY_CURSOR: Final = r"^[0-9]{1,17}\.[A-Za-z0-9_-]{1,32}$"
 _EPOCH: Final = datetime(1970, 1, 1, tzinfo=UTC)
@@ -567,6 +575,18 @@ def lobby(
     following = f"/api/lobby?after={_lobby_mark(rows[-1])}&limit={limit}" if more and rows else None
     games = [_summary(row, 0, cutoff) for row in rows]
     return Lobby(games=games, total=total, offset=offset, limit=limit, next=following)
+
+
+@router.get("/lobby/playing", response_model=Watchable, summary="Public games being played, to watch")
+def lobby_playing(
+    request: Request,
+    limit: Annotated[int, Query(ge=1, le=LOBBY_MOST, description="games to list")] = WATCH_PAGE,
+) -> Watchable:
+    """The public games under way, newest first: anyone may watch one at ``/play/{id}`` (a public
+    game needs no token to watch).  ``total`` says how many there are."""
+    cutoff = _cutoff(request)
+    rows, total = rooms_of(request).store.playing_public(limit)
+    return Watchable(games=[_summary(row, made, cutoff) for row, made in rows], total=total, limit=limit)
 
 
 def _lobby_mark(row: GameRow) -> str:

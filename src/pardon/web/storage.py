@@ -432,6 +432,19 @@ class Store:
             found = self._seats(connection, [row["id"] for row in rows])
             return [_game_row(row, found[row["id"]]) for row in rows], total, more
 
+    def playing_public(self, limit: int) -> tuple[list[tuple[GameRow, int]], int]:
+        """The public games being played, newest first (ties by id): ``limit`` of them, each with
+        its decisions so far, and how many there are in all.  Anyone may watch them (a public game
+        needs no token to watch)."""
+        with self.engine.connect() as connection:
+            where = (games.c.status == PLAYING, games.c.public.is_(True))
+            total = int(connection.execute(select(func.count()).select_from(games).where(*where)).scalar_one())
+            made = select(func.count()).where(decisions.c.game_id == games.c.id).scalar_subquery()
+            query = select(games, made.label("made")).where(*where)
+            rows = list(connection.execute(query.order_by(games.c.created.desc(), games.c.id).limit(limit)).mappings())
+            found = self._seats(connection, [row["id"] for row in rows])
+            return [(_game_row(row, found[row["id"]]), int(row["made"])) for row in rows], total
+
     def waiting_public(self, game_ids: list[str]) -> list[str]:
         """Those of ``game_ids`` that are public games still waiting for players."""
         if not game_ids:

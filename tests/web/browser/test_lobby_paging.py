@@ -21,7 +21,7 @@ OPEN_GAME = {"rules": "classic", "public": True, "seats": [{"kind": "open"}, {"k
 
 def shown(page: Any) -> list[str]:
     """The ids of the games on the lobby page, in order."""
-    ids: list[str] = page.locator(".game-card").evaluate_all("cards => cards.map((card) => card.dataset.game)")
+    ids: list[str] = page.locator("#games .game-card").evaluate_all("cards => cards.map((card) => card.dataset.game)")
     return ids
 
 
@@ -31,7 +31,7 @@ def test_show_more_games_reaches_every_game_of_the_lobby_each_once(start_server:
     assert server.rest("/api/lobby")["total"] == 130
     page.clock.install()  # the lobby refreshes only when the test says
     page.goto(server.url + "/lobby")
-    cards = page.locator(".game-card")
+    cards = page.locator("#games .game-card")
     expect(cards).to_have_count(50)
     assert shown(page) == made[::-1][:50]  # the newest first
     count, more = page.locator("#lobby-count"), page.get_by_role("button", name=re.compile("^Show more games"))
@@ -74,7 +74,7 @@ def test_a_lobby_without_a_total_is_shown_without_a_button_for_more(live_server:
 
     page.route(re.compile(r"/api/lobby(\?.*)?$"), games_alone)
     page.goto(live_server.url + "/lobby")
-    cards = page.locator(".game-card")
+    cards = page.locator("#games .game-card")
     cards.first.wait_for()
     listed = len(json.loads(page.evaluate("() => fetch('/api/lobby').then((r) => r.text())"))["games"])
     expect(cards).to_have_count(listed)

@@ -2,7 +2,9 @@
  * lobby.js — public games waiting for players, refreshed every few seconds; Join takes an open
  * seat (POST /api/games/{id}/join) and goes to it.  The newest games first, a page at a time:
  * "Show more games" adds the next page: the `next` URL of the last page read (GET /api/lobby?after=CURSOR&limit=M),
- * which goes on after the last game shown however the lobby changes meanwhile.
+ * which goes on after the last game shown however the lobby changes meanwhile.  Under them, the
+ * public games being played (GET /api/lobby/playing), each with a Watch link: a public game needs
+ * no token to watch.
  */
 import { api, capitalise, chip, el, levelName, localPath, noteMyGame, say, store, stored } from "/static/site.js";
 
@@ -232,6 +234,80 @@ function showCount() {
   button.hidden = left <= 0;
 }
 
+/** Who plays a seat of a game under way. */
+function playerOf(seat) {
+  return seat.kind === "bot" ? `computer (${levelName(seat.level)})` : seat.name;
+}
+
+function watchTitle(game) {
+  return `${game.rules_name ?? capitalise(game.rules)} game · ${game.seats.length} players · move ${game.event}`;
+}
+
+function watchCard(game) {
+  return el(
+    "li",
+    { class: "panel game-card", dataset: { game: game.id } },
+    el("h3", {}, el("span", { id: `watch-${game.id}` }), el("span", { class: "badge joined" }, "Playing")),
+    el("ul", { class: "seats-list", "aria-label": "Players" }),
+    el(
+      "a",
+      { class: "button primary", href: `/play/${encodeURIComponent(game.id)}`, "aria-describedby": `watch-${game.id}` },
+      "Watch",
+    ),
+  );
+}
+
+function updateWatchCard(card, game) {
+  setText(card.querySelector(`[id="watch-${game.id}"]`), watchTitle(game));
+  reconcile(card.querySelector(".seats-list"), game.seats, {
+    key: (seat) => seat.colour,
+    keyOf: (line) => line.dataset.colour,
+    make: (seat) => el("li", { dataset: { colour: seat.colour } }, chip(seat.colour), " ", el("span", { class: "who" }, playerOf(seat))),
+    update: (line, seat) => setText(line.querySelector(".who"), playerOf(seat)),
+  });
+}
+
+/** The games being played, updated in place (a focused Watch link stays), and how many there are. */
+function showPlaying(answer) {
+  const box = $("playing");
+  box.setAttribute("aria-busy", "false");
+  const games = answer.games;
+  if (!games.length) {
+    if (!box.querySelector(".notice")) box.replaceChildren(el("p", { class: "notice" }, "No public game is being played just now."));
+  } else {
+    let list = box.querySelector("ul.games");
+    if (!list) {
+      list = el("ul", { class: "games" });
+      box.replaceChildren(list);
+    }
+    reconcile(list, games, {
+      key: (game) => game.id,
+      keyOf: (card) => card.dataset.game,
+      make: (game) => {
+        const card = watchCard(game);
+        updateWatchCard(card, game);
+        return card;
+      },
+      update: updateWatchCard,
+    });
+  }
+  const count = $("playing-count");
+  const total = Number.isInteger(answer.total) ? answer.total : games.length;
+  const words = `${total} public ${total === 1 ? "game is" : "games are"} being played`;
+  count.hidden = total === 0;
+  setText(count, total > games.length ? `${words}; the newest ${games.length} are shown.` : `${words}.`);
+}
+
+/** The games to watch; a server without them (an older one) leaves the section saying so. */
+async function loadPlaying() {
+  try {
+    showPlaying(await api("/api/lobby/playing"));
+  } catch (error) {
+    $("playing").setAttribute("aria-busy", "false");
+    setText($("playing"), `The games being played could not be loaded: ${error.message}`);
+  }
+}
+
 async function load() {
   if (joining) return;
   let answer;
@@ -248,6 +324,7 @@ async function load() {
   Object.assign(lobby, answer);
   announceChanges(lobby.games);
   showGames(lobby.games);
+  await loadPlaying();
   $("updated").textContent = `Updated ${new Date().toLocaleTimeString()}; refreshes by itself.`;
 }
 
