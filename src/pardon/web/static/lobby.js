@@ -193,30 +193,36 @@ async function loadGames(wanted) {
   return { games, total, pageSize, next };
 }
 
+/** Show `games` in `box` as a list of cards, each made by `make` and brought up to date by
+ * `update` in place, keyed by game id (a focused button or link on a card stays); `empty()` (of
+ * class `emptyClass`) where there are none. */
+function showCards(box, games, { empty, emptyClass, make, update }) {
+  box.setAttribute("aria-busy", "false");
+  if (!games.length) {
+    if (!box.querySelector(`.${emptyClass}`)) box.replaceChildren(empty());
+    return;
+  }
+  let list = box.querySelector("ul.games");
+  if (!list) {
+    list = el("ul", { class: "games" });
+    box.replaceChildren(list);
+  }
+  reconcile(list, games, {
+    key: (game) => game.id,
+    keyOf: (card) => card.dataset.game,
+    make: (game) => {
+      const card = make(game);
+      update(card, game);
+      return card;
+    },
+    update,
+  });
+}
+
 /** Draw the games: the cards are updated in place, keyed by game id, so that a focused Join
  * button stays; then how many there are, and the button for more. */
 function showGames(games) {
-  const box = $("games");
-  box.setAttribute("aria-busy", "false");
-  if (!games.length) {
-    if (!box.querySelector(".empty")) box.replaceChildren(emptyNotice());
-  } else {
-    let list = box.querySelector("ul.games");
-    if (!list) {
-      list = el("ul", { class: "games" });
-      box.replaceChildren(list);
-    }
-    reconcile(list, games, {
-      key: (game) => game.id,
-      keyOf: (card) => card.dataset.game,
-      make: (game) => {
-        const card = gameCard(game);
-        updateCard(card, game);
-        return card;
-      },
-      update: updateCard,
-    });
-  }
+  showCards($("games"), games, { empty: emptyNotice, emptyClass: "empty", make: gameCard, update: updateCard });
   showCount();
 }
 
@@ -269,28 +275,9 @@ function updateWatchCard(card, game) {
 
 /** The games being played, updated in place (a focused Watch link stays), and how many there are. */
 function showPlaying(answer) {
-  const box = $("playing");
-  box.setAttribute("aria-busy", "false");
   const games = answer.games;
-  if (!games.length) {
-    if (!box.querySelector(".notice")) box.replaceChildren(el("p", { class: "notice" }, "No public game is being played just now."));
-  } else {
-    let list = box.querySelector("ul.games");
-    if (!list) {
-      list = el("ul", { class: "games" });
-      box.replaceChildren(list);
-    }
-    reconcile(list, games, {
-      key: (game) => game.id,
-      keyOf: (card) => card.dataset.game,
-      make: (game) => {
-        const card = watchCard(game);
-        updateWatchCard(card, game);
-        return card;
-      },
-      update: updateWatchCard,
-    });
-  }
+  const empty = () => el("p", { class: "notice" }, "No public game is being played just now.");
+  showCards($("playing"), games, { empty, emptyClass: "notice", make: watchCard, update: updateWatchCard });
   const count = $("playing-count");
   const total = Number.isInteger(answer.total) ? answer.total : games.length;
   const words = `${total} public ${total === 1 ? "game is" : "games are"} being played`;
