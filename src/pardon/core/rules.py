@@ -121,7 +121,7 @@ OPTION_HELP: Final[dict[str, str]] = {
     "leave_start": "cards that bring a pawn out: 'circle' (1, 2, Sorry!), 'forward-count', 'forward-circle'",
     "sorry_forward_4": "a Sorry! may instead move one of your pawns forward 4 (2013)",
     "partners": "Red+Yellow against Blue+Green; play either partner's pawns (4 players)",
-    "partner_split": "partners' split 7: between 'two' pawns (1939) or 'any' number of team pawns (P92)",
+    "partner_split": "partners' split 7: between 'two' pawns (1939) or 'any' number of team pawns (1992)",
     "scoring": "points: 'none', '1939' (Point Scoring Sorry) or '1992' (play for points)",
     "solo": "one player alone: count the cards drawn until every pawn is Home",
     "hand": "cards in each hand: 0 (draw one a turn) or 5 (hands of five, 1992)",
@@ -149,9 +149,9 @@ PRESETS: Final[dict[str, Rules]] = {
 }
 
 PRESET_HELP: Final[dict[str, str]] = {
-    "classic": "the classic game: 45 cards, 4 pawns, a 2 draws again (1939 rules, P92)",
+    "classic": "the classic game: 45 cards, 4 pawns, a 2 draws again (1939, Parker Brothers 1992)",
     "classic-1939": "the 1939 game: 44 cards, the older board's diamonds, with Point Scoring Sorry as an option",
-    "partners": "4 players in teams, Red+Yellow against Blue+Green, either partner's pawns (P92)",
+    "partners": "4 players in teams, Red+Yellow against Blue+Green, either partner's pawns (Parker Brothers 1992)",
     "adult": "1992 play for points: one pawn out, hands of five cards, 1992 points",
     "modern": "2013 Hasbro with Fire and Ice: 3 pawns, any forward card leaves Start, own-colour slides",
     "modern-no-tokens": "2013 Hasbro without Fire and Ice: 3 pawns, any forward card leaves Start, own-colour slides",
