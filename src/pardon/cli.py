@@ -540,7 +540,7 @@ def _puzzle_reason(puzzle: Any, answer: Any) -> str:
 
 def command_sim(arguments: argparse.Namespace) -> int:
     from pardon.batch.runs import check_engine
-    from pardon.sim.simulate import Simulation, default_jobs, held_games, run_simulation
+    from pardon.sim.simulate import SETTINGS, Simulation, default_jobs, held_games, run_simulation
 
     if arguments.dask and arguments.scheduler:
         raise UserError("choose --dask local or --scheduler ADDRESS, not both")
@@ -553,8 +553,6 @@ def command_sim(arguments: argparse.Namespace) -> int:
         _at_least_one("--jobs", arguments.jobs)
     else:
         _local_jobs(arguments.jobs)
-    from pardon.sim.simulate import SETTINGS
-
     players = _players(arguments.rules, arguments.players or _held_players(arguments.out, SETTINGS))
     simulation = Simulation(arguments.rules, players, tuple(_levels(arguments.bots)), arguments.games, arguments.seed)
     jobs = arguments.jobs or default_jobs()

@@ -207,8 +207,7 @@ def _legend_mark(mark: str, colour: bool) -> str:
     if mark == ">=o":
         return "".join(ansi(BoardCell(sign, SLIDE, 0)) for sign in mark)
     kinds = {"[R]": PAWN, " . ": TRACK, " : ": SAFETY, "sNr": START_CELL, "hNr": HOME_CELL, "*R*": PAWN, "#R#": PAWN}
-    if mark in ("*F*", "#I#"):
-        return ansi(BoardCell(mark, TOKEN))
+    kinds |= {"*F*": TOKEN, "#I#": TOKEN}  # a token's colour is its own, whatever the cell's
     return ansi(BoardCell(mark, kinds[mark], -1 if mark == " . " else 0))
 
 

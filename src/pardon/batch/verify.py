@@ -112,10 +112,11 @@ def cross_check(config: Config, seeds: Iterable[int]) -> Report:
             chosen = found[index, int(actions[index])]
             move = next(move for move in moves if position_key(move.result) == chosen)
             counted = (int(played.bumps[index]), int(played.slides[index]))
-            if counted != (len(move.bumps), slides_ridden(config.rules, move)):
+            core_counts = (len(move.bumps), slides_ridden(config.rules, move))
+            if counted != core_counts:
                 raise MismatchError(
                     f"{where}: the batch counts {counted[0]} bumps and {counted[1]} slides, the core "
-                    f"{len(move.bumps)} and {slides_ridden(config.rules, move)}"
+                    f"{core_counts[0]} and {core_counts[1]}"
                 )
             state = apply(config.rules, state, move)
             reached = core_position(config, after, index)

@@ -177,7 +177,7 @@ class PardonState(pyspiel.State):  # type: ignore[misc]
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
             return f"draw {card_name(action)}"
-        moves = legal_moves(self.rules, self.state) if self._moves is None else self._moves
+        moves = self.moves()
         if not 0 <= action < len(moves):
             return f"action {action} (not legal here)"
         colour = decider(self.state)

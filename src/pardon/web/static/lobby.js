@@ -240,11 +240,6 @@ function showCount() {
   button.hidden = left <= 0;
 }
 
-/** Who plays a seat of a game under way. */
-function playerOf(seat) {
-  return seat.kind === "bot" ? `computer (${levelName(seat.level)})` : seat.name;
-}
-
 function watchTitle(game) {
   return `${game.rules_name ?? capitalise(game.rules)} game · ${game.seats.length} players · move ${game.event}`;
 }
@@ -268,8 +263,8 @@ function updateWatchCard(card, game) {
   reconcile(card.querySelector(".seats-list"), game.seats, {
     key: (seat) => seat.colour,
     keyOf: (line) => line.dataset.colour,
-    make: (seat) => el("li", { dataset: { colour: seat.colour } }, chip(seat.colour), " ", el("span", { class: "who" }, playerOf(seat))),
-    update: (line, seat) => setText(line.querySelector(".who"), playerOf(seat)),
+    make: (seat) => el("li", { dataset: { colour: seat.colour } }, chip(seat.colour), " ", el("span", { class: "who" }, player(seat))),
+    update: (line, seat) => setText(line.querySelector(".who"), player(seat)), // no seat of a game under way is open
   });
 }
 
