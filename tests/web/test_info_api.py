@@ -49,7 +49,7 @@ def test_each_preset_has_its_own_rules_sections(server: TestClient) -> None:
     for name in PRESETS:
         page = server.get(f"/api/rules/{name}").json()
         titles[name] = [section["title"] for section in page["sections"]]
-        assert any(title.startswith("The classic game") for title in titles[name])
+        assert titles[name][0].startswith("The classic game")  # how to play first, the board's numbering later
         assert {row["option"] for row in page["options"]} >= {"deck", "pawns", "tokens"}
     assert any("Fire and Ice" in title for title in titles["modern"])
     assert not any("Fire and Ice" in title for title in titles["classic"])

@@ -3,11 +3,12 @@ fill it; an open seat carries no name meant for someone else."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any
 
 from fastapi.testclient import TestClient
-from web_support import Player, create
+from web_support import Player, create, token_of
 
 Message = dict[str, Any]
 
@@ -112,6 +113,27 @@ def test_a_join_refused_names_the_seat_as_the_pages_do(server: TestClient) -> No
     assert server.post(f"/api/games/{game['id']}/join", json={"seat": "red"}).status_code == 200
     taken = server.post(f"/api/games/{game['id']}/join", json={"seat": "red"})
     assert taken.status_code == 409 and taken.json()["message"] == "Red has been taken"
+
+
+def test_a_joiner_gives_a_name_everyone_sees_and_a_lapsed_joiners_name_goes_with_the_seat(
+    make_server: Callable[..., TestClient],
+) -> None:
+    """A player joining from the lobby could not give a name: every such seat was "Yellow"."""
+    server = make_server(join_grace=0.5)
+    game = create(server, [{"kind": "human", "name": "Host"}, {"kind": "open"}], public=True)
+    too_long = server.post(f"/api/games/{game['id']}/join", json={"seat": "yellow", "name": "x" * 41})
+    assert too_long.status_code == 422
+    joined = server.post(f"/api/games/{game['id']}/join", json={"seat": "yellow", "name": " \u202eSam "})
+    assert joined.status_code == 200, joined.text
+    names = lambda: [seat["name"] for seat in server.get(f"/api/games/{game['id']}").json()["seats"]]  # noqa: E731
+    assert names() == ["Host", "Sam"]  # cleaned as every name is
+    with server.websocket_connect(game["websocket"]) as socket:  # the host sees the joiner's name on the seat
+        host = Player(socket)
+        host.hello(token_of(game, "red"))
+        assert [seat["name"] for seat in host.state["seats"]] == ["Host", "Sam"], host.state["seats"]
+    time.sleep(0.6)  # Sam never came: the seat is open again, and its next joiner gives no name
+    assert server.post(f"/api/games/{game['id']}/join", json={"seat": "yellow"}).status_code == 200
+    assert names() == ["Host", "Yellow"]
 
 
 def test_the_lobby_offers_the_public_games_being_played_to_watch(make_server: Callable[..., TestClient]) -> None:

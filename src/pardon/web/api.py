@@ -157,6 +157,7 @@ class Watchable(BaseModel):
 
 class JoinRequest(_Body):
     seat: Colour
+    name: Name = Field(default="", description="the joiner's name, as the others will see it; left out: the colour's")
 
 
 class ComputerRequest(_Body):
@@ -635,12 +636,13 @@ def join(game_id: str, body: JoinRequest, request: Request) -> Any:
         return refused
     token = new_token()
     hashed = hash_token(token)
-    if not rooms.store.join_seat(game_id, colour, hashed, now, cutoff):
+    name = seat_name(colour, None, body.name)  # a lapsed joiner's name goes with their seat
+    if not rooms.store.join_seat(game_id, colour, hashed, now, cutoff, name):
         raise ApiError(409, "seat_taken", f"{where} has been taken")
     limit.joined(address, hashed)
     room = rooms.rooms.get(game_id)
     if room is not None:  # queued before the reply, so before the new player connects: its token opens the seat
-        rooms.on_loop(room.seat_joined, replace(seat, token_hash=hashed, claimed=False, joined_at=now))
+        rooms.on_loop(room.seat_joined, replace(seat, token_hash=hashed, claimed=False, joined_at=now, name=name))
     return Joined(id=game_id, colour=body.seat, token=token, link=play_link(request, game_id, token))
 
 

@@ -1,9 +1,10 @@
 """The rules of each preset for the browser, read from docs/rules.md and shown as HTML sections.
 
 docs/rules.md is the one text of the rules; this module cuts it into sections by heading and
-picks the ones a preset's players need: the board, the cards, the classic game every edition
-builds on, then what the preset changes.  The markdown it uses (headings, paragraphs, lists,
-tables, emphasis, code, links) is rendered here, escaped first, so the page needs no library.
+picks the ones a preset's players need: the classic game every edition builds on, the cards,
+then what the preset changes, then the words, the board's numbering and common mistakes.  The
+markdown it uses (headings, paragraphs, lists, tables, emphasis, code, links) is rendered here,
+escaped first, so the page needs no library.
 
 >>> to_html("A **bump**: `4 20-16` <b>")
 '<p>A <strong>bump</strong>: <code>4 20-16</code> &lt;b&gt;</p>'
@@ -24,9 +25,10 @@ from pardon.core.rules import OPTION_HELP, PRESET_HELP, PRESETS
 #: docs/rules.md, packaged beside this module (a link to it in the source tree, a copy in a wheel).
 RULES_DOC: Final = Path(__file__).with_name("rules.md")
 
-#: Sections every preset's page shows, before and after its own (titles as in docs/rules.md).
-COMMON_BEFORE: Final = ("The board", "Cards", "The classic game")
-COMMON_AFTER: Final = ("Who goes first", "Words players use", "Common mistakes", "Open questions")
+#: Sections every preset's page shows, before and after its own (titles as in docs/rules.md):
+#: how to play first; the board's numbering, a reference, after the words players use.
+COMMON_BEFORE: Final = ("The classic game", "Cards")
+COMMON_AFTER: Final = ("Who goes first", "Words players use", "The board", "Common mistakes", "Open questions")
 
 #: The sections of docs/rules.md that belong to each preset (title prefixes).
 PRESET_SECTIONS: Final[dict[str, tuple[str, ...]]] = {

@@ -542,12 +542,12 @@ class Store:
             self._announce(connection, [game_id])
             return True
 
-    def join_seat(self, game_id: str, colour: int, token_hash: str, now: datetime, cutoff: datetime) -> bool:
-        """Keep an open seat, with its new token, for whoever asked first, until its player comes
-        (:meth:`claim_seat`) or the grace time is over (joined before ``cutoff``: the seat is
-        free again, and a new join voids the last joiner's token).  The database decides, by a
-        conditional update (the seat must still be open and free): of any number of simultaneous
-        joins, from any number of processes, exactly one gets True."""
+    def join_seat(self, game_id: str, colour: int, token_hash: str, now: datetime, cutoff: datetime, name: str) -> bool:
+        """Keep an open seat, with its new token and its joiner's ``name``, for whoever asked
+        first, until its player comes (:meth:`claim_seat`) or the grace time is over (joined
+        before ``cutoff``: the seat is free again, and a new join voids the last joiner's token).
+        The database decides, by a conditional update (the seat must still be open and free): of
+        any number of simultaneous joins, from any number of processes, exactly one gets True."""
         with self._transaction() as connection:
             taken = connection.execute(
                 update(seats)
@@ -558,7 +558,7 @@ class Store:
                     seats.c.claimed.is_(False),
                     _free(cutoff),
                 )
-                .values(token_hash=token_hash, joined_at=now)
+                .values(token_hash=token_hash, joined_at=now, name=name)
             )
             if taken.rowcount != 1:
                 return False

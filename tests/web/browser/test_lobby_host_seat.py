@@ -70,3 +70,26 @@ def test_a_seat_joined_whose_page_never_opened_is_still_this_browsers(live_serve
         assert (summary["colour"], summary["taken"]) == ("red", True)
     finally:
         context.close()
+
+
+def test_a_joiner_names_themself_in_the_lobby_and_the_host_sees_the_name(live_server: Any, browser: Any) -> None:
+    """Every player joining from the lobby was "Yellow" everywhere: no name could be given."""
+    seats = [{"kind": "human", "name": "Host"}, {"kind": "open"}]
+    created = live_server.rest("/api/games", {"rules": "classic", "public": True, "seats": seats})
+    joiner, host = browser.new_context(), browser.new_context()
+    try:
+        page = joiner.new_page()
+        page.goto(live_server.url + "/lobby")
+        page.get_by_label("Your name").fill("Sam")
+        page.locator(f"[data-game='{created['id']}']").get_by_role("button", name="Join as Yellow", exact=True).click()
+        page.wait_for_function("() => window.pardonGame && window.pardonGame.ready")
+        expect(page.locator("#seats")).to_contain_text("Sam")
+        seat = host.new_page()
+        seat.goto(created["seats"][0]["link"])
+        seat.wait_for_function("() => window.pardonGame && window.pardonGame.ready")
+        expect(seat.locator("#seats")).to_contain_text("Sam")
+        page.goto(live_server.url + "/lobby")  # the name is kept for the next join
+        expect(page.get_by_label("Your name")).to_have_value("Sam")
+    finally:
+        joiner.close()
+        host.close()

@@ -340,6 +340,16 @@ def test_the_rules_contents_are_a_finger_tall_on_a_touch_screen(
     assert desktop.keys() == contents.keys() and not page.locator(".rules-nav summary").is_visible()
     assert all(height < 2 * FINGER for height in desktop.values())
     assert min(desktop.values()) < 20
+    # the page opens on how to play, not on the board's table of square numbers
+    assert page.locator("#rules-body h2").first.inner_text().startswith("The classic game")
+    # every section's entry starts at one left edge, each sub-section's at one edge further in
+    edges = page.evaluate(
+        """() => [...document.querySelectorAll('#toc li')].map((li) =>
+            [li.classList.contains('sub'), Math.round(li.querySelector('a').getBoundingClientRect().left)])"""
+    )
+    tops = {left for sub, left in edges if not sub}
+    subs = {left for sub, left in edges if sub}
+    assert len(tops) == 1 and len(subs) == 1 and min(subs) > min(tops), edges
 
 
 SMALL_UPRIGHT = {"width": 320, "height": 568}  # a small phone held upright (an iPhone SE)

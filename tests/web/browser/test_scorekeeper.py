@@ -322,14 +322,13 @@ def test_the_game_form_scores_as_the_core_and_totals_toward_the_target(page: Any
     assert page.locator("#standing").inner_text() == f"Red wins the match with {totals[0]} points!"
 
 
-def finished_server_game(page: Any, server: Any) -> dict[str, Any]:
-    """A game of two named computers, doubling allowed (seed 4: one double accepted, then the other
-    player drops out of the next), watched from the page until it ends."""
-    body = {
-        "rules": "classic(scoring=1939,doubling=true)",
-        "seed": 4,
-        "seats": [{"kind": "bot", "name": "Grandma"}, {"kind": "bot", "name": "Sam"}],
-    }
+NAMED_COMPUTERS = [{"kind": "bot", "name": "Grandma"}, {"kind": "bot", "name": "Sam"}]
+
+
+def finished_server_game(page: Any, server: Any, seats: list[dict[str, Any]] = NAMED_COMPUTERS) -> dict[str, Any]:
+    """A game of two computers (by default named, doubling allowed; seed 4: one double accepted,
+    then the other player drops out of the next), watched from the page until it ends."""
+    body = {"rules": "classic(scoring=1939,doubling=true)", "seed": 4, "seats": seats}
     game: dict[str, Any] = server.rest("/api/games", body)
     url = server.url
     page.goto(f"{url}/scorekeeper")
@@ -384,6 +383,19 @@ def test_a_server_game_is_added_to_the_match_with_one_click(page: Any, browser: 
         assert sheet(other)[2][0] == "2 ×2 pardon"
     finally:
         context.close()
+
+
+def test_a_server_games_players_are_named_with_their_colour_once(page: Any, live_server: Any) -> None:
+    """Two unnamed computers of one level are told apart by colour on the server ("Computer
+    (Hard) (Blue)"): the offer says that name as it is, not with its colour again."""
+    seats = [{"kind": "bot", "level": "greedy"}, {"kind": "bot", "level": "greedy"}]
+    game = finished_server_game(page, live_server, seats)
+    page.goto(f"{live_server.url}/scorekeeper?add={game['id']}")
+    offer = page.locator("#offer-text")
+    expect(offer).to_contain_text("is over:")
+    said = offer.inner_text() + page.locator("#offer-sides").inner_text()
+    assert not re.search(r"\((Red|Yellow)\) \((Red|Yellow)\)", said), said
+    assert said.count("(Red) counts for") == 1 and said.count("(Yellow) counts for") == 1, said
 
 
 def test_the_score_pad_fits_a_phone_in_portrait(browser: Any, live_server: Any, artefacts: Path) -> None:

@@ -487,14 +487,24 @@ function showTokens(board, tokens) {
       const pawns = board.position?.pawns ?? {};
       const location = locationOf((pawns[token.colour] ?? [])[token.pawn]);
       const holder = (board.pawns[token.colour] ?? []).find((pawn) => pawn.location === location);
-      if (holder) point = { x: holder.point.x + 13, y: holder.point.y - 13 };
+      if (holder) {
+        // a ring round the pawn that holds it, seen from across the table; the badge at its shoulder
+        el("circle", { cx: holder.point.x, cy: holder.point.y, r: UNIT * 0.47, class: `token-halo ${name}` }, layer);
+        point = { x: holder.point.x + 14, y: holder.point.y - 14 };
+      }
     }
     const group = el("g", { class: `token ${name}`, transform: `translate(${point.x} ${point.y})` }, layer);
-    el("circle", { r: 9, class: "token-face" }, group);
-    el("text", { class: "token-letter", y: 0.5 }, group).textContent = name === "fire" ? "F" : "I";
+    el("circle", { r: 11, class: "token-face" }, group);
+    el("path", { d: TOKEN_ICONS[name], class: "token-icon" }, group);
     el("title", {}, group).textContent = name === "fire" ? "the Fire token" : "the Ice token";
   }
 }
+
+/** A flame and a snowflake, drawn rather than lettered: a tiny "F" or "I" was hard to see. */
+const TOKEN_ICONS = {
+  fire: "M0,-8 C6,-2 6,4 0,8 C-6,4 -6,-2 0,-8 Z",
+  ice: "M0,-8 V8 M-6.9,-4 L6.9,4 M-6.9,4 L6.9,-4 M-2.5,-6.5 L0,-4 L2.5,-6.5 M-2.5,6.5 L0,4 L2.5,6.5",
+};
 
 function pawnAt(board, key) {
   const [colour, where] = key.split(":");

@@ -381,7 +381,9 @@ async function join(id, colour, button) {
   say($("lobby-error"), "");
   loadFailed = false;
   try {
-    const joined = await api(`/api/games/${id}/join`, { json: { seat: colour } });
+    const name = $("my-name").value.trim();
+    store(NAME_KEY, name);
+    const joined = await api(`/api/games/${id}/join`, { json: { seat: colour, name } });
     keepJoined(id, colour, joined.token);
     location.assign(localPath(joined.link));
   } catch (error) {
@@ -398,6 +400,9 @@ window.addEventListener("pageshow", (event) => {
   joining = false; // back from the seat joined (the back-forward cache): the lobby as it is now, its buttons live
   refresh();
 });
+/** The name this browser joins by, kept for the next visit. */
+const NAME_KEY = "pardon.lobbyName";
+$("my-name").value = stored(NAME_KEY) ?? "";
 $("refresh").addEventListener("click", refresh);
 $("show-more").addEventListener("click", showMore);
 refresh();
