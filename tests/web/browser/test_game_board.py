@@ -269,9 +269,11 @@ def test_the_ice_is_explained_and_put_on_a_pawn_on_the_board(live_server: Any, p
     assert gap < 30
     # the Ice is seen from across the table: a ring round its pawn, and a badge bigger than a letter was
     assert page.locator(".token-halo.ice").count() == 1
-    badge = page.locator(".token.ice").bounding_box()
-    square = page.locator(".square-face").first.bounding_box()
-    assert badge and square and badge["width"] >= 0.55 * square["width"], (badge, square)  # a letter's disc was 0.5
+    widths = page.evaluate(
+        """() => [document.querySelector('.token.ice'), document.querySelector('.square-face')]
+            .map((node) => node.getBoundingClientRect().width)"""
+    )
+    assert widths[0] >= 0.55 * widths[1], widths  # the badge to a square: a letter's disc was 0.5
 
 
 def test_the_fire_is_offered_with_its_meaning_and_can_be_left(live_server: Any, page: Any) -> None:

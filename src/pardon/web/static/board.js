@@ -38,6 +38,9 @@
 
 const NS = "http://www.w3.org/2000/svg";
 const UNIT = 40; // pixels of the viewBox per board square
+/** The board's rim round the track, where each square's number is printed (viewBox units): wide
+ * enough for an 11 px number however small the board is drawn (a phone). */
+const RIM = 26;
 const LETTERS = { red: "R", blue: "B", yellow: "Y", green: "G" };
 const STEP_MS = 120;
 const SLIDE_MS = 70;
@@ -106,12 +109,13 @@ function turnedPoint(geometry, turns, point) {
 export function createBoard(container, geometry, handlers = {}) {
   const size = px(geometry.size);
   const svg = el("svg", {
-    viewBox: `-8 -8 ${size + 16} ${size + 16}`,
+    viewBox: `${-RIM - 2} ${-RIM - 2} ${size + 2 * RIM + 4} ${size + 2 * RIM + 4}`,
     class: "board",
     role: "group",
     "aria-label": "The Sorry! board",
   });
   container.replaceChildren(svg);
+  keepTextReadable(svg, size + 2 * RIM + 4);
   const turns = turnsFor(geometry, handlers.seat ?? "red");
   const board = {
     svg,
@@ -184,13 +188,26 @@ function activate(board, target) {
 
 function drawBase(board) {
   const size = px(board.geometry.size);
-  el("rect", { x: -6, y: -6, width: size + 12, height: size + 12, rx: 14, class: "board-edge" }, board.layers.base);
+  el("rect", { x: -RIM, y: -RIM, width: size + 2 * RIM, height: size + 2 * RIM, rx: 14, class: "board-edge" }, board.layers.base);
   el("rect", { x: 0, y: 0, width: size, height: size, rx: 4, class: "board-face" }, board.layers.base);
   el("rect", { x: UNIT, y: UNIT, width: size - 2 * UNIT, height: size - 2 * UNIT, class: "board-inner" }, board.layers.base);
 }
 
+/** Each track square's number on the rim beside it, the numbers every move's words use ("4 to 12"). */
+function drawSquareNumbers(board) {
+  const size = px(board.geometry.size);
+  const out = UNIT / 2 + RIM / 2; // from a square's centre to the middle of the rim
+  for (const square of board.geometry.track) {
+    const { x, y } = board.at(square);
+    const dx = x < UNIT ? -out : x > size - UNIT ? out : 0;
+    const dy = y < UNIT ? -out : y > size - UNIT ? out : 0;
+    el("text", { x: x + dx, y: y + dy, class: "square-number" }, board.layers.base).textContent = String(square.square);
+  }
+}
+
 function drawTrack(board) {
   const { track, diamonds, fire_spaces: fire } = board.geometry;
+  drawSquareNumbers(board);
   for (const square of track) {
     const group = el("g", { class: `square side-${square.side}`, "data-place": `sq:${square.square}` }, board.layers.track);
     const centre = board.at(square);
@@ -220,6 +237,8 @@ function drawColour(board, colour) {
     const centre = board.at(point);
     el("rect", { x: centre.x - UNIT / 2, y: centre.y - UNIT / 2, width: UNIT, height: UNIT, class: "safety-face" }, group);
     el("title", {}, group).textContent = `${colour} Safety Zone S${index + 1}`;
+    // its name as the words of a move say it ("32 to S5"), under any pawn standing there
+    el("text", { x: centre.x, y: centre.y, class: "safety-number" }, group).textContent = `S${index + 1}`;
     board.places[key] = group;
   });
   for (const name of ["start", "home"]) {
@@ -265,6 +284,28 @@ function drawSlides(board) {
     );
     el("circle", { cx: last.x, cy: last.y, r: UNIT * 0.26, class: "slide-end" }, group);
   }
+}
+
+/** The size of the card's rule text, in viewBox units (pardon.css: .card-text). */
+const CARD_TEXT_UNITS = 10.5;
+/** The smallest text a player should have to read on the board, in CSS pixels. */
+const SMALLEST_TEXT_PX = 11;
+
+/** However small the board is drawn (a phone), its words stay readable: `--smallest-text` is
+ * SMALLEST_TEXT_PX in viewBox units at the size the board is drawn now, and every text on the
+ * board is at least that big (pardon.css). */
+function keepTextReadable(svg, width) {
+  const fit = () => {
+    const drawn = svg.getBoundingClientRect().width;
+    if (drawn <= 0) return;
+    const smallest = (SMALLEST_TEXT_PX * width) / drawn;
+    svg.style.setProperty("--smallest-text", `${smallest}px`);
+    // the centre card's rule text (10.5 units, wrapped to fit the card) cannot grow: shown as
+    // its number alone, large, where it would be read smaller (the panel says it in full)
+    svg.classList.toggle("small-board", smallest > CARD_TEXT_UNITS);
+  };
+  fit();
+  if (window.ResizeObserver) new ResizeObserver(fit).observe(svg);
 }
 
 function drawCentre(board) {
