@@ -3,7 +3,8 @@ colour), played by the batch engine (:mod:`pardon.batch`) with a batch of one.
 
 Each agent's observation is a dict of ``observation`` (the 1,098 planes of
 :mod:`pardon.batch.observe`, seen from that agent) and ``action_mask`` (141 int8, all
-zeros unless the agent is to play).  Actions are the batch's fixed encoding
+zeros unless the agent is to play; every legal action, or with ``mask="distinct"`` one
+for each distinct move, a legal action outside it still accepted).  Actions are the batch's fixed encoding
 (:mod:`pardon.batch.actions`).  The winner gets +1 and every other player -1 when the
 game ends.  ``infos[agent]`` holds the position as JSON (docs/json.md) and the card to
 play.  ``render()`` draws the board as text (``render_mode="ansi"``; printed with
@@ -34,7 +35,7 @@ from pardon.core.cards import card_name
 from pardon.core.errors import IllegalError, InvalidError
 from pardon.core.jsonio import position_to_json
 from pardon.core.rules import parse_rules
-from pardon.env.vector import action_number, ignore_options, observation_space, seed_number, shown
+from pardon.env.vector import action_number, ignore_options, mask_kind, observation_space, offered, seed_number, shown
 from pardon.textboard import render
 
 RENDER_MODES = ("ansi", "human")
@@ -46,7 +47,8 @@ def env(**options: Any) -> SorryAECEnv:
 
 
 class SorryAECEnv(AECEnv):  # type: ignore[misc]
-    """A game of ``rules`` between ``players`` agents."""
+    """A game of ``rules`` between ``players`` agents; ``mask="distinct"`` offers one action
+    for each distinct move in ``action_mask`` (``"legal"``, the default: every legal action)."""
 
     metadata: ClassVar[dict[str, Any]] = {
         "render_modes": list(RENDER_MODES),
@@ -54,8 +56,11 @@ class SorryAECEnv(AECEnv):  # type: ignore[misc]
         "is_parallelizable": False,
     }
 
-    def __init__(self, rules: str = "classic", players: int = 2, render_mode: str | None = None) -> None:
+    def __init__(
+        self, rules: str = "classic", players: int = 2, render_mode: str | None = None, mask: str = "legal"
+    ) -> None:
         super().__init__()
+        self.mask = mask_kind(mask)
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise InvalidError(f"unknown render mode {render_mode!r}: choose {', '.join(RENDER_MODES)}")
         self.config = Config(parse_rules(rules), players)
@@ -81,13 +86,18 @@ class SorryAECEnv(AECEnv):  # type: ignore[misc]
         if seed is None:
             seed = int(np.random.SeedSequence().generate_state(1)[0])
         self.games = new_games(self.config, np.array([seed_number(seed)], dtype=np.uint32))
-        self.lanes = legal_lanes(self.config, self.games)
+        self._update_lanes()
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self._update()
+
+    def _update_lanes(self) -> None:
+        """The legal lanes (what a step accepts) and the lanes the mask offers."""
+        self.lanes = legal_lanes(self.config, self.games)
+        self.offered = offered(self.config, self.games, self.lanes, self.mask)
 
     def _update(self) -> None:
         """Whose turn it is and what every agent is told of the position."""
@@ -101,7 +111,7 @@ class SorryAECEnv(AECEnv):  # type: ignore[misc]
     def observe(self, agent: str) -> dict[str, Any]:
         turn = int(self.games.turn[0])
         observer = (self._seat(agent) - turn) % self.config.players
-        mask = self.lanes[:, 0].astype(np.int8) if observer == 0 else np.zeros(ACTIONS, dtype=np.int8)
+        mask = self.offered[:, 0].astype(np.int8) if observer == 0 else np.zeros(ACTIONS, dtype=np.int8)
         return {"observation": observe(self.config, self.games, observer)[0], "action_mask": mask}
 
     def step(self, action: int | None) -> None:
@@ -117,7 +127,7 @@ class SorryAECEnv(AECEnv):  # type: ignore[misc]
             raise IllegalError(f"{agent} cannot take action {action}: the legal actions are {legal}")
         self._cumulative_rewards[agent] = 0.0
         self.games, _ = step(self.config, self.games, np.array([number], dtype=np.int32))
-        self.lanes = legal_lanes(self.config, self.games)
+        self._update_lanes()
         winner = int(self.games.winner[0])
         if winner >= 0:
             for seat, name in enumerate(self.possible_agents):
@@ -141,7 +151,7 @@ class SorryAECEnv(AECEnv):  # type: ignore[misc]
         if position.winner is not None:
             line = f"{COLOUR_NAMES[position.winner].capitalize()} has won."
         else:
-            moves = [describe_action(int(action)) for action in np.flatnonzero(self.lanes[:, 0])]
+            moves = [describe_action(int(action)) for action in np.flatnonzero(self.offered[:, 0])]
             line = f"{COLOUR_NAMES[position.turn].capitalize()} to play a {card_name(card)}: {'; '.join(moves)}"
         return f"{render(position)}\n{line}"
 

@@ -2,11 +2,13 @@
 own computer players (:mod:`pardon.bots`, any level) play the others.
 
 Observations and actions are those of :mod:`pardon.env.vector` for one game: a dict of
-``observation`` (1,098 planes) and ``action_mask`` (141 int8).  The reward is +1 when
+``observation`` (1,098 planes) and ``action_mask`` (141 int8: every legal action, or with
+``mask="distinct"`` one for each distinct move).  The reward is +1 when
 the agent wins and -1 when another player does.  ``info`` holds the position as JSON
 (docs/json.md) and the card to play.  An action the mask does not allow is refused
 (``IllegalError``, nothing changes), or with ``illegal="lose"`` ends the game as a loss
-(reward -1, ``info["illegal"]``), for learners that sample without the mask.
+(reward -1, ``info["illegal"]``), for learners that sample without the mask; a legal
+action outside a ``mask="distinct"`` mask is played (it makes the move of one inside).
 ``reset(seed=s)`` deals batch game ``s``, as the other environments do; ``reset`` reads no
 options.  Registered as ``gymnasium.make("pardon/Sorry-v0")``.
 
@@ -37,7 +39,16 @@ from pardon.core.errors import IllegalError, InvalidError
 from pardon.core.jsonio import position_to_json
 from pardon.core.rules import parse_rules
 from pardon.core.turn import legal_moves, observe_state
-from pardon.env.vector import action_number, observation_space, read_no_options, seat_number, seed_number, shown
+from pardon.env.vector import (
+    action_number,
+    mask_kind,
+    observation_space,
+    offered,
+    read_no_options,
+    seat_number,
+    seed_number,
+    shown,
+)
 from pardon.textboard import render
 
 #: Decisions after which a game is cut short (truncated); no real game comes near.
@@ -52,7 +63,8 @@ class ResetNeededError(IllegalError, gymnasium.error.ResetNeeded):
 class SorryEnv(gymnasium.Env):
     """The agent plays ``seat`` of a game of ``rules`` between ``players``; ``opponents``
     names the computer player of every other seat (one level for all, or one per seat in
-    seat order, the agent's own seat left out)."""
+    seat order, the agent's own seat left out).  ``mask="distinct"`` offers one action for
+    each distinct move in ``action_mask`` (``"legal"``, the default: every legal action)."""
 
     # render_fps: Gymnasium's checker asks every renderer for one (its text games say 4)
     metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "render_fps": 4}  # noqa: RUF012 (Gymnasium declares it so)
@@ -65,12 +77,14 @@ class SorryEnv(gymnasium.Env):
         opponents: str | Sequence[str] = "random",
         render_mode: str | None = None,
         illegal: str = "refuse",
+        mask: str = "legal",
     ) -> None:
         if illegal not in ("refuse", "lose"):
             raise InvalidError(
                 f"illegal actions are refused or lose the game: illegal='refuse' or 'lose', not {illegal!r}"
             )
         self.illegal = illegal
+        self.mask = mask_kind(mask)
         self.config = Config(parse_rules(rules), players)
         players = self.config.players  # a plain int, from a NumPy integer too
         seat = seat_number(seat, players)
@@ -98,7 +112,7 @@ class SorryEnv(gymnasium.Env):
         self.decisions = 0
         self.forfeited = False
         self.games = new_games(self.config, np.zeros(1, dtype=np.uint32))
-        self.lanes = legal_lanes(self.config, self.games)
+        self._update_lanes()
         self.chooser = random.Random(0)
         self.was_reset = False  # until reset() the other seats have not played: no game to step in
 
@@ -130,14 +144,19 @@ class SorryEnv(gymnasium.Env):
             move = moves[0] if len(moves) == 1 else bot.choose(observe_state(rules, state, colour), moves, self.chooser)
             action = action_of(self.config, self.games, 0, move)
             self.games, _ = step(self.config, self.games, np.array([action], dtype=np.int32))
+        self._update_lanes()
+
+    def _update_lanes(self) -> None:
+        """The legal lanes (what a step accepts) and the lanes the mask offers."""
         self.lanes = legal_lanes(self.config, self.games)
+        self.offered = offered(self.config, self.games, self.lanes, self.mask)
 
     def _observation(self) -> dict[str, Any]:
         # from the agent's seat: once the game is over the winner stays the player to move
         observer = (self.seat - int(self.games.turn[0])) % self.config.players
         return {
             "observation": observe(self.config, self.games, observer)[0],
-            "action_mask": self.lanes[:, 0].astype(np.int8),
+            "action_mask": self.offered[:, 0].astype(np.int8),
         }
 
     def _info(self) -> dict[str, Any]:
@@ -181,5 +200,5 @@ class SorryEnv(gymnasium.Env):
             agent = COLOUR_NAMES[self.config.seats[self.seat]].capitalize()
             return f"{render(position)}\n{agent} lost by an illegal action: reset the environment."
         card = card_name(int(self.games.card[0]))
-        moves = "; ".join(f"{action}: {describe_action(int(action))}" for action in np.flatnonzero(self.lanes[:, 0]))
+        moves = "; ".join(f"{action}: {describe_action(int(action))}" for action in np.flatnonzero(self.offered[:, 0]))
         return f"{render(position)}\n{COLOUR_NAMES[position.turn].capitalize()} to play a {card}: {moves}"

@@ -4,7 +4,9 @@ every seat, ``opponent="self"``).
 
 Observations are dicts of ``observation`` (``(num_envs, 1098)`` float32 planes from the
 player to move, :mod:`pardon.batch.observe`) and ``action_mask`` (``(num_envs, 141)``
-int8, :mod:`pardon.batch.actions`).  A step plays each game's action, then the other
+int8, :mod:`pardon.batch.actions`): by default every legal action (``mask="legal"``),
+or with ``mask="distinct"`` one action for each distinct move, the lowest of those that
+make it (:func:`pardon.batch.engine.distinct_lanes`).  A step plays each game's action, then the other
 seats' turns, until each game is at the learner's next decision or over.  The reward is
 +1 for a game the learner won and -1 for one it lost (with ``opponent="self"``: for the
 player whose step it was, who can lose only to a forced move played by ``skip_forced``).
@@ -43,13 +45,16 @@ from pardon.batch.actions import ACTIONS
 from pardon.batch.backend import Array
 from pardon.batch.convert import games_at as take
 from pardon.batch.convert import put_games as put
-from pardon.batch.engine import SEEDS, Config, Games, draw, legal_lanes, new_games, play
+from pardon.batch.engine import SEEDS, Config, Games, distinct_lanes, draw, legal_lanes, new_games, play
 from pardon.batch.observe import FEATURES, observe
 from pardon.batch.players import check_players, choose
 from pardon.core.errors import IllegalError, InvalidError, whole_number
 from pardon.core.rules import parse_rules
 
 OPPONENTS = ("random", "greedy", "self")
+
+#: What an ``action_mask`` offers: every legal action, or one action for each distinct move.
+MASKS = ("legal", "distinct")
 
 
 def observation_space() -> spaces.Dict:
@@ -60,6 +65,23 @@ def observation_space() -> spaces.Dict:
             "action_mask": spaces.Box(0, 1, (ACTIONS,), dtype=np.int8),
         }
     )
+
+
+def mask_kind(mask: Any) -> str:
+    """The ``mask`` option, checked: ``"legal"`` (every legal action) or ``"distinct"`` (one
+    action for each distinct move); InvalidError (a ValueError) naming the choices if not."""
+    if not isinstance(mask, str) or mask not in MASKS:
+        raise InvalidError(
+            f"mask is 'legal' (every legal action) or 'distinct' (one action for each distinct move), "
+            f"not {reprlib.repr(mask)}"
+        )
+    return mask
+
+
+def offered(config: Config, games: Games, lanes: Array, mask: str) -> Array:
+    """The lanes an ``action_mask`` offers: ``lanes`` (the legal ones) for ``"legal"``, or for
+    ``"distinct"`` the lowest of the legal lanes that make each distinct move (a subset)."""
+    return distinct_lanes(config, games, lanes) if mask == "distinct" else lanes
 
 
 def seed_number(seed: Any) -> int:
@@ -144,7 +166,12 @@ def action_numbers(actions: Any, count: int) -> Array:
 
 class SorryVectorEnv(VectorEnv):
     """``num_envs`` games of ``rules`` between ``players``; the learner plays ``seat`` (the
-    seat that moves first is drawn for, so the learner sometimes leads, sometimes not)."""
+    seat that moves first is drawn for, so the learner sometimes leads, sometimes not).
+
+    ``mask="distinct"`` makes each ``action_mask`` offer one action for each distinct move
+    (a subset of the legal actions; ``"legal"``, the default, offers them all).  A legal
+    action outside it is still played (it makes the same move as one inside).  With
+    ``skip_forced``, a decision is forced when its mask offers one action."""
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}  # noqa: RUF012 (Gymnasium declares it so)
 
@@ -157,6 +184,7 @@ class SorryVectorEnv(VectorEnv):
         seat: int = 0,
         skip_forced: bool = False,
         seed: int | None = None,
+        mask: str = "legal",
     ) -> None:
         num_envs = whole_number(num_envs, "num_envs")
         if num_envs < 1:
@@ -169,15 +197,21 @@ class SorryVectorEnv(VectorEnv):
         seat = seat_number(seat, self.config.players)
         self.num_envs = num_envs
         self.opponent, self.seat, self.skip_forced = opponent, seat, flag(skip_forced, "skip_forced")
+        self.mask = mask_kind(mask)
         self.single_observation_space = observation_space()
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.single_action_space = spaces.Discrete(ACTIONS)
         self.action_space = spaces.MultiDiscrete(np.full(num_envs, ACTIONS))
         self._next_seed = 0 if seed is None else seed_number(seed)
         self.games = self._new(num_envs)
-        self.lanes = legal_lanes(self.config, self.games)
+        self._update_lanes()
 
     # --- the games ------------------------------------------------------------------------
+
+    def _update_lanes(self) -> None:
+        """The games' legal lanes (what a step accepts) and the lanes their masks offer."""
+        self.lanes = legal_lanes(self.config, self.games)
+        self.offered = offered(self.config, self.games, self.lanes, self.mask)
 
     def _new(self, count: int) -> Games:
         seeds = (np.arange(count, dtype=np.uint64) + np.uint64(self._next_seed)) % np.uint64(2**32)
@@ -186,7 +220,7 @@ class SorryVectorEnv(VectorEnv):
 
     def _waiting(self, games: Games, lanes: Array) -> Array:
         """The games where somebody other than the learner decides next (an opponent, or a
-        forced move when those are skipped)."""
+        forced move when those are skipped: one offered lane in ``lanes``)."""
         waiting = np.zeros(games.card.shape, dtype=bool)
         if self.opponent != "self":
             waiting |= games.turn != self.seat
@@ -200,6 +234,8 @@ class SorryVectorEnv(VectorEnv):
         players = [self.opponent] * self.config.players
         while True:
             lanes = legal_lanes(self.config, games)
+            if self.skip_forced:  # a decision is forced when its mask offers one action
+                lanes = offered(self.config, games, lanes, self.mask)
             rows = np.flatnonzero(self._waiting(games, lanes))
             if not rows.size:
                 return games
@@ -216,7 +252,7 @@ class SorryVectorEnv(VectorEnv):
     def _observation(self) -> dict[str, Array]:
         return {
             "observation": observe(self.config, self.games),
-            "action_mask": self.lanes.T.astype(np.int8),
+            "action_mask": self.offered.T.astype(np.int8),
         }
 
     def _seen_from(self, games: Games, seats: Array) -> Array:
@@ -235,7 +271,7 @@ class SorryVectorEnv(VectorEnv):
         if seed is not None:
             self._next_seed = seed_number(seed)
         self.games = self._new(self.num_envs)
-        self.lanes = legal_lanes(self.config, self.games)
+        self._update_lanes()
         return self._observation(), {}
 
     def step(self, actions: Any) -> tuple[Any, Array, Array, Array, dict[str, Any]]:
@@ -266,7 +302,7 @@ class SorryVectorEnv(VectorEnv):
             seats = mover[rows] if self.opponent == "self" else np.full(len(rows), self.seat)
             infos = self._final_infos(over, self._seen_from(take(games, rows), seats), games.winner[rows])
             self.games = put(games, rows, self._new(len(rows)))
-        self.lanes = legal_lanes(self.config, self.games)
+        self._update_lanes()
         return self._observation(), rewards, over, np.zeros(self.num_envs, dtype=bool), infos
 
     def _final_infos(self, finished: np.ndarray, seen: np.ndarray, winners: np.ndarray) -> dict[str, Any]:
@@ -289,9 +325,10 @@ class SorryVectorEnv(VectorEnv):
         }
 
     def afterstates(self) -> tuple[Array, Array, Array]:
-        """Every legal action of every game with the position it leads to, before the turn
-        passes, as seen by the player who moves: ``(game, action, observation)`` arrays
-        (for agents that judge a move by the position it makes)."""
-        rows, actions = np.nonzero(self.lanes.T)
+        """Every action the mask offers in every game (every legal action, or with
+        ``mask="distinct"`` one for each distinct move) with the position it leads to, before
+        the turn passes, as seen by the player who moves: ``(game, action, observation)``
+        arrays (for agents that judge a move by the position it makes)."""
+        rows, actions = np.nonzero(self.offered.T)
         after, _ = play(self.config, take(self.games, rows), actions.astype(np.int32), advance=False)
         return rows, actions, observe(self.config, after)
