@@ -111,13 +111,24 @@ def _switched_slides(rules: Rules, move: Move) -> dict[int, int]:
     return slides
 
 
-def _without_card(player: str, move: Move) -> str:
-    if not move.actions:
-        return f"{player} goes on"
+def _without_card(rules: Rules, player: str, move: Move) -> str:
+    if not move.actions:  # the choice before the draw, declined: say which ("goes on" said nothing)
+        return f"{player} {_declined(rules)}"
     kind = move.actions[0].kind
     if kind in _ANSWERS:
         return f"{_name(move.actions[0].colour)} {_ANSWERS[kind]}"
     return f"{player} moves the Fire pawn before drawing: {_action(move.actions[0])}"
+
+
+def _declined(rules: Rules) -> str:
+    """What a player who goes on to the draw chose not to do: double, move the Fire pawn, or both."""
+    if rules.doubling and rules.tokens:
+        return "neither doubles nor moves the Fire pawn"
+    if rules.doubling:
+        return "does not double"
+    if rules.tokens:
+        return "leaves the Fire pawn where it is"
+    return "goes on to the draw"
 
 
 _ANSWERS = {DOUBLE: "doubles the stakes", ACCEPT: "accepts the double", DROP: "drops out"}
@@ -134,7 +145,7 @@ def describe_move(rules: Rules, position: Position, move: Move) -> str:
     player = _name(position.turn)
     card = a_card(move.card)
     if move.card == NO_CARD:
-        text = _without_card(player, move)
+        text = _without_card(rules, player, move)
     elif move.is_pass:
         if position.hands:
             text = f"{player} cannot use any card and discards {card}"

@@ -18,7 +18,7 @@ import pytest
 
 pytest.importorskip("playwright")
 from playwright.sync_api import expect
-from tests.web.browser.play_support import MOVE_EVERY
+from tests.web.browser.play_support import MOVE_EVERY, play_to_the_end
 from tests.web.browser.test_game_page import (
     READY,
     Move,
@@ -421,3 +421,22 @@ def test_a_double_of_a_doubled_game_says_what_the_scores_would_count(quick_serve
     expect(prompt).to_contain_text(
         "Yellow doubled the stakes: accept, and every score of this game counts ×4 (×2 until now)"
     )
+
+
+def test_a_hot_seat_tables_names_are_on_the_buttons_and_the_winner(live_server: Any, page: Any) -> None:
+    """At one screen, Sam's move button said "Play: Yellow plays…" and the log "Yellow wins!"."""
+    seats = [{"kind": "hotseat", "name": "Ann"}, {"kind": "hotseat", "name": "Sam"}]
+    game = create_game(live_server, {"seed": 3, "seats": seats})
+    open_game(page, game["host_link"])
+    for _ in range(12):  # a few turns each: every move's words name the player as the table does
+        now = wait_my_turn(page)
+        who = {"red": "Ann (Red)", "yellow": "Sam (Yellow)"}[now["decider"]]
+        said = page.locator("#choices button, #moves button").all_inner_texts()
+        played = [text for text in said if " plays " in text]
+        assert all(text.removeprefix("Play: ").startswith(f"{who} plays") for text in played), (who, played)
+        play_by_clicks(page, furthest(now["moves"]))
+    final = play_to_the_end(live_server, game, game["host_token"], furthest)
+    winner = {"red": "Ann", "yellow": "Sam"}[final["winner"]]
+    expect(page.locator("#log")).to_contain_text(f"{winner} wins")
+    said = page.locator("#log").inner_text()
+    assert "Yellow wins" not in said and "Red wins" not in said

@@ -144,10 +144,15 @@ def test_a_card_no_pawn_can_use_is_passed_by_itself_and_the_log_says_so(live_ser
     passed = play_until(page, lone_pass)
     assert passed["move"]["pass"]
     assert page.locator("#log").inner_text().count("passed automatically") == passed_before
-    again = create_game(live_server, {"seed": 4, "seats": [{"kind": "human"}, {"kind": "human"}]})
+    # at one screen with no computer too: a lone Pass is no choice (it was a fifth of a hot-seat game's clicks)
+    hot_seat = [{"kind": "hotseat", "name": "Ann"}, {"kind": "hotseat", "name": "Sam"}]
+    again = create_game(live_server, {"seed": 4, "seats": hot_seat})
     page.evaluate("() => localStorage.clear()")
-    open_game(page, again["seats"][0]["link"])
-    assert not page.locator("#auto-pass").is_checked()  # between people it is off unless chosen
+    open_game(page, again["host_link"])
+    page.wait_for_function("() => document.getElementById('log').textContent.includes('passed automatically')")
+    assert page.locator("#auto-pass").is_checked()
+    line = next(text for text in page.locator("#log li").all_inner_texts() if "passed automatically" in text)
+    assert line.startswith("Ann (Red) draws"), line  # named as the table named her
 
 
 def test_turning_passing_automatically_off_while_it_waits_leaves_the_pass_to_the_player(

@@ -76,3 +76,48 @@ def test_a_double_is_offered_before_the_draw_and_answered_by_the_computer(live_s
         assert page.locator("#final-scores").is_visible()
     else:
         assert "Stake ×2" in page.locator("#stake").inner_text()
+
+
+def test_one_reason_for_several_pawns_is_said_once(live_server: Any, page: Any) -> None:
+    """ "a pawn needs the exact count … 1 from Home …; a pawn needs the exact count … 2 from Home …"
+    was one prompt: reasons that differ only in a number are said once, the numbers together."""
+    game = create_game(live_server, {"seed": 4, "seats": [{"kind": "human"}, {"kind": "bot", "level": "greedy"}]})
+    open_game(page, game["seats"][0]["link"])
+    merged = page.evaluate(
+        """async () => (await import('/static/game/choices.js')).alikeMerged([
+            'a pawn needs the exact count to reach Home: it is 1 from Home, not 3',
+            'a pawn needs the exact count to reach Home: it is 2 from Home, not 3',
+            'a pawn needs the exact count to reach Home: it is 4 from Home, not 5',
+            'you have no pawn at 12',
+        ])"""
+    )
+    assert merged == [
+        "pawns need the exact count to reach Home: they are 1 and 2 from Home, not 3",
+        "a pawn needs the exact count to reach Home: it is 4 from Home, not 5",
+        "you have no pawn at 12",
+    ]
+
+
+def test_a_hint_between_moves_as_good_as_each_other_says_so(live_server: Any, page: Any) -> None:
+    """Two moves both at 49%: the hint called one of them best, and gave the coach's reason for it."""
+    seats = [{"kind": "human"}, {"kind": "bot", "level": "greedy"}]
+    game = create_game(live_server, {"rules": "classic", "seed": 4, "hints": True, "seats": seats})
+    open_game(page, game["seats"][0]["link"])
+    now = play_until_hint_offered(page)
+    while len(now["moves"]) < 2:  # a decision with two moves to weigh
+        play_by_clicks(page, now["moves"][0])
+        now = play_until_hint_offered(page)
+    words = page.evaluate(
+        """async () => {
+            const { hintWords } = await import('/static/game/play.js');
+            const [first, second] = window.pardonGame.state.moves;
+            const said = (chances) => hintWords(first, { move: first.move, chance: chances[0] }, {
+                moves: [{ move: first.move, chance: chances[0] }, { move: second.move, chance: chances[1] }],
+                reason: 'Bump Blue',
+            });
+            return [said([0.491, 0.489]), said([0.62, 0.41]), second.text];
+        }"""
+    )
+    tie, clear, second = words
+    assert "just as good" in tie and second in tie and "49%" in tie and "Bump Blue" not in tie, tie
+    assert "just as good" not in clear and "62% to win" in clear and "Bump Blue" in clear, clear

@@ -20,6 +20,7 @@ def test_a_spectator_clicking_a_pawn_is_told_it_watches_and_is_offered_no_rematc
     page.goto(game["spectator_link"])
     page.wait_for_function(READY, timeout=15_000)
     assert page.evaluate("() => window.pardonGame.role") == "spectator"
+    assert page.locator("#prompt").inner_text() == WATCHING  # told on arrival, before any click
 
     message = page.locator("#message")
     page.locator(".pawn").first.click(force=True)

@@ -20,6 +20,7 @@ import {
   inView,
   landingPlace,
   moveButton,
+  moveText,
   openMoves,
   pawnActions,
   pawnChosenPrompt,
@@ -159,7 +160,7 @@ function destinations(pawn) {
     const complete = entry.routes.every((route) => route.own && remaining(route, chosen).length === 1);
     const label =
       complete && moves.size === 1 && !tokenActions(entry.routes[0].move).length
-        ? entry.routes[0].move.text
+        ? moveText(entry.routes[0].move)
         : `${describeKey(pawn)} to ${landingWords(action.landing)}${action.slide ? ", then slides" : ""}${partOf(action)}`;
     return { key: entry.key, label, badge, action, targetPawn: action.target ?? null, cls: action.slide ? "slide-mark" : "" };
   });
@@ -314,7 +315,7 @@ function chooseDestination(place) {
     const choices = $("choices");
     choices.replaceChildren();
     $("prompt").textContent = partial.length ? "Play this alone, or move another pawn:" : "Which of these?";
-    for (const move of complete) choices.appendChild(moveButton(move, move.text, "primary"));
+    for (const move of complete) choices.appendChild(moveButton(move, moveText(move), "primary"));
     choices.appendChild(cancelButton());
     clearMarks(app.board);
     markPawns(app.board, chosen.map(([key]) => key), "selected");

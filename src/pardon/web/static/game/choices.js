@@ -68,7 +68,7 @@ function buttonLabel(move) {
   if (!move.actions.length && app.state.stage !== "card") return "Draw a card";
   if (move.pass) return app.state.position.hands ? `Discard the ${cardLabel(move.card)}` : "Pass";
   if (!move.actions.length) return "Draw a card";
-  return move.text;
+  return moveText(move);
 }
 
 /** What the player is asked once a pawn is chosen: its places are marked on the board. */
@@ -113,8 +113,46 @@ const noPawnCanUse = (card) => `No pawn can use the ${cardLabel(card)}${becauseO
 export function becauseOf(card) {
   const reasons = Object.entries(app.state.why_not?.[card] ?? {});
   const moving = reasons.filter(([key]) => !key.endsWith(":home")); // a pawn Home is no news
-  const said = [...new Set((moving.length ? moving : reasons).map(([, why]) => why))];
+  const said = alikeMerged([...new Set((moving.length ? moving : reasons).map(([, why]) => why))]);
   return said.length ? ` — ${said.join("; ")}` : "";
+}
+
+/** Reasons that differ only in one number said once, the numbers together: "it is 1 from Home,
+ * not 3; it is 2 from Home, not 3" becomes "they are 1 and 2 from Home, not 3". */
+export function alikeMerged(reasons) {
+  const groups = new Map();
+  for (const why of reasons) {
+    const shape = why.replace(/\d+/g, "#");
+    groups.set(shape, [...(groups.get(shape) ?? []), why]);
+  }
+  return [...groups.values()].flatMap((alike) => (alike.length === 1 ? alike : numbersTogether(alike)));
+}
+
+/** Reasons of one shape, grouped by all their numbers but one (the one that makes the fewest
+ * groups: "from Home" where "not 3" is shared), each group said once. */
+function numbersTogether(alike) {
+  const numbers = alike.map((why) => why.match(/\d+/g));
+  let best = null;
+  for (let slot = 0; slot < numbers[0].length; slot++) {
+    const parts = new Map();
+    alike.forEach((_, index) => {
+      const key = numbers[index].filter((__, other) => other !== slot).join();
+      parts.set(key, [...(parts.get(key) ?? []), index]);
+    });
+    if (!best || parts.size < best.parts.size) best = { slot, parts };
+  }
+  return [...best.parts.values()].map((group) =>
+    group.length === 1 ? alike[group[0]] : saidTogether(alike[group[0]], group.map((index) => numbers[index][best.slot]), best.slot),
+  );
+}
+
+/** `why` with its number in `slot` replaced by all of `values` ("1 and 2"), said of several pawns. */
+function saidTogether(why, values, slot) {
+  const sorted = [...new Set(values.map(Number))].sort((a, b) => a - b);
+  const listed = `${sorted.slice(0, -1).join(", ")} and ${sorted[sorted.length - 1]}`;
+  let index = -1;
+  const together = why.replace(/\d+/g, (number) => (++index === slot ? listed : number));
+  return together.replace(/\bit is\b/, "they are").replace(/^a pawn needs\b/, "pawns need");
 }
 
 export function renderChoices() {
@@ -128,7 +166,8 @@ export function renderChoices() {
   $("auto-pass").checked = autoPassOn();
   if (!mine) {
     setFocusable(app.board, []);
-    $("prompt").textContent = "";
+    // someone with no seat is told at once that they watch, not only once they click a pawn
+    $("prompt").textContent = app.seats.length || app.state.status === "finished" ? "" : "You are watching this game.";
     app.selection = null;
     app.tokenChoice = null;
     app.revealed = null; // the next player on this screen shows their hand when they hold the device
@@ -162,7 +201,7 @@ export function renderChoices() {
   }
   if (moves.length === 1 && !selection.chosen.length) {
     const only = moves[0];
-    if (pawnActions(only).length) choices.prepend(moveButton(only, `Play: ${only.text}`, "primary confirm"));
+    if (pawnActions(only).length) choices.prepend(moveButton(only, `Play: ${moveText(only)}`, "primary confirm"));
     const first = choices.querySelector("button");
     first?.focus({ preventScroll: true });
     inView(first); // the one thing to do: on a tablet held upright it sat below the screen
@@ -262,12 +301,11 @@ export const otherCards = () =>
 
 // --- passing automatically ------------------------------------------------------------------
 
-/** Whether this page passes by itself when no pawn can move: the player's choice, else on when
- * a computer plays in the game (the game would wait for nothing but a click). */
+/** Whether this page passes by itself when no pawn can move: the player's choice, else on, in
+ * every kind of game (a lone Pass is no choice: a hot-seat table clicked it a fifth of its turns). */
 function autoPassOn() {
   const chosen = app.autoPass ?? stored(AUTO_PASS_KEY); // the choice made on this page stands, stored or not
-  if (chosen === "on" || chosen === "off") return chosen === "on";
-  return Boolean(app.state?.seats.some((seat) => seat.kind === "bot"));
+  return chosen !== "off";
 }
 
 /** The decisions this page passed by itself, kept for the game in this tab: a reload's log says so too. */
@@ -293,11 +331,25 @@ export function logText(text, decision, colour) {
 
 /** A decision's words with its player named as the page names them ("Papa (Yellow) plays a 3"),
  * where a name was given for the seat; the server's words name the colour alone. */
-function byName(text, colour) {
+export function byName(text, colour) {
   if (!colour || !app.state) return text;
   const plain = name(colour);
   const named = playerName(colour);
-  return named !== plain && text.startsWith(`${plain} `) ? `${named}${text.slice(plain.length)}` : text;
+  const led = named !== plain && text.startsWith(`${plain} `) ? `${named}${text.slice(plain.length)}` : text;
+  return led.replace(WINNERS, (_, first, second, verb) => `${[first, second].filter(Boolean).map(typedName).join(" and ")} ${verb}`);
+}
+
+/** A move's words, its player named as the page names them. */
+export const moveText = (move) => byName(move.text, app.state.decider);
+
+/** Who wins, as the server's words say it ("Yellow wins", "Red and Yellow win"). */
+const WINNERS = /\b(Red|Blue|Yellow|Green)(?: and (Red|Blue|Yellow|Green))? (wins?)\b/;
+
+/** The name typed for the seat of a colour (as "Red" is written), else the colour as written. */
+function typedName(written) {
+  const seat = app.state.seats.find((candidate) => candidate.colour === written.toLowerCase());
+  const given = seat && seat.kind !== "bot" && !seat.open ? seat.name : "";
+  return given && given !== written ? given : written;
 }
 
 export function setAutoPass(on) {
@@ -341,7 +393,7 @@ export function moveButton(move, label, cls) {
   button.type = "button";
   button.textContent = label;
   button.className = cls;
-  button.title = move.text;
+  button.title = moveText(move);
   button.dataset.move = move.move;
   button.addEventListener("click", () => play(move));
   return button;
@@ -365,7 +417,7 @@ export function renderMoveList(moves) {
     const item = document.createElement("li");
     const button = document.createElement("button");
     button.type = "button";
-    button.textContent = move.text;
+    button.textContent = moveText(move);
     button.dataset.move = move.move;
     if (chances && move.move in chances) {
       button.classList.add("hinted");
@@ -385,5 +437,5 @@ export function preview(move) {
   clearMarks(app.board);
   const actions = pawnActions(move);
   markPawns(app.board, actions.map((action) => action.pawn), "selected");
-  markPlaces(app.board, actions.map((action) => ({ key: landingPlace(action), label: move.text, cls: "preview" })));
+  markPlaces(app.board, actions.map((action) => ({ key: landingPlace(action), label: moveText(move), cls: "preview" })));
 }

@@ -4,7 +4,7 @@
 
 import { $, app } from "/static/game/app.js";
 import { forgetHalfMove } from "/static/game/board-choice.js";
-import { listedMoves, openMoves, preview, renderChoices, renderMoveList } from "/static/game/choices.js";
+import { listedMoves, moveText, openMoves, preview, renderChoices, renderMoveList } from "/static/game/choices.js";
 import { expectAnswer, sameTapLeft, send } from "/static/game/connection.js";
 import { myDecision } from "/static/game/turn.js";
 import { say } from "/static/game/words.js";
@@ -91,10 +91,27 @@ export function showHint(message) {
   const best = message.moves[0];
   const move = app.state.moves.find((candidate) => candidate.move === best?.move);
   if (move) {
-    const why = typeof message.reason === "string" && message.reason ? `. ${message.reason}` : "";
-    say(`Hint: ${move.text} (${Math.round(best.chance * 100)}% to win)${why}`, true);
+    say(hintWords(move, best, message), true);
     $("moves-details").open = true;
     preview(move);
   }
   renderMoveList(listedMoves());
+}
+
+/** A hint in words: the best move and its chance, with the coach's reason; where other moves
+ * are as good to the percent, it says so, and names them, rather than call one of them best. */
+export function hintWords(move, best, message) {
+  const percent = (chance) => Math.round(chance * 100);
+  const tied = message.moves
+    .slice(1)
+    .filter((other) => percent(other.chance) === percent(best.chance))
+    .map((other) => app.state.moves.find((candidate) => candidate.move === other.move))
+    .filter(Boolean)
+    .map(moveText);
+  if (tied.length) {
+    const others = tied.length === 1 ? tied[0] : `${tied.slice(0, -1).join(", ")} or ${tied[tied.length - 1]}`;
+    return `Hint: ${moveText(move)}, or just as good, ${others} (each ${percent(best.chance)}% to win).`;
+  }
+  const why = typeof message.reason === "string" && message.reason ? `. ${message.reason}` : "";
+  return `Hint: ${moveText(move)} (${percent(best.chance)}% to win)${why}`;
 }
