@@ -7,6 +7,7 @@ import random
 import pytest
 
 from pardon.core import Game, legal_moves, parse_position, parse_rules
+from pardon.core.cards import NO_CARD
 from pardon.core.describe import describe_move
 
 CLASSIC = parse_rules("classic")
@@ -129,3 +130,29 @@ def test_a_pawn_swept_by_a_switched_pawns_slide_is_named_by_its_square() -> None
         words == "Red plays an 11: switches 9 with Yellow on 11, Yellow slides to 13"
         " (sends its own pawn on 11 back to Start)"
     )
+
+
+@pytest.mark.parametrize(
+    ("preset", "said"),
+    [
+        ("classic(scoring=1939,doubling=true)", "does not double"),
+        ("modern", "leaves the Fire pawn where it is"),
+        ("modern(scoring=1939,doubling=true)", "neither doubles nor moves the Fire pawn"),
+    ],
+)
+def test_going_on_to_the_draw_says_what_was_declined(preset: str, said: str) -> None:
+    """Doubling games logged "Red goes on" before every turn, for every player, never explained."""
+    rules = parse_rules(preset)
+    game = Game.new(rules, (0, 2), 3)
+    rng = random.Random(3)
+    while not game.is_over:
+        if game.awaiting_draw:
+            game.draw()
+        moves = game.legal_moves()
+        empty = [move for move in moves if move.card == NO_CARD and not move.actions]
+        if empty:
+            player = ("Red", "Blue", "Yellow", "Green")[game.position.turn]
+            assert describe_move(rules, game.position, empty[0]).split("  [")[0] == f"{player} {said}"
+            return
+        game.play(rng.choice(moves))
+    raise AssertionError("no choice before the draw was met")
