@@ -1067,3 +1067,23 @@ def test_the_points_form_fits_a_320_pixel_phone_and_its_ticks_are_fingertip_targ
         assert header.inner_text() == "Dropped out"
     finally:
         context.close()
+
+
+def test_the_scorekeeper_looks_like_the_rest_of_the_site(page: Any, live_server: Any) -> None:
+    """The scorekeeper, one self-contained file, had its own blue buttons, type and links, unlike every other page."""
+    looks = """() => {
+        const style = (selector, ...names) => {
+            const found = getComputedStyle(document.querySelector(selector));
+            return names.map((name) => found.getPropertyValue(name));
+        };
+        return {
+            header: style('header', 'background-color', 'color'),
+            body: style('body', 'font-family', 'background-color'),
+            button: style('button', 'border-radius', 'border-top-width', 'font-weight', 'box-shadow'),
+            current: style('nav [aria-current=page]', 'background-color', 'border-radius'),
+        };
+    }"""
+    page.goto(f"{live_server.url}/lobby")
+    lobby = page.evaluate(looks)
+    page.goto(f"{live_server.url}/scorekeeper")
+    assert page.evaluate(looks) == lobby
