@@ -225,4 +225,7 @@ def _table(lines: list[str], link: LinkMaker | None) -> str:
     head, body = rows[0], rows[1:]
     header = "".join(f'<th scope="col">{inline(cell, link)}</th>' for cell in head)
     rows_html = "".join("<tr>" + "".join(f"<td>{inline(cell, link)}</td>" for cell in row) + "</tr>" for row in body)
-    return f'<div class="table-wrap"><table><thead><tr>{header}</tr></thead><tbody>{rows_html}</tbody></table></div>'
+    # a table wider than a phone scrolls sideways: a keyboard reaches it (a Tab stop), and its name says which
+    label = html.escape("Table: " + ", ".join(cell.replace("`", "") for cell in head), quote=True)
+    wrap = f'<div class="table-wrap" tabindex="0" role="region" aria-label="{label}">'
+    return f"{wrap}<table><thead><tr>{header}</tr></thead><tbody>{rows_html}</tbody></table></div>"

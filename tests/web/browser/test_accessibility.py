@@ -46,15 +46,25 @@ def assert_accessible(page: Any, where: str) -> None:
         "/docs",
     ],
 )
-def test_the_pages_around_the_game_have_no_serious_violation(live_server: Any, page: Any, path: str) -> None:
-    if path == "/lobby":  # with a game to join listed
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_the_pages_around_the_game_have_no_serious_violation(
+    live_server: Any, browser: Any, path: str, size: str
+) -> None:
+    if path == "/lobby":  # with a game to join listed, and one to watch
         live_server.rest("/api/games", {"public": True, "seats": [{"kind": "open"}, {"kind": "bot"}]})
-    page.goto(live_server.url + path)
-    if path.startswith("/play/"):  # no such game: said plainly
-        page.locator("#closed").wait_for()
-    elif path not in ("/scorekeeper", "/nowhere", "/docs"):  # those have no script to wait for
-        page.wait_for_selector("body[data-ready=true]" if path != "/lobby" else ".game-card, .empty")
-    assert_accessible(page, path)
+        live_server.rest("/api/games", {"public": True, "seats": [{"kind": "bot"}, {"kind": "bot"}]})
+    phone = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+    context = browser.new_context(**(phone if size == "phone" else {"viewport": {"width": 1280, "height": 800}}))
+    try:
+        page = context.new_page()
+        page.goto(live_server.url + path)
+        if path.startswith("/play/"):  # no such game: said plainly
+            page.locator("#closed").wait_for()
+        elif path not in ("/scorekeeper", "/nowhere", "/docs"):  # those have no script to wait for
+            page.wait_for_selector("body[data-ready=true]" if path != "/lobby" else ".game-card, .empty")
+        assert_accessible(page, f"{path} ({size})")
+    finally:
+        context.close()
 
 
 def test_the_home_page_with_an_online_game_created_has_no_serious_violation(live_server: Any, page: Any) -> None:

@@ -1,12 +1,16 @@
 /**
- * coach.js — "How the game went", at the end of a game on the game page: every player's win
- * chance across the game as a graph (inline SVG, with a table for those who cannot see it), and
- * the human players' biggest mistakes, each with the better move and why.  Everything is the
- * server's (GET /api/games/{id}/analysis, src/pardon/web/coach_api.py); this draws it.
+ * coach.js — "How the game went", at the end of a game on the game page: the win chance across
+ * the game as a graph, round by round (inline SVG, with a table for those who cannot see it;
+ * the page's own player's line at first, the others on request), and the human players' biggest
+ * mistakes, each placed in words ("Your 12th turn") with the better move and why.  Everything is
+ * the server's (GET /api/games/{id}/analysis, src/pardon/web/coach_api.py); this draws it.
  *
- *   chanceGraph(analysis, {names, final})  // a <figure>: the SVG graph and its table
- *   mistakeList(mistakes, {mine, names, onShow})  // an <ol>: one item per mistake, a button each
- *   byTurn(decisions)                      // [{turn, chances}]: the chances before each turn's first decision
+ *   chanceGraph(analysis, {names, final, own, you, marks})  // a <figure>: the graph, its legend and table
+ *   mistakeList(mistakes, {mine, names, owner, turns, onShow})  // an <ol>: one item per mistake, a button each
+ *   turnsOf(decisions)                     // [{turn, colour, round, nth, chances}]: each turn (a card), placed
+ *   turnWords(mistake, turns, {mine, owner})  // "Your 12th turn (round 11)"
+ *   moveWords(move, text, who)             // a move in words; a pass as what was done ("You declined the switch")
+ *   ordinal(n)                             // "1st", "2nd", "11th", "22nd"
  *   unjudged(analysis)                     // what the coach did not judge, in a sentence (or null)
  */
 
@@ -14,15 +18,18 @@ import { el } from "/static/site.js";
 
 const NS = "http://www.w3.org/2000/svg";
 const WIDTH = 320;
-const HEIGHT = 190;
-const PLOT = { left: 40, right: 10, top: 12, bottom: 36 }; // room for the axes' labels
-const TABLE_ROWS = 11; // turns the table samples, first and last included
+const HEIGHT = 172;
+const PLOT = { left: 38, right: 16, top: 10, bottom: 24 }; // room for the axes' labels
+const TICK_ROOM = 64; // the least room between two labels of the rounds, in the graph's units
+const TABLE_ROWS = 11; // rounds the table samples, first and last included
 const DASHES = { red: "", blue: "7 3", yellow: "2 3", green: "10 3 2 3" }; // not by colour alone
 const CARD_LABELS = { sorry: "Sorry!" };
 
 const whole = (chance) => Math.round(chance * 100);
 const percent = (chance) => `${whole(chance)}%`;
 const cardLabel = (card) => CARD_LABELS[card] ?? card;
+/** "a 7", "an 8", "an 11", "a Sorry!". */
+export const aCard = (card) => `${["8", "11"].includes(String(card)) ? "an" : "a"} ${cardLabel(card)}`;
 
 function svg(name, attributes = {}, parent = null, text = null) {
   const node = document.createElementNS(NS, name);
@@ -32,13 +39,59 @@ function svg(name, attributes = {}, parent = null, text = null) {
   return node;
 }
 
-/** Every player's chances before each turn's first decision, turn by turn. */
-export function byTurn(decisions) {
+/** 1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st, 22nd, 101st, 111th… */
+export function ordinal(number) {
+  const hundred = number % 100;
+  const suffix = hundred >= 11 && hundred <= 13 ? "th" : ({ 1: "st", 2: "nd", 3: "rd" }[number % 10] ?? "th");
+  return `${number}${suffix}`;
+}
+
+/** Every turn (a card: a 2's draw again is a turn of its own) in order: its player, the round it
+ * is in, which of its player's turns it is (from 1), and the chances before its first decision.
+ * A round is once round the table: it ends when a player who has had a turn in it has another
+ * after someone else's (so a 2's draw again, or a player who dropped out, changes nothing). */
+export function turnsOf(decisions) {
   const turns = [];
+  const counts = {};
+  let round = 0;
+  let seen = new Set();
   for (const decision of decisions) {
-    if (!turns.length || turns[turns.length - 1].turn !== decision.turn) turns.push({ turn: decision.turn, chances: decision.chances });
+    const previous = turns[turns.length - 1];
+    if (previous?.turn === decision.turn) continue; // the turn's first decision is its player's
+    const colour = decision.colour;
+    if (!previous || (seen.has(colour) && previous.colour !== colour)) {
+      round += 1;
+      seen = new Set();
+    }
+    seen.add(colour);
+    counts[colour] = (counts[colour] ?? 0) + 1;
+    turns.push({ turn: decision.turn, colour, round, nth: counts[colour], chances: decision.chances });
   }
   return turns;
+}
+
+/** Where a mistake was made, in words: "Your 12th turn (round 11)", "Sam's 3rd turn (round 3)".
+ * `mine(colour)`: whether it was this page's player ("Your"); `owner(colour)`: a short name. */
+export function turnWords(mistake, turns, { mine = () => false, owner = (colour) => colour, lower = false } = {}) {
+  const whose = mine(mistake.colour) ? (lower ? "your" : "Your") : `${owner(mistake.colour)}'s`;
+  const place = turns.find((each) => each.turn === mistake.turn);
+  if (!place) return `${whose} turn`;
+  const nth = turns.filter((each) => each.colour === mistake.colour && each.turn <= mistake.turn).length || place.nth;
+  return `${whose} ${ordinal(nth)} turn (round ${place.round})`;
+}
+
+/** Whether a move moves nothing: a pass, a declined 11, a discard. */
+export const movesNothing = (move) => !move?.actions?.length;
+
+/** A move in words: the server's words (`text`) for a move that moves something; for one that
+ * moves nothing, what was done, said of `who` ("You declined the switch", "Sam passed"), or,
+ * with no `who`, what to do ("Decline the switch", "Pass", "Discard a 5"). */
+export function moveWords(move, text, who = null) {
+  if (!movesNothing(move)) return text;
+  const discard = / discards (.+)$/.exec(text ?? "");
+  if (/declines the switch/.test(text ?? "")) return who ? `${who} declined the switch` : "Decline the switch";
+  if (discard) return who ? `${who} discarded ${discard[1]}` : `Discard ${discard[1]}`;
+  return who ? `${who} passed` : "Pass";
 }
 
 /** What the coach did not judge, said plainly: the solo challenge (alone, the chance to win is
@@ -49,11 +102,13 @@ export function unjudged(analysis) {
   return doubling ? "Doubling decisions (to double, accept or drop) are not judged: only cards are." : null;
 }
 
-/** The points of the graph: each turn, then the end (`final`: each colour's 1 or 0), if given. */
-function pointsOf(analysis, final) {
-  const turns = byTurn(analysis.decisions);
-  if (final && turns.length) turns.push({ turn: turns[turns.length - 1].turn + 1, chances: final, end: true });
-  return turns;
+/** The points of the graph: the chances at the start of each round, then the end (`final`: each
+ * colour's 1 or 0), if given. */
+function pointsOf(turns, final) {
+  const points = [];
+  for (const turn of turns) if (points[points.length - 1]?.round !== turn.round) points.push({ round: turn.round, chances: turn.chances });
+  if (final && points.length) points.push({ round: points[points.length - 1].round + 1, chances: final, end: true });
+  return points;
 }
 
 /** A short summary of one player's line: where it started, its best and worst, where it ended. */
@@ -66,19 +121,60 @@ function summary(colour, points, names) {
   return `${names(colour)}: ${percent(chances[0])} at the start, between ${percent(worst)} and ${percent(best)}, ${last}`;
 }
 
-/** The graph of every player's win chance by turn, as a figure with a caption and a table. */
-export function chanceGraph(analysis, { names, final = null, marks = [] }) {
-  const points = pointsOf(analysis, final);
-  const first = points[0]?.turn ?? 1;
-  const last = points[points.length - 1]?.turn ?? 1;
+/** The labels along the bottom: "Round 1", a few round numbers, and "End"; none too near another. */
+function roundTicks(first, last, ended, x) {
+  const rounds = ended ? last - 1 : last;
+  const step = [1, 2, 5, 10, 20, 25, 50, 100, 200, 500].find((each) => rounds / each <= 3) ?? 1000;
+  const wanted = [{ round: first, label: `Round ${first}` }];
+  for (let round = step; round <= rounds; round += step) if (round > first) wanted.push({ round, label: `Round ${round}` });
+  const end = ended ? { round: last, label: "End" } : null;
+  const kept = [];
+  for (const tick of wanted) {
+    const clear = (other) => !other || Math.abs(x(tick.round) - x(other.round)) >= TICK_ROOM;
+    if (clear(kept[kept.length - 1]) && clear(end)) kept.push(tick);
+  }
+  return end ? [...kept, end] : kept;
+}
+
+/** The graph of the win chance by round, as a figure with a legend, a table and a caption: the
+ * lines of `own` (the page's own player; a partner's too) at first, every player's on request.
+ * `you(colour)`: whether the page plays that colour (its legend says "(you)"); `marks`: the
+ * mistakes to circle on the lines. */
+export function chanceGraph(analysis, { names, final = null, own = analysis.seats, you = () => false, marks = [] }) {
+  const turns = turnsOf(analysis.decisions);
+  const points = pointsOf(turns, final);
+  const shownAtFirst = analysis.seats.filter((colour) => own.includes(colour));
+  const others = analysis.seats.filter((colour) => !own.includes(colour));
+  const drawn = el("div", { class: "chance-drawn" });
+  const draw = (all) => {
+    const colours = all || !shownAtFirst.length ? analysis.seats : shownAtFirst;
+    drawn.replaceChildren(graphOf(colours, points, turns, { names, you, marks }), legendOf(colours, names, you), chanceTable(colours, points, names));
+  };
+  draw(false);
+  const toggle = others.length && shownAtFirst.length
+    ? el(
+        "label",
+        { class: "chance-toggle" },
+        el("input", { type: "checkbox", class: "show-others", onchange: (event) => draw(event.target.checked) }),
+        others.length > 1 ? " Show the other players" : " Show the other player",
+      )
+    : null;
+  const note = unjudged(analysis);
+  const said = note ? el("p", { class: "coach-note" }, note) : null;
+  return el("figure", { class: "chance-figure" }, toggle, drawn, said);
+}
+
+function graphOf(colours, points, turns, { names, you, marks }) {
+  const first = points[0]?.round ?? 1;
+  const last = points[points.length - 1]?.round ?? 1;
   const ended = Boolean(points[points.length - 1]?.end);
-  const lastTurn = ended && points.length > 1 ? points[points.length - 2].turn : last; // the end is not a turn
-  const turns = `${lastTurn > first ? `turns ${first} to ${lastTurn}` : `turn ${first}`}${ended ? " and the end" : ""}`;
+  const lastRound = ended && points.length > 1 ? points[points.length - 2].round : last; // the end is not a round
+  const rounds = `${lastRound > first ? `rounds ${first} to ${lastRound}` : `round ${first}`}${ended ? " and the end" : ""}`;
   const width = WIDTH - PLOT.left - PLOT.right;
   const height = HEIGHT - PLOT.top - PLOT.bottom;
-  const x = (turn) => PLOT.left + (last > first ? ((turn - first) / (last - first)) * width : width / 2);
+  const x = (round) => PLOT.left + (last > first ? ((round - first) / (last - first)) * width : width / 2);
   const y = (chance) => PLOT.top + (1 - chance) * height;
-  const described = analysis.seats.map((colour) => summary(colour, points, names)).join(". ");
+  const described = colours.map((colour) => summary(colour, points, names)).join(". ");
 
   const graph = svg("svg", {
     class: "chance-graph",
@@ -86,76 +182,87 @@ export function chanceGraph(analysis, { names, final = null, marks = [] }) {
     role: "img",
     "aria-labelledby": "chance-graph-title chance-graph-desc",
   });
-  svg("title", { id: "chance-graph-title" }, graph, `Win chance by turn, ${turns}`);
-  svg("desc", { id: "chance-graph-desc" }, graph, `${described}.`);
+  svg("title", { id: "chance-graph-title" }, graph, `Win chance by round, ${rounds}`);
+  svg("desc", { id: "chance-graph-desc" }, graph, `${described}. A round: every player has a turn.`);
   const axes = svg("g", { class: "axes", "aria-hidden": "true" }, graph);
-  for (const chance of [0, 0.25, 0.5, 0.75, 1]) {
+  for (const chance of [0, 0.5, 1]) {
     svg("line", { class: chance === 0 ? "axis" : "grid", x1: PLOT.left, x2: PLOT.left + width, y1: y(chance), y2: y(chance) }, axes);
     svg("text", { class: "tick y-tick", x: PLOT.left - 5, y: y(chance) + 4 }, axes, percent(chance));
   }
   svg("line", { class: "axis", x1: PLOT.left, x2: PLOT.left, y1: PLOT.top, y2: PLOT.top + height }, axes);
-  const middle = Math.round((first + last) / 2);
-  for (const turn of new Set([first, middle, last])) {
-    svg("text", { class: "tick x-tick", x: x(turn), y: PLOT.top + height + 15 }, axes, ended && turn === last ? "End" : String(turn));
+  for (const tick of roundTicks(first, last, ended, x)) {
+    const anchor = tick.round === first ? "start" : tick.round === last ? "end" : "middle"; // inside the graph
+    svg("line", { class: "grid x-grid", x1: x(tick.round), x2: x(tick.round), y1: PLOT.top + height, y2: PLOT.top + height + 4 }, axes);
+    svg("text", { class: "tick x-tick", x: x(tick.round), y: PLOT.top + height + 16, "text-anchor": anchor }, axes, tick.label);
   }
-  svg("text", { class: "axis-title", x: PLOT.left + width / 2, y: HEIGHT - 4 }, axes, "Turn");
-  svg("text", { class: "axis-title", x: 11, y: PLOT.top + height / 2, transform: `rotate(-90 11 ${PLOT.top + height / 2})` }, axes, "Win chance");
   const lines = svg("g", { class: "lines", "aria-hidden": "true" }, graph);
-  for (const colour of analysis.seats) {
-    const path = points.map((point) => `${x(point.turn).toFixed(1)},${y(point.chances[colour]).toFixed(1)}`).join(" ");
-    svg("polyline", { class: `chance-line line-${colour}`, "data-colour": colour, points: path, "stroke-dasharray": DASHES[colour] ?? "" }, lines);
+  for (const colour of colours) {
+    const path = points.map((point) => `${x(point.round).toFixed(1)},${y(point.chances[colour]).toFixed(1)}`).join(" ");
+    const whose = you(colour) ? "own" : "other";
+    svg("polyline", { class: `chance-line line-${colour} ${whose}`, "data-colour": colour, points: path, "stroke-dasharray": DASHES[colour] ?? "" }, lines);
   }
   for (const mark of marks) {
-    const point = points.find((each) => each.turn === mark.turn);
-    if (!point) continue;
-    svg("circle", { class: `mistake-mark line-${mark.colour}`, cx: x(mark.turn), cy: y(point.chances[mark.colour]), r: 4.5 }, lines);
+    const round = turns.find((turn) => turn.turn === mark.turn)?.round;
+    const point = points.find((each) => !each.end && each.round === round);
+    if (!point || !colours.includes(mark.colour)) continue;
+    svg("circle", { class: `mistake-mark line-${mark.colour}`, cx: x(round), cy: y(point.chances[mark.colour]), r: 4.5 }, lines);
   }
-
-  const legend = el(
-    "ul",
-    { class: "chance-legend", "aria-hidden": "true" },
-    analysis.seats.map((colour) => el("li", {}, el("span", { class: `swatch line-${colour}`, dataset: { dash: DASHES[colour] ? "dashed" : "solid" } }), names(colour))),
-  );
-  const note = unjudged(analysis);
-  const said = note ? el("p", { class: "coach-note" }, note) : null;
-  return el("figure", { class: "chance-figure" }, graph, legend, chanceTable(analysis.seats, points, names), said);
+  return graph;
 }
 
-/** The graph as a table: a sample of the turns (the first, the last, and evenly between). */
-function chanceTable(seats, points, names) {
+function legendOf(colours, names, you) {
+  return el(
+    "ul",
+    { class: "chance-legend", "aria-hidden": "true" },
+    colours.map((colour) =>
+      el("li", {}, el("span", { class: `swatch line-${colour}`, dataset: { dash: DASHES[colour] ? "dashed" : "solid" } }), names(colour), you(colour) ? " (you)" : ""),
+    ),
+  );
+}
+
+/** The graph as a table: a sample of the rounds (the first, the last, and evenly between). */
+function chanceTable(colours, points, names) {
   const count = Math.min(TABLE_ROWS, points.length);
   const picked = [...new Set(Array.from({ length: count }, (_, index) => Math.round((index * (points.length - 1)) / Math.max(1, count - 1))))];
-  const head = el("tr", {}, el("th", { scope: "col" }, "Turn"), seats.map((colour) => el("th", { scope: "col" }, names(colour))));
+  const head = el("tr", {}, el("th", { scope: "col" }, "Round"), colours.map((colour) => el("th", { scope: "col" }, names(colour))));
   const rows = picked.map((index) => {
     const point = points[index];
     return el(
       "tr",
       {},
-      el("th", { scope: "row" }, point.end ? "End" : String(point.turn)),
-      seats.map((colour) => el("td", {}, percent(point.chances[colour]))),
+      el("th", { scope: "row" }, point.end ? "End" : String(point.round)),
+      colours.map((colour) => el("td", {}, percent(point.chances[colour]))),
     );
   });
   return el(
     "details",
     { class: "chance-details" },
     el("summary", {}, "The win chances as a table"),
-    el("table", { class: "scores chance-table" }, el("caption", { class: "visually-hidden" }, "Win chance by turn"), el("thead", {}, head), el("tbody", {}, rows)),
+    el(
+      "table",
+      { class: "scores chance-table" },
+      el("caption", { class: "visually-hidden" }, "Win chance at the start of each round (a round: every player has a turn)"),
+      el("thead", {}, head),
+      el("tbody", {}, rows),
+    ),
   );
 }
 
-function notation(move) {
-  return el("code", { class: "notation", "aria-hidden": "true", title: "in the game's notation" }, ` (${move})`);
-}
-
-/** The mistakes, biggest first: turn, card, the move played and the better one, the loss and why.
- * `mine(colour)`: whether this page plays that colour ("You played"); `onShow(mistake)` shows it on the board. */
-export function mistakeList(mistakes, { mine, names, onShow }) {
+/** The mistakes, biggest first: whose turn it was and which, the card, the move played and the
+ * better one, in words, the loss and why.  `mine(colour)`: whether this page plays that colour
+ * ("Your 12th turn", "You played"); `names(colour)`, `owner(colour)`: a player's name, and a short
+ * one ("Sam's 12th turn"); `turns`: turnsOf(the decisions); `onShow(mistake)` shows it on the board. */
+export function mistakeList(mistakes, { mine, names, owner = names, turns = [], onShow }) {
   return el(
     "ol",
     { class: "mistakes" },
     mistakes.map((mistake) => {
       const who = mine(mistake.colour) ? "You" : names(mistake.colour);
+      const where = turnWords(mistake, turns, { mine, owner });
       const lost = whole(mistake.best_chance) - whole(mistake.played_chance); // the difference of the two shown
+      const played = movesNothing(mistake.played_move)
+        ? el("p", { class: "mistake-moves" }, el("span", { class: "played" }, `${moveWords(mistake.played_move, mistake.played_text, who)}.`))
+        : el("p", { class: "mistake-moves" }, `${who} played: `, el("span", { class: "played" }, mistake.played_text));
       return el(
         "li",
         { class: "mistake", dataset: { decision: String(mistake.decision), colour: mistake.colour } },
@@ -163,17 +270,16 @@ export function mistakeList(mistakes, { mine, names, onShow }) {
           "p",
           { class: "mistake-head" },
           el("span", { class: `dot ${mistake.colour}`, "aria-hidden": "true" }),
-          ` Turn ${mistake.turn}, ${cardLabel(mistake.card)}: `,
+          el("span", { class: "mistake-when" }, ` ${where}, with ${aCard(mistake.card)}: `),
           el("strong", { class: "loss" }, lost > 0 ? `−${lost}%` : "−<1%"),
           el("span", { class: "chances" }, ` (${percent(mistake.best_chance)} → ${percent(mistake.played_chance)} to win)`),
         ),
-        // in words, the notation after them for those who know it (a screen reader skips it)
-        el("p", { class: "mistake-moves" }, `${who} played: `, el("span", { class: "played" }, mistake.played_text), notation(mistake.played)),
-        el("p", { class: "mistake-moves" }, "Better: ", el("span", { class: "better" }, mistake.better_text), notation(mistake.better)),
+        played,
+        el("p", { class: "mistake-moves" }, "Better: ", el("span", { class: "better" }, moveWords(mistake.better_move, mistake.better_text))),
         el("p", { class: "reason" }, mistake.reason),
         el(
           "button",
-          { type: "button", class: "show-mistake", "aria-label": `Show on the board: turn ${mistake.turn}`, onclick: () => onShow(mistake) },
+          { type: "button", class: "show-mistake", "aria-label": `Show on the board: ${where.replace(/ \(round \d+\)$/, "")}`, onclick: () => onShow(mistake) },
           "Show on the board",
         ),
       );

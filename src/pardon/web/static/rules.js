@@ -31,7 +31,8 @@ function optionsTable(rules) {
   );
   return el(
     "div",
-    { class: "table-wrap" },
+    // a table wider than a phone scrolls sideways: a keyboard reaches it, and its name says which
+    { class: "table-wrap", tabindex: "0", role: "region", "aria-label": `The options of ${rules.name}` },
     el(
       "table",
       {},
