@@ -1,4 +1,5 @@
-"""Make docs/screenshots/scorekeeper.png: the scorekeeper, opened from disk, with a sample match.
+"""Make docs/screenshots/scorekeeper.png and scorekeeper-phone.png: the scorekeeper as the site serves it
+(its header and links; opened from disk it has none), with a sample match.
 
     python scripts/scorekeeper_screenshot.py
 
@@ -7,7 +8,10 @@ Uses Debian's Chromium through Playwright, as the browser tests do.
 
 from __future__ import annotations
 
+import functools
 import shutil
+import threading
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 from playwright.sync_api import Page, sync_playwright
@@ -15,6 +19,7 @@ from playwright.sync_api import Page, sync_playwright
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = ROOT / "src" / "pardon" / "web" / "static" / "scorekeeper.html"
 OUT = ROOT / "docs" / "screenshots" / "scorekeeper.png"
+PHONE_OUT = OUT.with_name("scorekeeper-phone.png")
 
 #: A Point Scoring Sorry! match to 100 points: (pawns Home of each player, winner, doubles accepted, dropped out).
 GAMES = [
@@ -49,16 +54,30 @@ def fill_match(page: Page) -> None:
 
 def main() -> None:
     executable = shutil.which("chromium") or shutil.which("chromium-browser")
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=executable, headless=True, args=["--no-sandbox"])
-        page = browser.new_page(viewport={"width": 900, "height": 1100})
-        page.goto(PAGE.as_uri())
-        fill_match(page)
-        OUT.parent.mkdir(parents=True, exist_ok=True)
-        page.evaluate("document.activeElement.blur(); window.scrollTo(0, 0)")
-        page.screenshot(path=str(OUT))
-        browser.close()
-    print(f"wrote {OUT.relative_to(ROOT)}")
+    handler = functools.partial(SimpleHTTPRequestHandler, directory=str(PAGE.parent))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    address = f"http://127.0.0.1:{server.server_address[1]}/{PAGE.name}"
+    OUT.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=executable, headless=True, args=["--no-sandbox"])
+            views = (
+                (OUT, {"viewport": {"width": 900, "height": 1100}}),
+                (PHONE_OUT, {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}),
+            )
+            for out, view in views:
+                context = browser.new_context(**view)
+                page = context.new_page()
+                page.goto(address)
+                fill_match(page)
+                page.evaluate("document.activeElement.blur(); window.scrollTo(0, 0)")
+                page.screenshot(path=str(out))
+                context.close()
+                print(f"wrote {out.relative_to(ROOT)}")
+            browser.close()
+    finally:
+        server.shutdown()
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
 """Screenshots of the other editions and the home page for the docs: docs/screenshots/game-partners.png,
-game-modern.png and home.png (scripts/screenshots.py makes game-desktop.png and game-phone.png).
+game-modern.png, each with its -phone.png, home.png, lobby.png and lobby-phone.png (scripts/screenshots.py
+makes game-desktop.png and game-phone.png).
 
 Starts a ``pardon serve`` of its own on loopback (a throw-away SQLite file) and, with Debian's
 Chromium at 1280x900:
@@ -28,8 +29,8 @@ from screenshots import MY_TURN, READY, start_server
 SIZE = {"width": 1280, "height": 900}
 
 
-def create_game(url: str, rules: str, seed: int, seats: list[dict[str, Any]]) -> dict[str, Any]:
-    body = {"rules": rules, "seed": seed, "seats": seats}
+def create_game(url: str, rules: str, seed: int, seats: list[dict[str, Any]], public: bool = False) -> dict[str, Any]:
+    body = {"rules": rules, "seed": seed, "seats": seats, "public": public}
     request = urllib.request.Request(
         f"{url}/api/games", json.dumps(body).encode(), {"Content-Type": "application/json"}, method="POST"
     )
@@ -94,6 +95,24 @@ def modern(page: Page, url: str, seed: int) -> None:
     page.wait_for_timeout(300)
 
 
+PHONE: dict[str, Any] = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+
+
+def lobby(browser: Any, url: str, out: Path) -> None:
+    """The lobby with public games waiting and one being played, at desktop and phone sizes."""
+    for seats in ([{"kind": "human", "name": "Grandma"}, {"kind": "open"}], [{"kind": "open"}] * 3 + [{"kind": "bot"}]):
+        create_game(url, "classic", 1, seats, public=True)
+    create_game(url, "partners", 2, [{"kind": "bot"}] * 4, public=True)
+    for suffix, view in (("", {"viewport": SIZE}), ("-phone", PHONE)):
+        page = browser.new_page(**view)
+        page.goto(f"{url}/lobby")
+        page.wait_for_selector(".game-card")
+        page.wait_for_timeout(500)
+        page.screenshot(path=str(out / f"lobby{suffix}.png"))
+        print(out / f"lobby{suffix}.png")
+        page.close()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--out", type=Path, default=Path("docs/screenshots"))
@@ -106,17 +125,20 @@ def main() -> None:
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
                 for name, stage in (("game-partners", partners), ("game-modern", modern)):
-                    page = browser.new_page(viewport=SIZE)
-                    page.emulate_media(reduced_motion="reduce")
-                    stage(page, url, options.seed)
-                    page.screenshot(path=str(options.out / f"{name}.png"))
-                    print(options.out / f"{name}.png")
-                    page.close()
+                    for suffix, view in (("", {"viewport": SIZE}), ("-phone", PHONE)):
+                        page = browser.new_page(**view)
+                        page.emulate_media(reduced_motion="reduce")
+                        stage(page, url, options.seed)
+                        page.screenshot(path=str(options.out / f"{name}{suffix}.png"))
+                        print(options.out / f"{name}{suffix}.png")
+                        page.close()
                 page = browser.new_page(viewport=SIZE)
                 page.goto(f"{url}/")
                 page.wait_for_selector("body[data-ready=true]")
                 page.screenshot(path=str(options.out / "home.png"))
                 print(options.out / "home.png")
+                page.close()
+                lobby(browser, url, options.out)
                 browser.close()
         finally:
             process.terminate()
