@@ -104,19 +104,22 @@ def test_hot_seat_online_waiting_and_spectator_games_have_no_serious_violation(l
     assert_accessible(page, "spectator")
 
 
-def test_the_end_of_a_game_and_its_replay_have_no_serious_violation(quick_server: Server, page: Any) -> None:
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_the_end_of_a_game_and_its_replay_have_no_serious_violation(quick_server: Server, page: Any, size: str) -> None:
+    if size == "phone":
+        page.set_viewport_size({"width": 390, "height": 844})
     game = finished_game(quick_server)
     open_game(page, game["spectator_link"])
     wait_finished(quick_server, game["id"])
     page.locator("#game-over").wait_for(state="visible")
     page.wait_for_function(READY)
-    assert_accessible(page, "the game-over dialog")
+    assert_accessible(page, f"the game-over dialog ({size})")
     page.get_by_role("button", name="How the game went").click()
     page.locator("#coach[data-state=ready]").wait_for()
-    assert_accessible(page, "how the game went (computers only)")
+    assert_accessible(page, f"how the game went, computers only ({size})")
     page.goto(f"{quick_server.url}/replay/{game['id']}")
     page.wait_for_selector("body[data-ready=true]")
-    assert_accessible(page, "replay")
+    assert_accessible(page, f"replay ({size})")
 
 
 def test_a_phone_sized_game_has_no_serious_violation(live_server: Any, browser: Any, artefacts: Path) -> None:
