@@ -20,7 +20,8 @@ const NS = "http://www.w3.org/2000/svg";
 const WIDTH = 320;
 const HEIGHT = 172;
 const PLOT = { left: 38, right: 16, top: 10, bottom: 24 }; // room for the axes' labels
-const TICK_ROOM = 64; // the least room between two labels of the rounds, in the graph's units
+const CHARACTER = 6.8; // about the width of a character of the labels of the rounds, in the graph's units
+const TICK_GAP = 12; // the least room between two of those labels
 const TABLE_ROWS = 11; // rounds the table samples, first and last included
 const DASHES = { red: "", blue: "7 3", yellow: "2 3", green: "10 3 2 3" }; // not by colour alone
 const CARD_LABELS = { sorry: "Sorry!" };
@@ -49,17 +50,19 @@ export function ordinal(number) {
 /** Every turn (a card: a 2's draw again is a turn of its own) in order: its player, the round it
  * is in, which of its player's turns it is (from 1), and the chances before its first decision.
  * A round is once round the table: it ends when a player who has had a turn in it has another
- * after someone else's (so a 2's draw again, or a player who dropped out, changes nothing). */
+ * after someone else's (so a 2's draw again, or a player who dropped out, changes nothing); alone
+ * (the solo challenge), each turn is a round. */
 export function turnsOf(decisions) {
   const turns = [];
   const counts = {};
+  const alone = new Set(decisions.map((decision) => decision.colour)).size === 1; // the solo challenge: a turn a round
   let round = 0;
   let seen = new Set();
   for (const decision of decisions) {
     const previous = turns[turns.length - 1];
     if (previous?.turn === decision.turn) continue; // the turn's first decision is its player's
     const colour = decision.colour;
-    if (!previous || (seen.has(colour) && previous.colour !== colour)) {
+    if (!previous || alone || (seen.has(colour) && previous.colour !== colour)) {
       round += 1;
       seen = new Set();
     }
@@ -72,8 +75,8 @@ export function turnsOf(decisions) {
 
 /** Where a mistake was made, in words: "Your 12th turn (round 11)", "Sam's 3rd turn (round 3)".
  * `mine(colour)`: whether it was this page's player ("Your"); `owner(colour)`: a short name. */
-export function turnWords(mistake, turns, { mine = () => false, owner = (colour) => colour, lower = false } = {}) {
-  const whose = mine(mistake.colour) ? (lower ? "your" : "Your") : `${owner(mistake.colour)}'s`;
+export function turnWords(mistake, turns, { mine = () => false, owner = (colour) => colour } = {}) {
+  const whose = mine(mistake.colour) ? "Your" : `${owner(mistake.colour)}'s`;
   const place = turns.find((each) => each.turn === mistake.turn);
   if (!place) return `${whose} turn`;
   const nth = turns.filter((each) => each.colour === mistake.colour && each.turn <= mistake.turn).length || place.nth;
@@ -121,19 +124,29 @@ function summary(colour, points, names) {
   return `${names(colour)}: ${percent(chances[0])} at the start, between ${percent(worst)} and ${percent(best)}, ${last}`;
 }
 
-/** The labels along the bottom: "Round 1", a few round numbers, and "End"; none too near another. */
+/** The labels along the bottom: "Round 1", a few round numbers (every 10, 20, 25… as fits
+ * best), and "End"; none over another.  The first is drawn from its place rightwards, the end
+ * leftwards, the others centred on theirs. */
 function roundTicks(first, last, ended, x) {
   const rounds = ended ? last - 1 : last;
-  const step = [1, 2, 5, 10, 20, 25, 50, 100, 200, 500].find((each) => rounds / each <= 3) ?? 1000;
-  const wanted = [{ round: first, label: `Round ${first}` }];
-  for (let round = step; round <= rounds; round += step) if (round > first) wanted.push({ round, label: `Round ${round}` });
   const end = ended ? { round: last, label: "End" } : null;
-  const kept = [];
-  for (const tick of wanted) {
-    const clear = (other) => !other || Math.abs(x(tick.round) - x(other.round)) >= TICK_ROOM;
-    if (clear(kept[kept.length - 1]) && clear(end)) kept.push(tick);
+  const span = (tick) => {
+    const width = tick.label.length * CHARACTER;
+    const at = x(tick.round);
+    if (tick.round === first) return [at, at + width];
+    return tick.round === last ? [at - width, at] : [at - width / 2, at + width / 2];
+  };
+  const clear = (tick, other) => !other || span(tick)[1] + TICK_GAP <= span(other)[0] || span(other)[1] + TICK_GAP <= span(tick)[0];
+  let best = [];
+  for (const step of [1, 2, 5, 10, 20, 25, 50, 100, 200, 500, 1000].filter((each) => rounds / each <= 4)) {
+    const kept = [{ round: first, label: `Round ${first}` }];
+    for (let round = step; round <= rounds; round += step) {
+      const tick = { round, label: `Round ${round}` };
+      if (round > first && clear(tick, kept[kept.length - 1]) && clear(tick, end)) kept.push(tick);
+    }
+    if (kept.length > best.length) best = kept;
   }
-  return end ? [...kept, end] : kept;
+  return end ? [...best, end] : best;
 }
 
 /** The graph of the win chance by round, as a figure with a legend, a table and a caption: the
@@ -148,7 +161,7 @@ export function chanceGraph(analysis, { names, final = null, own = analysis.seat
   const drawn = el("div", { class: "chance-drawn" });
   const draw = (all) => {
     const colours = all || !shownAtFirst.length ? analysis.seats : shownAtFirst;
-    drawn.replaceChildren(graphOf(colours, points, turns, { names, you, marks }), legendOf(colours, names, you), chanceTable(colours, points, names));
+    drawn.replaceChildren(graphOf(colours, points, turns, { names, own: shownAtFirst, marks }), legendOf(colours, names, you), chanceTable(colours, points, names));
   };
   draw(false);
   const toggle = others.length && shownAtFirst.length
@@ -164,7 +177,7 @@ export function chanceGraph(analysis, { names, final = null, own = analysis.seat
   return el("figure", { class: "chance-figure" }, toggle, drawn, said);
 }
 
-function graphOf(colours, points, turns, { names, you, marks }) {
+function graphOf(colours, points, turns, { names, own, marks }) {
   const first = points[0]?.round ?? 1;
   const last = points[points.length - 1]?.round ?? 1;
   const ended = Boolean(points[points.length - 1]?.end);
@@ -198,7 +211,7 @@ function graphOf(colours, points, turns, { names, you, marks }) {
   const lines = svg("g", { class: "lines", "aria-hidden": "true" }, graph);
   for (const colour of colours) {
     const path = points.map((point) => `${x(point.round).toFixed(1)},${y(point.chances[colour]).toFixed(1)}`).join(" ");
-    const whose = you(colour) ? "own" : "other";
+    const whose = own.includes(colour) ? "own" : "other";
     svg("polyline", { class: `chance-line line-${colour} ${whose}`, "data-colour": colour, points: path, "stroke-dasharray": DASHES[colour] ?? "" }, lines);
   }
   for (const mark of marks) {
@@ -257,7 +270,7 @@ export function mistakeList(mistakes, { mine, names, owner = names, turns = [], 
     "ol",
     { class: "mistakes" },
     mistakes.map((mistake) => {
-      const who = mine(mistake.colour) ? "You" : names(mistake.colour);
+      const who = mine(mistake.colour) ? "You" : owner(mistake.colour);
       const where = turnWords(mistake, turns, { mine, owner });
       const lost = whole(mistake.best_chance) - whole(mistake.played_chance); // the difference of the two shown
       const played = movesNothing(mistake.played_move)

@@ -3,12 +3,12 @@
  * coach's "How the game went".
  */
 
-import { clearMarks, markPawns, markPlaces, setFocusable, showCard, showPosition, showTurn } from "/static/board.js";
-import { chanceGraph, mistakeList, unjudged } from "/static/coach.js";
+import { clearMarks, markPawns, markPlaces, pawnPlace, setFocusable, showCard, showPosition, showTurn } from "/static/board.js";
+import { aCard, chanceGraph, mistakeList, moveWords, movesNothing, turnsOf, turnWords, unjudged } from "/static/coach.js";
 import { render } from "/static/game.js";
 import { api, forget, levelName, store, stored } from "/static/site.js";
 import { $, app, cardLabel, gameId, name } from "/static/game/app.js";
-import { inView, landingPlace, pawnActions } from "/static/game/choices.js";
+import { inView, landingPlace, pawnActions, tokenActions } from "/static/game/choices.js";
 import { playerName, teamOf } from "/static/game/turn.js";
 import { say } from "/static/game/words.js";
 
@@ -184,14 +184,48 @@ function mistakesShown(analysis) {
   return analysis.mistakes.filter((mistake) => players.includes(mistake.colour));
 }
 
+/** The graph's lines at first: this page's own (a partner's too), else the winner's side, else
+ * the first coached player's; the others on request. */
+function ownLines(analysis) {
+  const mine = analysis.seats.filter((colour) => app.seats.includes(colour));
+  const first = mine.length ? mine : [analysis.winner ?? analysis.coached[0] ?? analysis.seats[0]];
+  const side = first.flatMap((colour) => teamOf(colour) ?? [colour]);
+  return analysis.seats.filter((colour) => side.includes(colour));
+}
+
+/** Whose chance the graph shows at first, in words. */
+function whoseChance(analysis, own) {
+  const mine = own.filter((colour) => app.seats.includes(colour));
+  if (own.length === analysis.seats.length) return analysis.seats.length > 1 ? "Every player's chance to win" : "The chance to win";
+  if (!mine.length) return "The winner's chance to win";
+  if (mine.length === 1) return own.length > 1 ? "Your team's chance to win" : "Your chance to win";
+  return "Your chances to win";
+}
+
+/** A player's short name, for "Sam's 12th turn": a name typed in for the seat, else the colour. */
+function shortName(colour) {
+  const seat = app.state?.seats.find((each) => each.colour === colour);
+  const typed = seat && seat.kind !== "bot" && !seat.open ? seat.name : null;
+  return typed && typed.toLowerCase() !== colour ? typed : name(colour);
+}
+
+/** What the coach's panel keeps: the game's turns, placed (coach.js turnsOf). */
+const coached = { turns: [] };
+
+/** Whether "you" is said of a colour: the page plays it and no other. */
+const mineAlone = (colour) => app.seats.length === 1 && app.seats.includes(colour);
+
 function renderAnalysis(analysis) {
   const final = Object.fromEntries(analysis.seats.map((colour) => [colour, 0]));
   for (const colour of teamOf(analysis.winner) ?? [analysis.winner]) if (colour in final) final[colour] = 1;
   const mistakes = mistakesShown(analysis);
   const level = levelName(analysis.level);
   const mineOnly = app.seats.length === 1 && analysis.coached.includes(app.seats[0]);
-  $("coach-status").textContent = `Every player's chance to win, turn by turn, as the computer (${level}) judges it.`;
-  $("coach-graph").replaceChildren(chanceGraph(analysis, { names: playerName, final: analysis.winner ? final : null, marks: mistakes }));
+  const own = ownLines(analysis);
+  coached.turns = turnsOf(analysis.decisions);
+  $("coach-status").textContent = `${whoseChance(analysis, own)}, round by round, as the computer (${level}) judges it.`;
+  const graph = chanceGraph(analysis, { names: playerName, final: analysis.winner ? final : null, own, you: mineAlone, marks: mistakes });
+  $("coach-graph").replaceChildren(graph);
   const title = $("mistakes-title");
   title.hidden = false;
   title.textContent = mineOnly ? "Your biggest mistakes" : "Biggest mistakes";
@@ -207,8 +241,7 @@ function renderAnalysis(analysis) {
   } else if (!mistakes.length) {
     box.replaceChildren(paragraph(noMistakes(analysis, mineOnly ? "you" : "anyone", level)));
   } else {
-    const mine = (colour) => app.seats.length === 1 && app.seats.includes(colour);
-    box.replaceChildren(mistakeList(mistakes, { mine, names: playerName, onShow: showMistake }));
+    box.replaceChildren(mistakeList(mistakes, { mine: mineAlone, names: playerName, owner: shortName, turns: coached.turns, onShow: showMistake }));
   }
 }
 
@@ -231,7 +264,7 @@ function playerMistakes(analysis, colour, level) {
   dot.setAttribute("aria-hidden", "true");
   heading.append(dot, ` ${playerName(colour)}`);
   const body = own.length
-    ? mistakeList(own, { mine: () => false, names: playerName, onShow: showMistake })
+    ? mistakeList(own, { mine: () => false, names: playerName, owner: shortName, turns: coached.turns, onShow: showMistake })
     : paragraph(noMistakes(analysis, playerName(colour), level));
   section.append(heading, body);
   return section;
@@ -244,7 +277,43 @@ function paragraph(text) {
   return node;
 }
 
-/** The board as it was before the mistake, with the better move marked on it. */
+/** Where a move's marks go: its pawns (by key) and the places they land on; a Fire or Ice token's
+ * pawn where the move moves no pawn of its own. */
+function marksOf(move) {
+  const actions = pawnActions(move);
+  const tokens = tokenActions(move).filter((action) => action.pawn);
+  return {
+    pawns: [...actions.map((action) => action.pawn), ...tokens.map((action) => action.pawn)],
+    places: [...actions.map(landingPlace), ...(actions.length ? [] : tokens.map((action) => pawnPlace(action.pawn)))],
+  };
+}
+
+/** A small ring as the board draws it, beside the words that say what it marks. */
+function ring(kind) {
+  const NS = "http://www.w3.org/2000/svg";
+  const image = document.createElementNS(NS, "svg");
+  image.setAttribute("viewBox", "0 0 24 24");
+  image.setAttribute("class", `legend-ring ${kind}-mark`);
+  image.setAttribute("aria-hidden", "true");
+  const circle = document.createElementNS(NS, "circle");
+  for (const [key, value] of Object.entries({ cx: 12, cy: 12, r: 8.5, class: "mark-ring" })) circle.setAttribute(key, String(value));
+  image.append(circle);
+  return image;
+}
+
+/** "dotted purple ring", "solid green rings": how a move's places are marked, in words. */
+const rings = (places, how = "dotted purple") => `${how} ring${places.length > 1 ? "s" : ""}`;
+
+function line(cls, ...children) {
+  const span = document.createElement("span");
+  span.className = `review-line ${cls}`;
+  span.append(...children);
+  return span;
+}
+
+/** The board as it was before the mistake, with both moves marked on it: the move played (its
+ * pawns and places ringed dotted) and the better one (ringed solid); a move that moves nothing
+ * (a pass, a declined switch, a discard) is said in words, with nothing marked for it. */
 async function showMistake(mistake) {
   if (!app.board) return;
   app.reviewing = mistake.decision;
@@ -256,6 +325,8 @@ async function showMistake(mistake) {
   const card = mistake.better_card ?? mistake.card;
   const text = mistake.better_card_text ?? mistake.card_text;
   const otherCard = card !== mistake.card;
+  const where = turnWords(mistake, coached.turns, { mine: mineAlone, owner: shortName });
+  const said = where.replace(/^Your/, "your").replace(/ \(round \d+\)$/, ""); // "your 12th turn"
   showCard(app.board, { card, text, pack: mistake.pack, discards: mistake.discards });
   showTurn(app.board, mistake.colour);
   const big = $("big-card"); // the card beside the board too, until the end is shown again
@@ -263,20 +334,36 @@ async function showMistake(mistake) {
   big.classList.remove("none");
   big.classList.toggle("long", cardLabel(card).length > 2);
   $("card-name").textContent = otherCard
-    ? `Better card: ${cardLabel(card)} (turn ${mistake.turn}; the ${cardLabel(mistake.card)} was played)`
-    : `Card: ${cardLabel(card)} (turn ${mistake.turn})`;
+    ? `Better card: ${cardLabel(card)} (${said}; the ${cardLabel(mistake.card)} was played)`
+    : `Card: ${cardLabel(card)} (${said})`;
   $("card-text").textContent = text;
-  const better = mistake.better_move;
-  const actions = pawnActions(better);
-  markPawns(app.board, actions.map((action) => action.pawn), "selected");
-  markPawns(app.board, better.bumps ?? [], "target");
-  const label = `Better: ${better.text}`;
-  // a ring to look at, not a button: it chooses nothing
-  markPlaces(app.board, actions.map((action) => ({ key: landingPlace(action), label, cls: "preview better-mark", show: true })));
+  const who = mineAlone(mistake.colour) ? "You" : shortName(mistake.colour);
+  const played = marksOf(mistake.played_move);
+  const better = marksOf(mistake.better_move);
+  const playedWords = moveWords(mistake.played_move, mistake.played_text, who);
+  const betterWords = moveWords(mistake.better_move, mistake.better_text); // its card in its words
+  markPawns(app.board, better.pawns, "selected");
+  markPawns(app.board, played.pawns.filter((key) => !better.pawns.includes(key)), "played-pawn");
+  markPawns(app.board, mistake.better_move.bumps ?? [], "target");
+  // rings to look at, not buttons: they choose nothing
+  markPlaces(app.board, [
+    ...played.places.map((key) => ({ key, label: `Played: ${playedWords}`, cls: "preview played-mark", show: true })),
+    ...better.places.map((key) => ({ key, label: `Better: ${betterWords}`, cls: "preview better-mark", show: true })),
+  ]);
   $("board").dataset.reviewing = String(mistake.decision);
-  $("reviewing-text").textContent =
-    `Turn ${mistake.turn}, before this move: ${mistake.played_text}. ` +
-    `Marked on the board, the better move${otherCard ? `, with the ${cardLabel(card)}` : ""}: ${better.text}.`;
+  const before = mineAlone(mistake.colour) ? "before your move" : "before the move";
+  // a move with nothing to mark (a pass, a declined switch, a discard) is said in words alone
+  $("reviewing-text").replaceChildren(
+    line("review-where", `${where}, with ${aCard(mistake.card)}: the board ${before}.`),
+    " ", // one line each on the screen; words apart when read out
+    played.places.length
+      ? line("review-played", ring("played"), `Played (${rings(played.places)}): ${playedWords}.`)
+      : line("review-played", movesNothing(mistake.played_move) ? `${playedWords}.` : `Played: ${playedWords}.`),
+    " ",
+    better.places.length
+      ? line("review-better", ring("better"), `Better (${rings(better.places, "solid green")}): ${betterWords}.`)
+      : line("review-better", `Better: ${betterWords}.`),
+  );
   $("reviewing").hidden = false;
   $("board").scrollIntoView({ block: "nearest" });
   inView($("reviewing")); // under the board on a phone held upright: what the board shows, and the way back
@@ -287,6 +374,7 @@ async function showMistake(mistake) {
 
 export function endReview() {
   app.reviewing = null;
+  if (app.board) markPawns(app.board, [], "played-pawn"); // clearMarks knows nothing of it
   $("reviewing").hidden = true;
   delete $("board").dataset.reviewing;
 }
