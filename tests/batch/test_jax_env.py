@@ -1,0 +1,66 @@
+"""The pure-JAX environment (pgx's shape: init and step for one game, jitted and vmapped) plays
+the NumPy engine's very games, ends them with zero-sum rewards, and keeps a finished game as it
+is.  Skipped unless JAX is installed (``pip install 'pardon[jax]'``)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from pardon.batch.engine import legal_lanes, new_games, step
+from pardon.batch.observe import observe
+
+pytestmark = pytest.mark.slow  # compiling takes a while
+jax = pytest.importorskip("jax")
+jnp = pytest.importorskip("jax.numpy")
+
+from pardon.batch.jax_env import SorryJax  # noqa: E402
+
+
+@pytest.mark.parametrize(("rules", "players"), [("classic", 4), ("modern-no-tokens", 2), ("classic(pawns=3)", 3)])
+def test_the_jax_environment_plays_the_numpy_engines_games_to_their_ends(rules: str, players: int) -> None:
+    env = SorryJax(rules, players)
+    count = 12
+    init, play = jax.jit(jax.vmap(env.init_seed)), jax.jit(jax.vmap(env.step))
+    state = init(jnp.arange(count, dtype=jnp.uint32))
+    games = new_games(env.config, np.arange(count, dtype=np.uint32))
+    rng = np.random.default_rng(5)
+    rewarded = np.zeros((count, players))
+    for _ in range(2000):
+        for mine, theirs in zip(games, state.games, strict=True):  # the batch axis: NumPy's last, vmap's first
+            assert np.array_equal(mine, np.moveaxis(np.asarray(theirs), 0, -1))
+        going = games.winner < 0
+        mask = np.asarray(state.legal_action_mask)
+        assert np.array_equal(mask, legal_lanes(env.config, games).T & going[:, None])
+        assert np.array_equal(np.asarray(state.observation), observe(env.config, games))
+        assert np.array_equal(np.asarray(state.current_player), games.turn)
+        assert np.array_equal(np.asarray(state.terminated), ~going)
+        if not going.any():
+            break
+        actions = np.array([rng.choice(np.flatnonzero(row)) if row.any() else 0 for row in mask])
+        state = play(state, jnp.asarray(actions))
+        games, _ = step(env.config, games, actions)
+        rewarded += np.asarray(state.rewards)
+    else:
+        raise AssertionError("the games did not end")
+    winners = games.winner.astype(int)
+    expected = np.where(np.arange(players) == winners[:, None], 1.0, -1.0)
+    assert np.array_equal(rewarded, expected)  # once each: +1 the winner, -1 the others
+    assert (np.asarray(state.step_count) > 0).all()
+
+
+def test_a_finished_game_stays_as_it_is_and_init_takes_a_key() -> None:
+    env = SorryJax("classic", 2)
+    state = jax.jit(jax.vmap(env.init))(jax.random.split(jax.random.key(3), 4))
+    assert state.observation.shape == (4, env.observation_size)
+    assert state.legal_action_mask.shape == (4, env.num_actions) and state.legal_action_mask.any(axis=1).all()
+    assert state.rewards.shape == (4, 2) and not state.terminated.any() and not state.truncated.any()
+    play = jax.jit(jax.vmap(env.step))
+    while not state.terminated.all():
+        state = play(state, jnp.argmax(state.legal_action_mask, axis=1))
+    again = play(state, jnp.zeros(4, dtype=jnp.int32))
+    leaves = jax.tree_util.tree_leaves
+    for before, after in zip(leaves(state.games), leaves(again.games), strict=True):
+        assert np.array_equal(before, after)
+    assert not np.asarray(again.rewards).any() and np.array_equal(again.step_count, state.step_count)
+    assert not np.asarray(again.legal_action_mask).any()
