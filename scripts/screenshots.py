@@ -4,7 +4,7 @@ Starts a ``pardon serve`` of its own on loopback (a throw-away SQLite file), cre
 game of Red against three computer players, plays Red's turns until the board is lively,
 selects a pawn so its destinations show, and captures the page at desktop (1280x900) and
 phone portrait (390x844) sizes with Debian's Chromium.  ``--coach`` instead plays a game of Red
-against one computer to the end and captures how it went (docs/screenshots/game-coach.png):
+against one computer to the end and captures how it went (docs/screenshots/game-coach.png and game-coach-phone.png):
 the win-chance graph, Red's biggest mistakes, and the first shown on the board.  Rerunnable:
 
     .venv/bin/python scripts/screenshots.py [--out docs/screenshots] [--seed 11] [--turns 24] [--coach]
@@ -100,9 +100,15 @@ FINISHED = "() => { const g = window.pardonGame; return g && g.state && g.state.
 
 
 def coach(browser: Any, url: str, out: Path) -> None:
-    """Red (always the first legal move) against a computer to the end, then how the game went."""
+    """Red (always the first legal move) against a computer to the end, then how the game went,
+    at desktop and phone sizes."""
+    for view, name in (("desktop", "game-coach.png"), ("phone", "game-coach-phone.png")):
+        coach_at(browser, url, out / name, VIEWS[view])
+
+
+def coach_at(browser: Any, url: str, path: Path, viewport: dict[str, int]) -> None:
     game = create_game(url, 3, computers=1)
-    page = browser.new_page(viewport=VIEWS["desktop"])
+    page = browser.new_page(viewport=viewport)
     page.emulate_media(reduced_motion="reduce")
     page.goto(game["seats"][0]["link"])
     while not page.evaluate(FINISHED):
@@ -118,7 +124,6 @@ def coach(browser: Any, url: str, out: Path) -> None:
     page.locator(".show-mistake").first.click()
     page.wait_for_timeout(300)
     page.evaluate("() => window.scrollTo(0, 0)")
-    path = out / "game-coach.png"
     page.screenshot(path=str(path))
     print(path)
     page.close()
