@@ -62,6 +62,8 @@ def test_a_double_is_offered_before_the_draw_and_answered_by_the_computer(live_s
         play_by_clicks(page, furthest(now["moves"]))
     else:
         raise AssertionError("Red was never offered a double")
+    said = page.locator("#log").inner_text()  # a turn begun without doubling says so: "goes on" said nothing
+    assert "goes on" not in said and "Yellow does not double" in said, said
     button = page.locator('#choices button[data-move="double"]')
     assert "Double" in button.inner_text()
     play_by_clicks(page, next(move for move in now["moves"] if move["move"] == "double"))
