@@ -7,6 +7,7 @@ folder, with a ``pardon`` command that runs this interpreter's pardon first on t
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import subprocess
@@ -80,12 +81,17 @@ def python_examples() -> list[tuple[str, str]]:
 
 
 PYTHON_EXAMPLES = python_examples()
+#: Modules of optional extras an example may need (a GPU's JAX is not every machine's).
+OPTIONAL = {"jax"}
 
 
 @pytest.mark.parametrize(("where", "code"), PYTHON_EXAMPLES, ids=[where for where, _ in PYTHON_EXAMPLES])
 def test_every_python_example_runs_as_written(where: str, code: str, tmp_path: Path) -> None:
     # each block on its own, as a reader copies it: README's GameState example used
     # parse_rules without importing it (a NameError)
+    for module in OPTIONAL & set(re.findall(r"^(?:import|from) (\w+)", code, re.MULTILINE)):
+        if importlib.util.find_spec(module) is None:  # an extra this machine has not installed
+            pytest.skip(f"{where} needs {module} (pip install -e '.[{module}]')")
     run = subprocess.run(
         [sys.executable, "-c", code],
         cwd=tmp_path,

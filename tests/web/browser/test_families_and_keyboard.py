@@ -114,6 +114,7 @@ def test_a_double_tap_never_plays_the_next_players_turn(live_server: Any, page: 
     player's move: the old button played against the new turn, or a new button drawn in the same
     place took the next player's choice before they held the device."""
     game = create_game(live_server, {"seed": 3, "seats": [{"kind": "hotseat"}, {"kind": "hotseat"}]})
+    page.add_init_script("localStorage.setItem('pardon.autoPass', 'off')")  # a lone Pass waits, to be tapped twice
     open_game(page, game["host_link"])
     doubled = 0
     for _ in range(60):

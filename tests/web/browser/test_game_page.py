@@ -471,6 +471,7 @@ def test_a_refusal_is_cleared_once_the_game_moves_on(live_server: Any, browser: 
     played as event 3" under another card); it goes when the next decision is shown."""
     game = create_game(live_server, {"seed": 21, "seats": [{"kind": "human"}, {"kind": "human"}]})
     context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.add_init_script("localStorage.setItem('pardon.autoPass', 'off')")  # each turn waits for its player
     try:
         first, second, yellow = (context.new_page() for _ in range(3))
         for tab in (first, second):

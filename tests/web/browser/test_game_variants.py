@@ -51,6 +51,7 @@ def test_a_hand_of_five_is_played_by_choosing_a_card(live_server: Any, page: Any
 def test_hot_seat_screen_plays_both_seats_and_a_spectator_only_watches(live_server: Any, browser: Any) -> None:
     game = create_game(live_server, {"seed": 9, "seats": [{"kind": "hotseat"}, {"kind": "hotseat"}]})
     host = browser.new_context(viewport={"width": 1280, "height": 900})
+    host.add_init_script("localStorage.setItem('pardon.autoPass', 'off')")  # each turn waits for its player
     watcher = browser.new_context(viewport={"width": 390, "height": 844})
     try:
         screen, spectator = host.new_page(), watcher.new_page()

@@ -84,6 +84,7 @@ def test_computer_players_are_named_by_colour_and_level(live_server: Any, page: 
 def test_hot_seat_names_are_used_in_the_banner_and_the_win(live_server: Any, page: Any) -> None:
     seats = [{"kind": "hotseat", "name": "Ann"}, {"kind": "hotseat", "name": "Bob"}]
     game = create_game(live_server, {"seed": 9, "seats": seats})
+    page.add_init_script("localStorage.setItem('pardon.autoPass', 'off')")  # each turn waits for its player
     open_game(page, game["host_link"])
     now = wait_my_turn(page)
     who = {"red": "Ann (Red)", "yellow": "Bob (Yellow)"}
