@@ -29,8 +29,9 @@ from pardon.batch.engine import Config, legal_lanes, new_games, random_actions, 
 from pardon.batch.observe import observe
 
 
-def jax_loop(rules: str, players: int, batch: int, steps: int) -> Any:
-    """A compiled loop of ``steps`` steps of ``batch`` games, finished games replaced."""
+def jax_loop(rules: str, players: int, batch: int, steps: int, reset: bool = True) -> Any:
+    """A compiled loop of ``steps`` steps of ``batch`` games, finished games replaced (``reset``)
+    as pgx's auto-reset does it: a fresh state built for every game, kept where one ended."""
     import jax
     import jax.numpy as jnp
 
@@ -46,6 +47,8 @@ def jax_loop(rules: str, players: int, batch: int, steps: int) -> Any:
         action = jax.random.categorical(choice, logits, axis=1)
         state = play(state, action)
         played = played + jnp.sum(~state.terminated, dtype=jnp.int32)
+        if not reset:
+            return state, key, next_seed, played
         done = state.terminated
         seeds = next_seed + jnp.cumsum(done, dtype=jnp.uint32)
         fresh = init(seeds)
@@ -62,10 +65,10 @@ def jax_loop(rules: str, players: int, batch: int, steps: int) -> Any:
     return run, start, jax.random.key(0), jnp.uint32(batch)
 
 
-def time_jax(rules: str, players: int, batch: int, steps: int, rounds: int) -> list[float]:
+def time_jax(rules: str, players: int, batch: int, steps: int, rounds: int, reset: bool) -> list[float]:
     import jax
 
-    run, state, key, next_seed = jax_loop(rules, players, batch, steps)
+    run, state, key, next_seed = jax_loop(rules, players, batch, steps, reset)
     rates = []
     for index in range(rounds + 1):
         started = time.perf_counter()
@@ -77,7 +80,7 @@ def time_jax(rules: str, players: int, batch: int, steps: int, rounds: int) -> l
     return rates
 
 
-def time_numpy(rules: str, players: int, batch: int, steps: int, rounds: int) -> list[float]:
+def time_numpy(rules: str, players: int, batch: int, steps: int, rounds: int, reset: bool) -> list[float]:
     config = Config.parse(rules, players)
     games = new_games(config, np.arange(batch, dtype=np.uint32))
     next_seed = batch
@@ -91,6 +94,8 @@ def time_numpy(rules: str, players: int, batch: int, steps: int, rounds: int) ->
             legal_lanes(config, games)
             going = games.winner < 0
             played += int(going.sum())
+            if not reset:
+                continue
             done = ~going
             seeds = (next_seed + np.cumsum(done) - 1).astype(np.uint32)
             games = reset_finished(config, games, seeds)
@@ -117,16 +122,22 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=50, help="steps a timed slice (50)")
     parser.add_argument("--rounds", type=int, default=5, help="timed slices of each (5)")
     parser.add_argument("--skip-numpy", action="store_true", help="the JAX figure alone (a GPU run)")
+    parser.add_argument(
+        "--no-reset",
+        action="store_true",
+        help="finished games are not replaced: a step's own cost, without the auto-reset's fresh state for every game",
+    )
     options = parser.parse_args()
     import jax
 
     from pardon.batch.jax_backend import device
 
     print(f"JAX {jax.__version__} on {device()}; {options.rules}, {options.players} players, {options.batch:,} games")
-    jax_rates = time_jax(options.rules, options.players, options.batch, options.steps, options.rounds)
+    reset = not options.no_reset
+    jax_rates = time_jax(options.rules, options.players, options.batch, options.steps, options.rounds, reset)
     print(f"pardon.batch.jax_env, cards a second: {described(jax_rates)}")
     if not options.skip_numpy:
-        numpy_rates = time_numpy(options.rules, options.players, options.batch, options.steps, options.rounds)
+        numpy_rates = time_numpy(options.rules, options.players, options.batch, options.steps, options.rounds, reset)
         print(f"NumPy engine, the same work:        {described(numpy_rates)}")
         ratio = statistics.median(jax_rates) / statistics.median(numpy_rates)
         print(f"JAX / NumPy (medians): {ratio:.2f}x")
