@@ -76,11 +76,19 @@ export function levelName(level) {
   return LEVEL_NAMES[level] ?? capitalise(level ?? "");
 }
 
+/** The name typed in for a person's seat ("Ann"), or "" where none was (a computer, an open
+ * seat, a seat named by its colour). */
+export function typedName(seat) {
+  const given = seat.kind !== "bot" && !seat.open ? seat.name : "";
+  return given && given !== capitalise(seat.colour) ? given : "";
+}
+
 /** Who plays a seat, in words: "Blue computer (Hard)", "Ann (Red)", or just "Red". */
 export function seatLabel(seat) {
   const colour = capitalise(seat.colour);
   if (seat.kind === "bot") return `${colour} computer (${levelName(seat.level)})`;
-  return seat.name && seat.name !== colour && !seat.open ? `${seat.name} (${colour})` : colour;
+  const given = typedName(seat);
+  return given ? `${given} (${colour})` : colour;
 }
 
 /** Call the API; a refusal becomes an Error carrying the server's message. */

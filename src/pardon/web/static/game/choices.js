@@ -4,7 +4,7 @@
  */
 
 import { clearMarks, markPawns, markPlaces, placeKey, setFocusable } from "/static/board.js";
-import { store, stored } from "/static/site.js";
+import { store, stored, typedName } from "/static/site.js";
 import {
   $,
   app,
@@ -21,7 +21,7 @@ import {
 import { halfMovePrompt, markSelection, resumeHalfMove } from "/static/game/board-choice.js";
 import { askHint, cancelSelection, hintable, markHint, play } from "/static/game/play.js";
 import { renderTokenChoice } from "/static/game/tokens.js";
-import { handCard, handHidden, myDecision, playerName, renderCard, renderHand } from "/static/game/turn.js";
+import { handCard, handHidden, myDecision, playerName, renderCard, renderHand, seatOf } from "/static/game/turn.js";
 
 // --- rendering: the choices -------------------------------------------------------------
 
@@ -336,7 +336,8 @@ export function byName(text, colour) {
   const plain = name(colour);
   const named = playerName(colour);
   const led = named !== plain && text.startsWith(`${plain} `) ? `${named}${text.slice(plain.length)}` : text;
-  return led.replace(WINNERS, (_, first, second, verb) => `${[first, second].filter(Boolean).map(typedName).join(" and ")} ${verb}`);
+  const called = (written) => typedName(seatOf(written.toLowerCase())) || written;
+  return led.replace(WINNERS, (_, first, second, verb) => `${[first, second].filter(Boolean).map(called).join(" and ")} ${verb}`);
 }
 
 /** A move's words, its player named as the page names them. */
@@ -344,13 +345,6 @@ export const moveText = (move) => byName(move.text, app.state.decider);
 
 /** Who wins, as the server's words say it ("Yellow wins", "Red and Yellow win"). */
 const WINNERS = /\b(Red|Blue|Yellow|Green)(?: and (Red|Blue|Yellow|Green))? (wins?)\b/;
-
-/** The name typed for the seat of a colour (as "Red" is written), else the colour as written. */
-function typedName(written) {
-  const seat = app.state.seats.find((candidate) => candidate.colour === written.toLowerCase());
-  const given = seat && seat.kind !== "bot" && !seat.open ? seat.name : "";
-  return given && given !== written ? given : written;
-}
 
 export function setAutoPass(on) {
   app.autoPass = on ? "on" : "off";

@@ -46,7 +46,7 @@ export function myDecision() {
   return state.status === "playing" && state.moves.length > 0 && app.seats.includes(state.decider);
 }
 
-function seatOf(colour) {
+export function seatOf(colour) {
   return app.state?.seats.find((seat) => seat.colour === colour) ?? { colour, kind: "human", name: name(colour) };
 }
 
