@@ -32,6 +32,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from pardon.batch.actions import ACTIONS
+from pardon.batch.config import batch_of_one
 from pardon.batch.engine import Config, Games, legal_lanes, new_games, step
 from pardon.batch.observe import FEATURES, observe
 
@@ -85,7 +86,7 @@ class SorryJax:
         import jax
         import jax.numpy as jnp
 
-        after, _ = step(self.config, _batch(state.games), jnp.reshape(jnp.asarray(action, dtype=jnp.int32), (1,)))
+        after, _ = step(self.config, batch_of_one(state.games), jnp.reshape(jnp.asarray(action, dtype=jnp.int32), (1,)))
         games = jax.tree_util.tree_map(lambda new, old: jnp.where(state.terminated, old, new), _one(after), state.games)
         ended = (games.winner >= 0) & ~state.terminated
         seats = jnp.arange(self.num_players, dtype=jnp.int8)
@@ -97,7 +98,7 @@ class SorryJax:
         import jax.numpy as jnp
 
         terminated = games.winner >= 0
-        legal = legal_lanes(self.config, _batch(games))[:, 0]
+        legal = legal_lanes(self.config, batch_of_one(games))[:, 0]
         return State(
             games=games,
             current_player=games.turn.astype(jnp.int32),
@@ -108,11 +109,6 @@ class SorryJax:
             truncated=jnp.bool_(False),
             step_count=count,
         )
-
-
-def _batch(games: Games) -> Games:
-    """One game as a batch of one (a last axis of 1), as the engine's functions take it."""
-    return Games(*(field[..., None] for field in games))
 
 
 def _one(games: Games) -> Games:

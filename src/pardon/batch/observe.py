@@ -31,14 +31,8 @@ import numpy as np
 
 from pardon.batch.actions import SLOTS
 from pardon.batch.backend import Array, column, is_numpy, namespace, select
-from pardon.batch.engine import (
-    OFF_TRACK,
-    Config,
-    Games,
-    _relative_squares,
-    _sides,
-    tables,
-)
+from pardon.batch.config import OFF_TRACK, Config, Games, batch_of_one, tables
+from pardon.batch.squares import _relative_squares, _sides
 from pardon.core.board import START
 from pardon.core.cards import CARDS
 
@@ -80,7 +74,7 @@ def observe(config: Config, games: Games, observer: int = 0) -> Array:
     table = tables(config)
     single = games.card.ndim == 0
     if single:
-        games = Games(*(field[..., None] for field in games))
+        games = batch_of_one(games)
     count = games.card.shape[0]
     place = locations(config, games, observer)  # (4, 4, count)
     offsets = column(np.arange(SEATS * SLOTS) * LOCATIONS, 1, dtype=np.int32).reshape(SEATS, SLOTS, 1)
