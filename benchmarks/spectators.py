@@ -213,11 +213,18 @@ async def read(port: int, game_id: str, readers: int, seconds: float) -> None:
     print(json.dumps(summary | {"answer_p50_ms": None, "answer_max_ms": None}), flush=True)
 
 
-async def readers_phase(port: int, game_id: str, readers: int, seconds: float) -> dict[str, Any]:
+def niced(command: list[str], nice: int) -> list[str]:
+    """The command run at a lower CPU priority (``nice``): on a machine with few cores the
+    crowd's own work would otherwise take the measured server's and the players' cores, which
+    crowds on their own machines do not."""
+    return ["nice", "-n", str(nice), *command] if nice else command
+
+
+async def readers_phase(port: int, game_id: str, readers: int, seconds: float, nice: int) -> dict[str, Any]:
     # one argument, given with "=": a game's id may begin with "-"
     command = [sys.executable, __file__, f"--read={port}/{game_id}/{readers}", "--seconds", str(seconds)]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    process = await asyncio.create_subprocess_exec(*command, stdout=asyncio.subprocess.PIPE)
+    process = await asyncio.create_subprocess_exec(*niced(command, nice), stdout=asyncio.subprocess.PIPE)
     output, _ = await process.communicate()
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     summary: dict[str, Any] = json.loads(output.decode().strip().splitlines()[-1])
@@ -230,7 +237,9 @@ async def crowd_phase(port: int, game_id: str, arguments: argparse.Namespace, ad
     command = [sys.executable, __file__, f"--crowd={port}/{game_id}/{','.join(addresses)}"]
     command += ["--connections", str(arguments.connections), "--seconds", str(arguments.seconds - 2)]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    process = await asyncio.create_subprocess_exec(*command, stdout=asyncio.subprocess.PIPE)
+    process = await asyncio.create_subprocess_exec(
+        *niced(command, arguments.crowd_nice), stdout=asyncio.subprocess.PIPE
+    )
     try:
         output, _ = await asyncio.wait_for(process.communicate(), timeout=3 * arguments.seconds + 30)
         summary: dict[str, Any] = json.loads(output.decode().strip().splitlines()[-1])
@@ -290,7 +299,9 @@ async def run(
             finished = await finished_game(where)
         tally.phase, began, cpu = phase.name, time.perf_counter(), cpu_seconds(servers[0].pid)
         if phase.readers:
-            phase.crowd = await readers_phase(where, finished, arguments.readers, arguments.seconds)
+            phase.crowd = await readers_phase(
+                where, finished, arguments.readers, arguments.seconds, arguments.crowd_nice
+            )
         elif phase.addresses:
             phase.crowd = await crowd_phase(where, game["id"], arguments, phase.addresses)
         else:
@@ -367,6 +378,12 @@ def main() -> None:
     parser.add_argument("--concurrency", type=int, default=200, help="the crowd's handshakes under way at once")
     parser.add_argument(
         "--readers", type=int, default=0, help="a phase of this many clients of one address reading a finished replay"
+    )
+    parser.add_argument(
+        "--crowd-nice",
+        type=int,
+        default=19,
+        help="the crowd's and readers' CPU priority (nice; 0: the same as the server's and players')",
     )
     parser.add_argument("--crowd", metavar="PORT/GAME/ADDRESSES", help=argparse.SUPPRESS)
     parser.add_argument("--read", metavar="PORT/GAME/READERS", help=argparse.SUPPRESS)

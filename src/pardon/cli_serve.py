@@ -343,7 +343,7 @@ def _options() -> list[Option]:
             "admit_rate",
             group="connection",
         ),
-        Option("--admit-burst", 20, "websockets let in at once", "admit_burst", WHOLE, 1, group="connection"),
+        Option("--admit-burst", 4, "websockets let in at once", "admit_burst", WHOLE, 1, group="connection"),
         Option(
             "--metrics-from",
             (),

@@ -129,4 +129,4 @@ class Settings:
     #: opening hundreds at once is let in by turns of address, spread out, so that the other
     #: games' moves never wait behind hundreds of handshakes (0: every one at once).
     admit_rate: float = 100.0
-    admit_burst: int = 20
+    admit_burst: int = 4
