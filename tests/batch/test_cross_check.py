@@ -1,6 +1,6 @@
 """Every batch game is a real game: batch games with random actions replayed through
 pardon.core decision by decision (pardon.batch.verify), for the classic game with 2, 3 and
-4 players and every option the batch plays (2,000 games, about two minutes on one core; for more,
+4 players and every option the batch plays (2,200 games, about two minutes on one core; for more,
 ``python -m pardon.batch.verify --games N``); and the random player chooses as the core's does,
 uniformly among one action for each of the core's legal moves."""
 
@@ -26,6 +26,8 @@ CASES = [
     ("classic(switched_opponent_slides=false)", 4, 100),
     ("classic(draw_again_on_2=false,sorry_forward_4=true)", 2, 100),
     ("classic(leader=named,pawns=3,deck=44)", 3, 100),
+    ("classic-1939(scoring=1939)", 4, 100),
+    ("classic(scoring=1992,pawns=3)", 2, 100),
 ]
 
 

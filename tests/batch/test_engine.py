@@ -180,7 +180,7 @@ def test_games_take_little_memory() -> None:
         ("partners", 4, "does not play partners"),
         ("adult", 2, "does not play hands"),
         ("modern", 2, "does not play Fire and Ice"),
-        ("classic(scoring=1939)", 2, "does not play points"),
+        ("classic-1939(scoring=1939,doubling=true)", 2, "does not play doubling"),
         ("classic", 1, "plays 2, 3 or 4 players"),
         ("classic", 5, "plays 2, 3 or 4 players"),
     ],

@@ -54,8 +54,10 @@ class Config:
 
     The batch plays the classic game and its variants without decisions besides a drawn
     card's move: any deck (44, 45, 55), 3 or 4 pawns, one pawn out, the 2013 rules
-    without Fire and Ice (``modern-no-tokens``).  Not partners, hands, tokens, doubling,
-    points or the solo challenge.
+    without Fire and Ice (``modern-no-tokens``), and either scoring, Point Scoring
+    (``scoring=1939``, without doubling) or 1992 play for points (``scoring=1992``), whose
+    points :func:`~pardon.batch.scoring.points` gives.  Not partners, hands, tokens,
+    doubling or the solo challenge.
     """
 
     rules: Rules
@@ -98,14 +100,13 @@ def check_rules(rules: Rules) -> Rules:
         (rules.hand != 0, "hands of cards"),
         (rules.tokens, "Fire and Ice"),
         (rules.doubling, "doubling"),
-        (rules.scoring != "none", "points"),
         (rules.solo, "the solo challenge"),
     ]
     for present, what in unplayed:
         if present:
             raise InvalidError(
                 f"the batch engine does not play {what} (rules {to_text(rules)}): it plays classic and "
-                "modern-no-tokens with any deck, pawns and leaving-Start options"
+                "modern-no-tokens with any deck, pawns and leaving-Start options, and scoring 1939 or 1992"
             )
     return rules
 

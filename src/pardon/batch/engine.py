@@ -23,9 +23,10 @@ This module gathers the engine's functions, each written in a module of its own:
 :mod:`~pardon.batch.config` (:class:`Config`, :class:`Games`, the constants and tables),
 :mod:`~pardon.batch.deal` (random bits, new games, the draw), :mod:`~pardon.batch.legal`
 (the legal actions), :mod:`~pardon.batch.distinct` (the lanes of distinct moves),
-:mod:`~pardon.batch.random_play` (the random players) and :mod:`~pardon.batch.play` (playing
-an action, the step), over :mod:`~pardon.batch.squares` (where pawns stand) and
-:mod:`~pardon.batch.fast_path` (NumPy's way with the rare cards).
+:mod:`~pardon.batch.random_play` (the random players), :mod:`~pardon.batch.play` (playing
+an action, the step) and :mod:`~pardon.batch.scoring` (a finished game's points), over
+:mod:`~pardon.batch.squares` (where pawns stand) and :mod:`~pardon.batch.fast_path` (NumPy's
+way with the rare cards).
 
 >>> import numpy as np
 >>> config = Config(parse_rules("classic"), 2)
@@ -46,6 +47,7 @@ from pardon.batch.distinct import distinct_lanes
 from pardon.batch.legal import legal_lanes
 from pardon.batch.play import play, reset_finished, step
 from pardon.batch.random_play import choose_uniform, random_actions, random_moves
+from pardon.batch.scoring import points
 
 # Two private helpers other code imported from this module before the split: still importable here.
 from pardon.batch.squares import _relative_squares as _relative_squares  # noqa: PLC0414
@@ -65,6 +67,7 @@ __all__ = [
     "legal_lanes",
     "new_games",
     "play",
+    "points",
     "random_actions",
     "random_bits",
     "random_moves",

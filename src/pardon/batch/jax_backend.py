@@ -19,6 +19,7 @@ from pardon.batch.engine import (
     distinct_lanes,
     legal_lanes,
     new_games,
+    points,
     random_actions,
     random_moves,
     reset_finished,
@@ -59,6 +60,7 @@ class Jitted:
         self.random_actions: Callable[[Games], Any] = jax.jit(functools.partial(random_actions, config))
         self.random_moves: Callable[[Games], Any] = jax.jit(functools.partial(random_moves, config))
         self.step: Callable[[Games, Any], tuple[Games, Played]] = jax.jit(functools.partial(step, config))
+        self.points: Callable[[Games], Any] = jax.jit(functools.partial(points, config))
 
 
 @functools.cache

@@ -33,7 +33,7 @@ from typing import Any, Final, TextIO
 import numpy as np
 
 from pardon.batch.backend import Array
-from pardon.batch.engine import Config, Games, draw, new_games, play
+from pardon.batch.engine import Config, Games, draw, new_games, play, points
 from pardon.batch.players import check_players, choose, described
 from pardon.batch.runs import ENGINE, check_engine
 from pardon.core.board import COLOUR_NAMES, START
@@ -124,7 +124,8 @@ def play_games(config: Config, simulation: Simulation, numbers: range) -> list[d
         np.add.at(tally.forfeited, (rows, kinds), played.forfeit[rows])
         _count_lead_changes(config, after, playing & ~played.forfeit, tally)
         games = draw(config, after)
-    return [_row(config, simulation, number, games, tally, index) for index, number in enumerate(numbers)]
+    scores = np.asarray(points(config, games)) if config.rules.scoring != "none" else None
+    return [_row(config, simulation, number, games, tally, index, scores) for index, number in enumerate(numbers)]
 
 
 def _count_lead_changes(config: Config, games: Games, moved: Array, tally: _Tally) -> None:
@@ -145,8 +146,16 @@ def _count_lead_changes(config: Config, games: Games, moved: Array, tally: _Tall
 
 
 def _row(
-    config: Config, simulation: Simulation, number: int, games: Games, tally: _Tally, index: int
+    config: Config,
+    simulation: Simulation,
+    number: int,
+    games: Games,
+    tally: _Tally,
+    index: int,
+    scores: np.ndarray | None,
 ) -> dict[str, Any]:
+    """Game ``index``'s result row (``scores``: every game's points by seat, None under
+    rules without points)."""
     seats = config.seats
     first = int(games.leader[index])
     winner = int(games.winner[index])
@@ -171,9 +180,15 @@ def _row(
         "sorry": cards.get("sorry", [0, 0])[0],
         "forfeits": int(tally.forfeits[index]),
         "lead_changes": int(tally.lead_changes[index]),
-        "points": None,
+        "points": None if scores is None or winner < 0 else _points(seats, scores[:, index]),
         "cards": cards,
     }
+
+
+def _points(seats: tuple[int, ...], scores: np.ndarray) -> dict[str, int]:
+    """A finished game's points as the core's rows hold them: by colour name, the seats in
+    order (null in a row under rules without points, or for a game given up)."""
+    return {COLOUR_NAMES[colour]: int(score) for colour, score in zip(seats, scores.tolist(), strict=True)}
 
 
 def command_sim_batch(simulation: Simulation, arguments: argparse.Namespace) -> int:

@@ -15,7 +15,10 @@ For every game of a batch played by the random player (:func:`~pardon.batch.engi
 * the chosen action's outcome is a core move, which the core then plays, and the
   positions agree after it (pawns, whose turn, winner);
 
-and at the end the winner and the number of cards drawn agree.
+and at the end the winner agrees, and so does each player's points
+(:func:`~pardon.batch.engine.points` against the core's
+:func:`~pardon.core.scoring.points_of` of the game's final position; under rules without
+points the batch's are all 0, where the core has none).
 
 The tests replay about two thousand games; for more, run it as a command (batches of
 ``--chunk`` games, progress on stderr; exit status 0 when every game agrees, 1 at the first
@@ -51,12 +54,15 @@ from pardon.batch.engine import (
     legal_lanes,
     new_games,
     play,
+    points,
     random_bits,
     random_moves,
 )
+from pardon.core.board import COLOUR_NAMES
 from pardon.core.cards import CARDS
 from pardon.core.errors import InvalidError, PardonError
 from pardon.core.moves import slides_ridden
+from pardon.core.scoring import points_of
 from pardon.core.turn import GameState, apply, legal_moves, start
 from pardon.core.turn import draw as core_draw
 
@@ -73,6 +79,7 @@ class Report(NamedTuple):
     decisions: int  # positions where the masks were compared with the core's moves
     outcomes: int  # legal actions whose outcome was compared
     choices: int  # the random player's choices (one per distinct outcome) compared
+    scored: int = 0  # finished games whose points (rules with points) were compared
 
 
 def cross_check(config: Config, seeds: Iterable[int]) -> Report:
@@ -129,11 +136,32 @@ def cross_check(config: Config, seeds: Iterable[int]) -> Report:
         games = draw(config, after)
         for index in np.flatnonzero(games.winner < 0).tolist():
             states[index] = _core_draw(config, games, index, states[index], seed_array)
+    scores = np.asarray(points(config, games))
+    scored = 0
     for index, state in enumerate(states):
         winner = config.seats[int(games.winner[index])]
         if state.position.winner != winner:
             raise MismatchError(f"game of seed {int(seed_array[index])}: the winner differs")
-    return Report(len(seed_array), decisions, compared, choices)
+        scored += _check_points(config, state, scores[:, index], int(seed_array[index]))
+    return Report(len(seed_array), decisions, compared, choices, scored)
+
+
+def _check_points(config: Config, state: GameState, scores: np.ndarray, seed: int) -> int:
+    """A finished game's points by seat (``scores``) against the core's for its final
+    position (none, under rules without points: then the batch's are all 0); 1 if there were
+    points to compare."""
+    core = points_of(config.rules, state.position)
+    mine = {colour: int(score) for colour, score in zip(config.seats, scores.tolist(), strict=True)}
+    if mine != (core if core is not None else dict.fromkeys(config.seats, 0)):
+        raise MismatchError(
+            f"game of seed {seed}: the batch scores {_by_colour(mine)}, the core "
+            f"{'no points' if core is None else _by_colour(core)} (position {state.position})"
+        )
+    return 0 if core is None else 1
+
+
+def _by_colour(scores: Mapping[int, int]) -> str:
+    return ", ".join(f"{COLOUR_NAMES[colour]} {score}" for colour, score in scores.items())
 
 
 def lowest_of_each_outcome(found: Mapping[tuple[int, int], Any], shape: tuple[int, ...]) -> np.ndarray:
@@ -208,12 +236,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except PardonError as error:
         print(f"{parser.prog}: {error}", file=sys.stderr)
         return BAD_ARGUMENTS
-    started, done, decisions = time.monotonic(), 0, 0
+    started, done, decisions, scored = time.monotonic(), 0, 0, 0
     try:
         while done < arguments.games:
             size = min(arguments.chunk, arguments.games - done)
             report = cross_check(config, range(arguments.seed + done, arguments.seed + done + size))
-            done, decisions = done + report.games, decisions + report.decisions
+            done, decisions, scored = done + report.games, decisions + report.decisions, scored + report.scored
             elapsed = time.monotonic() - started
             shown = f"\r{done:,}/{arguments.games:,} games, {decisions:,} decisions agree, {elapsed:.0f}s"
             print(shown, end="", file=sys.stderr)
@@ -222,6 +250,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return MISMATCH
     print(file=sys.stderr)
     agreed = f"{decisions:,} decisions agree with the core"
+    if config.rules.scoring != "none":
+        agreed = f"{decisions:,} decisions and the points of {scored:,} games agree with the core"
     print(f"{done:,} games of {arguments.rules} with {arguments.players} players: {agreed}")
     return AGREE
 

@@ -1,0 +1,73 @@
+"""Points at the end of a batch game, as the core scores them (:func:`pardon.core.scoring.points_of`;
+docs/rules.md: "Points"):
+
+* **1939 Point Scoring** (``scoring=1939``): every player scores 1 per own pawn Home; the
+  winner also scores 1 per opponent pawn Home and the largest bonus that fits: 24 if no
+  opponent has a pawn Home, 16 if none has more than 1, 8 if none has more than 2;
+* **1992 play for points** (``scoring=1992``): 5 per own pawn Home; the winner also scores
+  5 per opponent pawn not Home and the largest bonus that fits: 100, 50 or 25 likewise.
+
+Play is the same under either scoring: only the end of a game gets points.  The batch plays
+neither doubling nor partners (:func:`~pardon.batch.config.check_rules`), so a game's stake
+is always 1 and nobody drops out.
+
+>>> import numpy as np
+>>> from pardon.batch.engine import Config, new_games, random_moves, step
+>>> config = Config.parse("classic(scoring=1939)", 3)
+>>> games = new_games(config, np.arange(4, dtype=np.uint32))
+>>> points(config, games).tolist()  # no game over yet: nobody has points
+[[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]
+>>> while (games.winner < 0).any():
+...     games, _ = step(config, games, random_moves(config, games))
+>>> games.winner.tolist(), points(config, games).tolist()  # by seat, then game
+([0, 1, 1, 0], [[9, 0, 1, 22], [3, 21, 21, 1], [2, 1, 0, 1]])
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import numpy as np
+
+from pardon.batch.actions import SLOTS
+from pardon.batch.backend import Array, column, namespace
+from pardon.batch.config import Config, Games, _check_games
+from pardon.core.board import HOME
+from pardon.core.scoring import BONUS_1939, BONUS_1992, largest_bonus
+
+#: Points per pawn, and the bonus by the most pawns Home of any one opponent (0 to 4), of each scoring.
+PER_PAWN: Final = {"1939": 1, "1992": 5}
+BONUSES: Final = {
+    scoring: np.array([largest_bonus(table, most) for most in range(SLOTS + 1)], dtype=np.int32)
+    for scoring, table in (("1939", BONUS_1939), ("1992", BONUS_1992))
+}
+
+
+def points(config: Config, games: Games) -> Array:
+    """Each seat's points in each game, ``(players, *batch)`` int32 (seat ``s`` is colour
+    ``config.seats[s]``), as the core's :func:`~pardon.core.scoring.points_of` scores the
+    game's final position; 0 for every seat of a game not over yet, and for every game under
+    rules without points (``scoring=none``, where the core has none)."""
+    xp = namespace(games.pawns, games.winner, games.turn)
+    _check_games(config, games)
+    rules, players = config.rules, config.players
+    batch = games.winner.ndim
+    seat = xp.asarray(column(np.arange(players), batch, np.int32))  # (players, 1, ...)
+    if rules.scoring not in PER_PAWN:
+        return xp.zeros((players, *games.winner.shape), dtype=xp.int32)
+    # pawns Home of the player q seats after the one to move (a 3-pawn game's fourth slot is no pawn)
+    home_by_row = xp.sum(games.pawns[:, : rules.pawns] == HOME, axis=1, dtype=xp.int32)
+    row = (seat - games.turn.astype(xp.int32)[None] + players) % players  # seat s's row
+    home = xp.take_along_axis(home_by_row, row, axis=0)  # (players, *batch), by seat
+    won = seat == games.winner.astype(xp.int32)[None]  # no seat where the game goes on (-1)
+    opponents_home = home * (~won).astype(xp.int32)
+    most = xp.max(opponents_home, axis=0)
+    bonus = xp.take(xp.asarray(BONUSES[rules.scoring]), most)
+    per_pawn = PER_PAWN[rules.scoring]
+    if rules.scoring == "1939":  # the winner: 1 per opponent pawn Home
+        extra = xp.sum(opponents_home, axis=0, dtype=xp.int32)
+    else:  # the winner: 5 per opponent pawn not Home
+        extra = per_pawn * (xp.int32(rules.pawns * (players - 1)) - xp.sum(opponents_home, axis=0, dtype=xp.int32))
+    scores = per_pawn * home + won.astype(xp.int32) * (extra + bonus)[None]
+    over = (games.winner >= 0).astype(xp.int32)[None]
+    return (scores * over).astype(xp.int32)
