@@ -140,7 +140,7 @@ def random_positions(config: Config, count: int, seed: int) -> Games:
 
 @pytest.mark.parametrize(
     ("rules", "players"),
-    [("classic", 4), ("modern-no-tokens", 2), ("classic(pawns=3,switched_opponent_slides=false)", 3)],
+    [("classic", 4), ("modern-no-tokens", 2), ("classic(pawns=3,switched_opponent_slides=false)", 3), ("solo", 1)],
 )
 def test_one_lane_for_each_core_move_in_positions_of_every_kind(rules: str, players: int) -> None:
     config = Config.parse(rules, players)

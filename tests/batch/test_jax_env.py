@@ -17,7 +17,9 @@ jnp = pytest.importorskip("jax.numpy")
 from pardon.batch.jax_env import SorryJax  # noqa: E402
 
 
-@pytest.mark.parametrize(("rules", "players"), [("classic", 4), ("modern-no-tokens", 2), ("classic(pawns=3)", 3)])
+@pytest.mark.parametrize(
+    ("rules", "players"), [("classic", 4), ("modern-no-tokens", 2), ("classic(pawns=3)", 3), ("solo", 1)]
+)
 def test_the_jax_environment_plays_the_numpy_engines_games_to_their_ends(rules: str, players: int) -> None:
     env = SorryJax(rules, players)
     count = 12

@@ -129,3 +129,25 @@ def test_a_batch_run_is_not_resumed_past_damaged_results(
     assert main(["sim", "--engine", "batch", "--games", "20", "--out", str(tmp_path), "--quiet"]) == 2
     assert message in capsys.readouterr().err
     assert results.read_text() == before  # no game skipped, none played twice
+
+
+def test_a_solo_run_has_the_core_engine_s_rows(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # the solo challenge, one player unless told: rows as the core engine writes them, the cards
+    # drawn (draws) the challenge's count; the games differ (each engine its own pack)
+    batch, core = tmp_path / "batch", tmp_path / "core"
+    for engine, out in (("batch", batch), ("core", core)):
+        arguments = ["--rules", "solo(scoring=1939)", "--games", "40", "--seed", "9", "--out", str(out), "--quiet"]
+        assert main(["sim", "--engine", engine, *arguments]) == 0
+    assert "40 games played by the batch engine" in capsys.readouterr().out
+    rows, core_rows = list(read_rows(batch)), list(read_rows(core))
+    same = ("game", "seats", "bots", "first", "winner", "winner_place", "lead_changes", "points")
+    assert [{key: row[key] for key in same} for row in rows] == [{key: row[key] for key in same} for row in core_rows]
+    assert rows[0]["seats"] == ["red"] and rows[0]["points"] == {"red": 28} and rows[0]["lead_changes"] == 0
+    for row in (*rows, *core_rows):
+        assert set(row) == KEYS
+        assert sum(used for used, _ in row["cards"].values()) == row["draws"] == row["turns"] > 20
+    mean = sum(row["draws"] for row in rows) / len(rows)
+    core_mean = sum(row["draws"] for row in core_rows) / len(core_rows)
+    assert abs(mean - core_mean) < 12  # about 80 cards each, a standard deviation of 17 a game
+    assert json.loads((batch / "run.json").read_text())["players"] == 1
+    assert main(["report", str(batch)]) == 0

@@ -93,6 +93,12 @@ def test_aec_refuses_rules_the_batch_does_not_play() -> None:
         SorryAECEnv(rules="partners", players=4)
 
 
+def test_the_environments_refuse_the_solo_challenge_which_has_no_one_to_win_against() -> None:
+    for make in (SorryAECEnv, SorryEnv, lambda **options: SorryVectorEnv(4, **options)):
+        with pytest.raises(InvalidError, match=r"solo challenge .* pardon sim"):
+            make(rules="solo", players=1)
+
+
 #: Every level of computer player, the searching ones on a small budget (the test's time).
 LEVELS = ["random", "greedy", "tactician", "expectimax", "mcts(iterations=20)", "expert"]
 

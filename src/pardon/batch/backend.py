@@ -99,9 +99,10 @@ def cumsum0(array: Array) -> Array:
 
 
 def any0(array: Array) -> Array:
-    """Whether any entry along the first axis is true."""
+    """Whether any entry along the first axis is true (none, along an empty one: the
+    opponents of the solo challenge)."""
     xp = namespace(array)
-    if not is_numpy(xp):
+    if not is_numpy(xp) or not array.shape[0]:
         return xp.any(array, axis=0)
     found = array[0]
     for index in range(1, array.shape[0]):
@@ -110,9 +111,9 @@ def any0(array: Array) -> Array:
 
 
 def all0(array: Array) -> Array:
-    """Whether every entry along the first axis is true."""
+    """Whether every entry along the first axis is true (each, along an empty one)."""
     xp = namespace(array)
-    if not is_numpy(xp):
+    if not is_numpy(xp) or not array.shape[0]:
         return xp.all(array, axis=0)
     found = array[0]
     for index in range(1, array.shape[0]):

@@ -56,8 +56,9 @@ class Config:
     card's move: any deck (44, 45, 55), 3 or 4 pawns, one pawn out, the 2013 rules
     without Fire and Ice (``modern-no-tokens``), and either scoring, Point Scoring
     (``scoring=1939``, without doubling) or 1992 play for points (``scoring=1992``), whose
-    points :func:`~pardon.batch.scoring.points` gives.  Not partners, hands, tokens,
-    doubling or the solo challenge.
+    points :func:`~pardon.batch.scoring.points` gives; and the solo challenge (``solo``: one
+    player, the core's solo colour, red, alone on the board: its games' ``drawn`` is the
+    challenge's count).  Not partners, hands, tokens or doubling.
     """
 
     rules: Rules
@@ -69,8 +70,11 @@ class Config:
             players: int | None = whole_number(self.players, "players")  # a NumPy integer too
         except InvalidError:  # a bool, a float, text
             players = None
-        if players not in (2, 3, 4):
-            raise InvalidError(f"the batch engine plays 2, 3 or 4 players, not {players or reprlib.repr(self.players)}")
+        if self.rules.solo and players != 1:  # as the core's check_seats says it
+            raise InvalidError(f"the solo challenge is played by 1 player, not {_said(players, self.players)}")
+        if not self.rules.solo and players not in (2, 3, 4):
+            alone = ": one player alone plays the solo challenge (rules solo)" if players == 1 else ""
+            raise InvalidError(f"the batch engine plays 2, 3 or 4 players, not {_said(players, self.players)}{alone}")
         object.__setattr__(self, "players", players)  # a plain int: equal, and hashed, as one
 
     @property
@@ -83,9 +87,21 @@ class Config:
         return self.rules.deck
 
     @classmethod
-    def parse(cls, rules: str, players: int = 2) -> Config:
-        """A config from rules text: ``Config.parse("classic(pawns=3)", 4)``."""
-        return cls(parse_rules(rules), players)
+    def parse(cls, rules: str, players: int | None = None) -> Config:
+        """A config from rules text: ``Config.parse("classic(pawns=3)", 4)``; without
+        ``players``, 2 (1 for the solo challenge, ``Config.parse("solo")``)."""
+        parsed = parse_rules(rules)
+        return cls(parsed, default_players(parsed) if players is None else players)
+
+
+def default_players(rules: Rules) -> int:
+    """The players of a batch of ``rules`` when none are named: 1 for the solo challenge, else 2."""
+    return 1 if rules.solo else 2
+
+
+def _said(players: int | None, given: object) -> str:
+    """A number of players as a message says it: the number, or what was given instead."""
+    return str(players) if players is not None else reprlib.repr(given)
 
 
 def check_rules(rules: Rules) -> Rules:
@@ -100,13 +116,13 @@ def check_rules(rules: Rules) -> Rules:
         (rules.hand != 0, "hands of cards"),
         (rules.tokens, "Fire and Ice"),
         (rules.doubling, "doubling"),
-        (rules.solo, "the solo challenge"),
     ]
     for present, what in unplayed:
         if present:
             raise InvalidError(
                 f"the batch engine does not play {what} (rules {to_text(rules)}): it plays classic and "
-                "modern-no-tokens with any deck, pawns and leaving-Start options, and scoring 1939 or 1992"
+                "modern-no-tokens with any deck, pawns and leaving-Start options, scoring 1939 or 1992, "
+                "and the solo challenge"
             )
     return rules
 

@@ -55,16 +55,16 @@ class State(NamedTuple):
 
 class SorryJax:
     """``init(key) -> State`` and ``step(state, action) -> State`` for ``rules`` between
-    ``players`` (any rules the batch engine plays)."""
+    ``players`` (any rules the batch engine plays; 2 players unless told, 1 for the solo challenge)."""
 
     num_actions = ACTIONS
     observation_size = FEATURES
 
-    def __init__(self, rules: str = "classic", players: int = 2) -> None:
+    def __init__(self, rules: str = "classic", players: int | None = None) -> None:
         import jax  # noqa: F401  # a clear ImportError now, not at the first call
 
         self.config = Config.parse(rules, players)
-        self.num_players = players
+        self.num_players = self.config.players
 
     def init(self, key: Any) -> State:
         """A new game whose seed is drawn from ``key``: its Leader drawn for, its first card turned up."""

@@ -247,7 +247,7 @@ def _action_index(xp: ModuleType, card: Array, actions: Array) -> Array:
 
 def _check_opponents(config: Config, index: Array, kind: Array, rows: tuple[Array, Array] | None) -> None:
     """NumPy: IllegalError for a switch or a Sorry! on an opponent the games do not have
-    (the player 3 seats on, with 2 players), whose pawns would be read past the game's own
+    (the player 3 seats on, with 2 players; any, in the solo challenge), whose pawns would be read past the game's own
     (an IndexError from inside).  ``rows``: the games playing a switch and a Sorry!, or
     None to look at every game; only those few are looked at, so a step stays as fast."""
     if config.players > OPPONENTS:  # 4 players: every opponent the encoding names is there
@@ -261,10 +261,12 @@ def _check_opponents(config: Config, index: Array, kind: Array, rows: tuple[Arra
         if beyond.any():
             at = int(some[np.flatnonzero(beyond)[0]])
             action = int(flat[at])
-            others = "the other sits 1 seat on" if config.players == 2 else "the others sit 1 or 2 seats on"
+            others = {1: "1 player: the solo challenge has no other", 2: "2 players: the other sits 1 seat on"}.get(
+                config.players, f"{config.players} players: the others sit 1 or 2 seats on"
+            )
             raise IllegalError(
                 f"action {action} of {_game_words(index.shape, at)} ({describe_action(action)}) is never legal "
-                f"with {config.players} players: {others}"
+                f"with {others}"
             )
 
 

@@ -52,7 +52,11 @@ def scores(pawns: Array) -> Array:
 
 def greedy_actions(config: Config, games: Games, lanes: Array | None = None) -> Array:
     """The legal action whose position is worth most to the mover (its score times the
-    number of opponents, less theirs), ties broken at random; 0 for a game over."""
+    number of opponents, less theirs), ties broken at random; 0 for a game over.  Alone (the
+    solo challenge) every move is worth 0, and the core's greedy breaks the tie uniformly
+    among its moves: it chooses as :func:`~pardon.batch.engine.random_moves` does."""
+    if config.players == 1:
+        return random_moves(config, games)
     if lanes is None:
         lanes = legal_lanes(config, games)
     rows, actions = np.nonzero(np.asarray(lanes).T)  # grouped by game

@@ -26,6 +26,8 @@ disagreement, 2 for arguments it cannot play, said in one line)::
 
     python -m pardon.batch.verify --rules classic --players 4 --games 100000 --seed 100000
 
+``--players`` is 2 unless told, and 1 for the solo challenge (``--rules solo``).
+
 >>> report = cross_check(Config.parse("classic", 2), range(3))
 >>> report.games, report.decisions > 100
 (3, True)
@@ -224,7 +226,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     agrees; 1: a game disagrees; 2: the arguments are wrong."""
     parser = argparse.ArgumentParser(prog="python -m pardon.batch.verify", description=main.__doc__)
     parser.add_argument("--rules", default="classic", help="rules the batch engine plays (default classic)")
-    parser.add_argument("--players", type=int, default=2, help="2, 3 or 4 (default 2)")
+    parser.add_argument(
+        "--players", type=int, help="2, 3 or 4 (default 2), or 1 for the solo challenge (its default, and only count)"
+    )
     parser.add_argument("--games", type=int, default=10_000, help="games to cross-check, 1 or more (default 10000)")
     parser.add_argument(
         "--seed", type=int, default=100_000, help="the first game's seed (then seed + 1, ...; default 100000)"
@@ -252,7 +256,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     agreed = f"{decisions:,} decisions agree with the core"
     if config.rules.scoring != "none":
         agreed = f"{decisions:,} decisions and the points of {scored:,} games agree with the core"
-    print(f"{done:,} games of {arguments.rules} with {arguments.players} players: {agreed}")
+    players = f"{config.players} player{'s' if config.players != 1 else ''}"
+    print(f"{done:,} games of {arguments.rules} with {players}: {agreed}")
     return AGREE
 
 

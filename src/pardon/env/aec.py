@@ -28,14 +28,22 @@ from pettingzoo import AECEnv
 
 from pardon.batch.actions import ACTIONS, describe_action
 from pardon.batch.convert import core_position
-from pardon.batch.engine import Config, legal_lanes, new_games, step
+from pardon.batch.engine import legal_lanes, new_games, step
 from pardon.batch.observe import observe
 from pardon.core.board import COLOUR_NAMES
 from pardon.core.cards import card_name
 from pardon.core.errors import IllegalError, InvalidError
 from pardon.core.jsonio import position_to_json
-from pardon.core.rules import parse_rules
-from pardon.env.vector import action_number, ignore_options, mask_kind, observation_space, offered, seed_number, shown
+from pardon.env.vector import (
+    action_number,
+    game_config,
+    ignore_options,
+    mask_kind,
+    observation_space,
+    offered,
+    seed_number,
+    shown,
+)
 from pardon.textboard import render
 
 RENDER_MODES = ("ansi", "human")
@@ -63,7 +71,7 @@ class SorryAECEnv(AECEnv):  # type: ignore[misc]
         self.mask = mask_kind(mask)
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise InvalidError(f"unknown render mode {render_mode!r}: choose {', '.join(RENDER_MODES)}")
-        self.config = Config(parse_rules(rules), players)
+        self.config = game_config(rules, players)
         self.render_mode = render_mode
         self.possible_agents = [COLOUR_NAMES[colour] for colour in self.config.seats]
         self.observation_spaces = {agent: observation_space() for agent in self.possible_agents}

@@ -30,17 +30,17 @@ from gymnasium import spaces
 
 from pardon.batch.actions import ACTIONS, describe_action
 from pardon.batch.convert import action_of, core_position, core_state
-from pardon.batch.engine import Config, legal_lanes, new_games, step
+from pardon.batch.engine import legal_lanes, new_games, step
 from pardon.batch.observe import observe
 from pardon.bots import Bot, make_bot
 from pardon.core.board import COLOUR_NAMES
 from pardon.core.cards import card_name
 from pardon.core.errors import IllegalError, InvalidError
 from pardon.core.jsonio import position_to_json
-from pardon.core.rules import parse_rules
 from pardon.core.turn import legal_moves, observe_state
 from pardon.env.vector import (
     action_number,
+    game_config,
     mask_kind,
     observation_space,
     offered,
@@ -85,7 +85,7 @@ class SorryEnv(gymnasium.Env):
             )
         self.illegal = illegal
         self.mask = mask_kind(mask)
-        self.config = Config(parse_rules(rules), players)
+        self.config = game_config(rules, players)
         players = self.config.players  # a plain int, from a NumPy integer too
         seat = seat_number(seat, players)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:

@@ -67,6 +67,18 @@ def observation_space() -> spaces.Dict:
     )
 
 
+def game_config(rules: str, players: int) -> Config:
+    """The batch config of an environment's games: any rules the batch engine plays but the
+    solo challenge, which has no one to win against (its score is the cards drawn, not a win)."""
+    config = Config(parse_rules(rules), players)
+    if config.rules.solo:
+        raise InvalidError(
+            "the environments are games won or lost against other players; the solo challenge "
+            "(one player, scored by the cards drawn) is played by pardon.batch and pardon sim"
+        )
+    return config
+
+
 def mask_kind(mask: Any) -> str:
     """The ``mask`` option, checked: ``"legal"`` (every legal action) or ``"distinct"`` (one
     action for each distinct move); InvalidError (a ValueError) naming the choices if not."""
@@ -193,7 +205,7 @@ class SorryVectorEnv(VectorEnv):
             raise InvalidError(f"unknown opponent {opponent!r}: choose {', '.join(OPPONENTS)}")
         if opponent != "self":
             check_players([opponent])
-        self.config = Config(parse_rules(rules), players)
+        self.config = game_config(rules, players)
         seat = seat_number(seat, self.config.players)
         self.num_envs = num_envs
         self.opponent, self.seat, self.skip_forced = opponent, seat, flag(skip_forced, "skip_forced")
