@@ -214,6 +214,30 @@ def test_the_panel_says_it_is_analysing_and_a_failure_breaks_nothing(quick_serve
     assert page.locator("#replay-link").get_attribute("href") == f"/replay/{game['id']}"
 
 
+def test_a_busy_server_is_asked_again_when_it_says_and_the_analysis_then_shown(quick_server: Server, page: Any) -> None:
+    game = finished_against_a_computer(quick_server, seed=4)
+    asked: list[float] = []
+
+    def busy_once(route: Any) -> None:
+        asked.append(page.evaluate("() => performance.now()"))
+        if len(asked) == 1:
+            message = "the server is analysing other games: try again in a few seconds"
+            route.fulfill(status=503, headers={"Retry-After": "1"}, json={"error": "busy", "message": message})
+        else:
+            route.continue_()
+
+    page.route(ANALYSIS, busy_once)
+    open_game(page, game["seats"][0]["link"])
+    page.locator("#game-over").wait_for(state="visible")
+    page.get_by_role("button", name="How the game went").click()
+    status = page.locator("#coach-status")
+    page.wait_for_function("() => document.querySelector('#coach-status').textContent.includes('trying again')")
+    assert status.text_content() == "The server is busy analysing other games: trying again in 1 s…"
+    page.locator("#coach[data-state=ready]").wait_for(timeout=30_000)
+    assert len(asked) == 2 and asked[1] - asked[0] >= 900  # asked again when the server said, not at once
+    assert page.locator("svg.chance-graph").count() == 1
+
+
 def test_a_hand_games_mistake_is_shown_with_the_card_the_better_move_plays(quick_server: Server, page: Any) -> None:
     # the better move may play another card of the hand: the card beside the board is that one
     game = create_game(

@@ -117,6 +117,7 @@ export async function api(path, { method, json, headers } = {}) {
     const error = new Error(body && body.message ? body.message : `The server refused the request (${answer.status}).`);
     error.code = body && body.error;
     error.status = answer.status;
+    error.retryAfter = Number(answer.headers.get("Retry-After")) || null; // seconds, where the server says
     throw error;
   }
   return body;

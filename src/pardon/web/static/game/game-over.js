@@ -143,7 +143,12 @@ export function showHowItWent() {
 
 // --- how the game went: the coach ----------------------------------------------------------
 
-/** Ask for the finished game's analysis once, and show it; a failure is said, and nothing else changes. */
+/** Times the page asks again for an analysis the server is too busy to make now (429, 503). */
+const ANALYSIS_TRIES = 8;
+
+/** Ask for the finished game's analysis, and show it.  While the server is too busy (it says
+ * when to come back) the page waits and asks again, saying so; any other failure is said, and
+ * nothing else changes. */
 async function loadAnalysis(game) {
   if (app.analysing === game) return;
   app.analysing = game;
@@ -152,13 +157,24 @@ async function loadAnalysis(game) {
   panel.dataset.state = "loading";
   $("coach-status").textContent = "Analysing the game…";
   let analysis;
-  try {
-    analysis = await api(`/api/games/${encodeURIComponent(game)}/analysis`);
-  } catch (error) {
-    if (app.analysing !== game) return;
-    panel.dataset.state = "failed";
-    $("coach-status").textContent = `The game could not be analysed: ${error.message}`;
-    return;
+  for (let tries = 1; ; tries += 1) {
+    try {
+      analysis = await api(`/api/games/${encodeURIComponent(game)}/analysis`);
+      break;
+    } catch (error) {
+      if (app.analysing !== game) return;
+      if ((error.status === 429 || error.status === 503) && tries < ANALYSIS_TRIES) {
+        const seconds = Math.min(Math.max(error.retryAfter || 5, 1), 30);
+        $("coach-status").textContent = `The server is busy analysing other games: trying again in ${seconds} s…`;
+        await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+        if (app.analysing !== game) return;
+        $("coach-status").textContent = "Analysing the game…";
+        continue;
+      }
+      panel.dataset.state = "failed";
+      $("coach-status").textContent = `The game could not be analysed: ${error.message}`;
+      return;
+    }
   }
   if (app.analysing !== game) return;
   app.analysis = analysis;
