@@ -7,6 +7,8 @@ from __future__ import annotations
 import asyncio
 import time
 
+from web_support import run_coroutine
+
 from pardon.web.server import Admission
 from pardon.web.settings import Settings
 
@@ -26,7 +28,7 @@ def _let_in(admission: Admission, crowd: list[str], then: list[str], wait: float
         await asyncio.sleep(wait)
         return order
 
-    return asyncio.run(scenario())
+    return run_coroutine(scenario())
 
 
 def test_a_crowd_is_let_in_a_burst_at_once_then_at_the_rate() -> None:
