@@ -51,10 +51,9 @@ def points(config: Config, games: Games) -> Array:
     xp = namespace(games.pawns, games.winner, games.turn)
     _check_games(config, games)
     rules, players = config.rules, config.players
-    batch = games.winner.ndim
-    seat = xp.asarray(column(np.arange(players), batch, np.int32))  # (players, 1, ...)
     if rules.scoring not in PER_PAWN:
         return xp.zeros((players, *games.winner.shape), dtype=xp.int32)
+    seat = xp.asarray(column(np.arange(players), games.winner.ndim, np.int32))  # (players, 1, ...)
     # pawns Home of the player q seats after the one to move (a 3-pawn game's fourth slot is no pawn)
     home_by_row = xp.sum(games.pawns[:, : rules.pawns] == HOME, axis=1, dtype=xp.int32)
     row = (seat - games.turn.astype(xp.int32)[None] + players) % players  # seat s's row
