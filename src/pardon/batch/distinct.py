@@ -8,6 +8,7 @@ from typing import Final
 
 import numpy as np
 
+from pardon.batch import compiled
 from pardon.batch.actions import ACTIONS, DECODED, OPPONENTS, SLOTS, SPLIT, SPLIT_COUNTS, SWITCH
 from pardon.batch.actions import (
     BACK1 as BACK1_LANE,
@@ -398,6 +399,22 @@ def _seven_repeats(table: Tables, pawns: Array, sides: Array, card: Array, move:
     return found
 
 
+def _seven_found(table: Tables, pawns: Array, sides: Array, card: Array, move: Array, masks: Array) -> Array:
+    """:func:`_seven_repeats`, in compiled loops where Numba is installed (the same lanes)."""
+    if compiled.AVAILABLE:
+        return compiled.seven_repeats(table, pawns, sides, move, masks)
+    return _seven_repeats(table, pawns, sides, card, move, masks)
+
+
+def _eleven_found(
+    table: Tables, pawns: Array, sides: Array, card: Array, forfeit: Array, move: Array, switch: Array
+) -> Array:
+    """:func:`_eleven_duplicates` on NumPy, in compiled loops where Numba is installed."""
+    if compiled.AVAILABLE:
+        return compiled.eleven_duplicates(table, pawns, sides, forfeit, move, switch)
+    return _eleven_duplicates(table, pawns, sides, card, forfeit, move, switch)
+
+
 def _switch_slides(table: Tables, everyone: Array, sides: Array) -> Array:
     """``(4, Q, *batch)``, by own slot and opponent pawn: whether the switch makes a pawn
     slide (the core compares those switches, and the moves before them, alone)."""
@@ -502,7 +519,7 @@ def distinct_lanes(config: Config, games: Games, lanes: Array | None = None) -> 
         some, legal = _subset(games, sevens), lanes[:, sevens]
         sides = _sides(config, some.turn)
         masks = _split_masks_of(legal[SPLIT:SWITCH])
-        found = _seven_repeats(table, some.pawns, sides, some.card, legal[MOVE_LANE:BACK1_LANE], masks)
+        found = _seven_found(table, some.pawns, sides, some.card, legal[MOVE_LANE:BACK1_LANE], masks)
         kept[MOVE_LANE:BACK1_LANE, sevens] &= ~found[:SLOTS]
         kept[SPLIT:SWITCH, sevens] &= ~found[SLOTS:]
     if elevens.size:
@@ -513,7 +530,7 @@ def distinct_lanes(config: Config, games: Games, lanes: Array | None = None) -> 
     if elevens.size:
         some, legal = _subset(games, elevens), lanes[:, elevens]
         sides = _sides(config, some.turn)
-        found = _eleven_duplicates(
+        found = _eleven_found(
             table,
             some.pawns,
             sides,

@@ -10,6 +10,7 @@ from typing import Final, NamedTuple
 
 import numpy as np
 
+from pardon.batch import compiled
 from pardon.batch.actions import ACTIONS, OPPONENTS, SLOTS, SPLIT, SPLIT_COUNTS, SWITCH
 from pardon.batch.actions import (
     BACK1 as BACK1_LANE,
@@ -24,8 +25,8 @@ from pardon.batch.backend import Array, any0, column, cumsum0, namespace, select
 from pardon.batch.config import I16, STREAM_CHOICE, Config, Games, tables
 from pardon.batch.deal import random_bits
 from pardon.batch.distinct import (
-    _eleven_duplicates,
-    _seven_repeats,
+    _eleven_found,
+    _seven_found,
     _sliding_switches,
     _start_duplicates,
     _step_duplicates,
@@ -107,6 +108,10 @@ def _random_choice(config: Config, games: Games, distinct: bool) -> Array:
         ten_own = own.take(tens, axis=1)
         simple[tens] |= _lane_bits(_back1_lanes(ten_own, card.take(tens))) << np.uint8(4)
     steps = np.concatenate([fours, tens]) if distinct else fours[:0]
+    if steps.size and compiled.AVAILABLE:  # compared and found in one compiled loop
+        held, sides = np.take(pawns, steps, axis=-1), _sides(config, games.turn.take(steps))
+        simple[steps] &= ~compiled.step_repeats(table, held, sides, card.take(steps), simple.take(steps))
+        steps = steps[:0]
     if steps.size:  # steps of a 4 or a 10, compared where two or more of them slide
         legal = simple.take(steps)
         move, back1 = _unpacked(legal), _unpacked(legal >> np.uint8(4))
@@ -170,7 +175,7 @@ def _rare_choices(
             if some.size and sides is not None:
                 move = _unpacked(simple.take(rows[some]))
                 pawns, card = held[..., some], games.card.take(rows[some])
-                found = _seven_repeats(table, pawns, sides[:, some], card, move, masks[:, some])
+                found = _seven_found(table, pawns, sides[:, some], card, move, masks[:, some])
                 masks[:, some] &= ~_split_masks_of(found[SLOTS:])
                 simple[rows[some]] &= ~_lane_bits(found[:SLOTS])
             choices.append(_masks_choice(masks, rows, SPLIT, SPLIT_COUNTS, _nth_bit_8))
@@ -181,7 +186,7 @@ def _rare_choices(
         if some.size and sides is not None:
             move = _unpacked(simple.take(rows[some]))
             pawns, card = held[..., some], games.card.take(rows[some])
-            found = _eleven_duplicates(table, pawns, sides[:, some], card, ~any0(move)[None], move, switch[:, some])
+            found = _eleven_found(table, pawns, sides[:, some], card, ~any0(move)[None], move, switch[:, some])
             switch[:, some] &= ~found[BACK1_LANE:]
             simple[rows[some]] &= ~_lane_bits(found[MOVE_LANE:BACK1_LANE])
         kept = switch.reshape((SLOTS, OPPONENTS * SLOTS, rows.size))
