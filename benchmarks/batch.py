@@ -9,7 +9,9 @@ one), classic rules, 2 and 4 players, random players, in **cards drawn per secon
 * pardon's playout kernel (``pardon.core.playout``, as ``benchmarks/engine.py`` times it),
   whole games;
 * the batch engine on NumPy: ``--batch`` games at once (65,536), each step one card played
-  in every game, every finished game replaced at once by a new one;
+  in every game, every finished game replaced at once by a new one; with its compiled loops
+  (``pardon.batch.compiled``) where Numba is installed, as the ``rl`` extra installs it (the
+  report says which);
 * the batch engine on JAX, jitted (when JAX is installed; on the CPU here, pinned to one
   core and one thread), the same loop compiled.
 
@@ -407,6 +409,17 @@ def warm_up_backends(args: argparse.Namespace, players: int, backends: dict[str,
     return done
 
 
+def numba_version() -> str | None:
+    """The Numba that compiles the batch's loops (pardon.batch.compiled), or None: array code."""
+    from pardon.batch import compiled
+
+    if not compiled.AVAILABLE:
+        return None
+    import numba
+
+    return str(numba.__version__)
+
+
 def run(args: argparse.Namespace) -> dict[str, Any]:
     core = None if args.any_core else pin_to_one_core()
     if args.backend in ("jax", "both"):
@@ -414,6 +427,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     result: dict[str, Any] = {
         "python": platform.python_version(),
         "numpy": np.__version__,
+        "numba": numba_version(),
         "core": core,
         "player": CHOOSERS[args.player].__name__,
         "player_label": PLAYER_LABELS[args.player],
@@ -470,7 +484,9 @@ def table(result: dict[str, Any]) -> str:
     where = f"core {result['core']}" if result["core"] is not None else "any core"
     peer = result["apologies"]
     lines = [
-        f"Python {result['python']}, NumPy {result['numpy']}, one process pinned to {where}; "
+        f"Python {result['python']}, NumPy {result['numpy']} "
+        f"({'compiled loops: Numba ' + result['numba'] if result.get('numba') else 'no Numba: array code only'}), "
+        f"one process pinned to {where}; "
         f"batch of {result['batch']:,} games, {result['steps_per_slice']} steps a slice, "
         f"{result['rounds']} interleaved rounds",
         f"batch player: {result['player_label']}",
