@@ -1,8 +1,13 @@
 """Benchmark the pure-JAX environment (pardon.batch.jax_env) on whatever device JAX has: the
 cards played a second by ``--batch`` games at once, each step a uniformly random legal action
-per game (the mask an agent sees) and every finished game replaced by a new one, as an
-agent's training loop plays it; beside the NumPy engine doing the same work (the step, the
-legal actions and the observation of every game), in one run.
+per game (chosen from the mask an agent sees) and every finished game replaced by a new one
+(``step_auto_reset``), as an agent's training loop plays it; beside the NumPy engine doing
+the same work (the step, the legal actions and the observation of every game, the finished
+games replaced), in one run.  Both sides play the very same games: the same seeds, and the
+same choice (the engine's random player, ``random_actions``: JAX makes it from the mask), so
+they count the same cards, and the report says whether they did.  The JAX loop runs in one
+``lax.fori_loop`` with the state donated, as a training loop would: each step brings the
+observations up to date where they lie; NumPy builds each step's observations anew.
 
     PYTHONPATH=src python benchmarks/jax_env.py [--batch 65536] [--steps 50] [--rounds 5] [--skip-numpy]
 
@@ -18,6 +23,7 @@ Nothing is asserted: this prints figures.
 from __future__ import annotations
 
 import argparse
+import functools
 import statistics
 import sys
 import time
@@ -25,66 +31,106 @@ from typing import Any
 
 import numpy as np
 
-from pardon.batch.engine import Config, legal_lanes, new_games, random_actions, reset_finished, step
+from pardon.batch.engine import (
+    STREAM_CHOICE,
+    Config,
+    legal_lanes,
+    new_games,
+    random_actions,
+    random_bits,
+    reset_finished,
+    step,
+)
 from pardon.batch.observe import observe
 
 
 def jax_loop(rules: str, players: int, batch: int, steps: int, reset: bool = True) -> Any:
     """A compiled loop of ``steps`` steps of ``batch`` games, finished games replaced (``reset``)
-    as pgx's auto-reset does it: a fresh state built for every game, kept where one ended."""
+    by the environment's auto-reset (``step_auto_reset``, pgx's ``auto_reset`` without a fresh
+    state built for every game)."""
     import jax
     import jax.numpy as jnp
 
     from pardon.batch.jax_env import SorryJax
 
     env = SorryJax(rules, players)
-    init, play = jax.vmap(env.init_seed), jax.vmap(env.step)
+    play = jax.vmap(env.step_auto_reset if reset else env.step)
 
     def one(_: int, carry: Any) -> Any:
-        state, key, next_seed, played = carry
-        key, choice = jax.random.split(key)
-        logits = jnp.where(state.legal_action_mask, 0.0, -jnp.inf)
-        action = jax.random.categorical(choice, logits, axis=1)
-        state = play(state, action)
+        state, next_seed, played = carry
+        games = state.games
+        action = uniform_choice(state.legal_action_mask, random_bits(games.seed, games.drawn, STREAM_CHOICE))
+        seeds = next_seed + jnp.arange(batch, dtype=jnp.uint32)  # for the games that end
+        state = play(state, action, seeds) if reset else play(state, action)
         played = played + jnp.sum(~state.terminated, dtype=jnp.int32)
-        if not reset:
-            return state, key, next_seed, played
-        done = state.terminated
-        seeds = next_seed + jnp.cumsum(done, dtype=jnp.uint32)
-        fresh = init(seeds)
-        state = jax.tree_util.tree_map(
-            lambda new, old: jnp.where(done.reshape((-1,) + (1,) * (old.ndim - 1)), new, old), fresh, state
-        )
-        return state, key, next_seed + jnp.sum(done, dtype=jnp.uint32), played
+        return state, next_seed + jnp.uint32(batch), played
 
-    @jax.jit  # type: ignore[untyped-decorator, unused-ignore]
-    def run(state: Any, key: Any, next_seed: Any) -> Any:
-        return jax.lax.fori_loop(0, steps, one, (state, key, next_seed, jnp.int32(0)))
+    @functools.partial(jax.jit, donate_argnums=0)  # type: ignore[untyped-decorator, unused-ignore]
+    def run(state: Any, next_seed: Any) -> Any:
+        return jax.lax.fori_loop(0, steps, one, (state, next_seed, jnp.int32(0)))
 
-    start = jax.jit(init)(jnp.arange(batch, dtype=jnp.uint32))
-    return run, start, jax.random.key(0), jnp.uint32(batch)
+    start = jax.jit(jax.vmap(env.init_seed))(jnp.arange(batch, dtype=jnp.uint32))
+    return run, start, jnp.uint32(batch)
 
 
-def time_jax(rules: str, players: int, batch: int, steps: int, rounds: int, reset: bool) -> list[float]:
+def uniform_choice(mask: Any, bits: Any) -> Any:
+    """The engine's random player (``random_actions``, that is ``choose_uniform``) on the masks
+    an agent sees, ``(batch, 141)``: the legal lane numbered ``bits`` modulo the number of
+    legal lanes, in lane order (0 where none).  By bits: the lanes as five 32-bit words, the
+    word holding the lane found by their counts, the lane in the word by halving.  (Lanes
+    first, as the environment's loop keeps the masks: XLA lays them out so.)"""
+    import jax
+    import jax.numpy as jnp
+
+    lanes = mask.T
+    width = 32
+    words = -(-lanes.shape[0] // width)
+    padded = jnp.pad(lanes, ((0, words * width - lanes.shape[0]), (0, 0))).reshape((words, width, -1))
+    shifts = jnp.arange(width, dtype=jnp.uint32)[:, None]
+    packed = jnp.sum(padded.astype(jnp.uint32) << shifts, axis=1, dtype=jnp.uint32)  # (5, batch)
+    counts = jax.lax.population_count(packed)
+    total = jnp.sum(counts, axis=0, dtype=jnp.uint32)
+    pick = bits % jnp.maximum(total, jnp.uint32(1))
+    word, chosen, rank, before = jnp.zeros_like(pick), packed[0], pick, counts[0]
+    for index in range(1, words):  # the word: each word whose lanes all come before the pick passed
+        passed = before <= pick
+        word = word + passed.astype(jnp.uint32)
+        chosen = jnp.where(passed, packed[index], chosen)
+        rank = jnp.where(passed, pick - before, rank)
+        before = before + counts[index]
+    lane = jnp.zeros_like(pick)
+    for half in (16, 8, 4, 2, 1):  # the lane in the word: in its lower half, or past it
+        low = jax.lax.population_count(chosen & jnp.uint32((1 << half) - 1))
+        upper = rank >= low
+        rank = jnp.where(upper, rank - low, rank)
+        lane = lane + jnp.where(upper, jnp.uint32(half), jnp.uint32(0))
+        chosen = jnp.where(upper, chosen >> half, chosen)
+    return jnp.where(total > 0, word * width + lane, 0).astype(jnp.int32)
+
+
+def time_jax(rules: str, players: int, batch: int, steps: int, rounds: int, reset: bool) -> tuple[list[float], int]:
+    """The cards a second of each timed slice, and the cards of every slice."""
     import jax
 
-    run, state, key, next_seed = jax_loop(rules, players, batch, steps, reset)
-    rates = []
+    run, state, next_seed = jax_loop(rules, players, batch, steps, reset)
+    rates, cards = [], 0
     for index in range(rounds + 1):
         started = time.perf_counter()
-        state, key, next_seed, played = jax.block_until_ready(run(state, key, next_seed))
+        state, next_seed, played = jax.block_until_ready(run(state, next_seed))
         seconds = time.perf_counter() - started
         print(f"  jax slice {index}: {int(played):,} cards in {seconds:.2f} s", file=sys.stderr)
+        cards += int(played)
         if index:  # the first compiles
             rates.append(int(played) / seconds)
-    return rates
+    return rates, cards
 
 
-def time_numpy(rules: str, players: int, batch: int, steps: int, rounds: int, reset: bool) -> list[float]:
+def time_numpy(rules: str, players: int, batch: int, steps: int, rounds: int, reset: bool) -> tuple[list[float], int]:
+    """The cards a second of each timed slice, and the cards of every slice."""
     config = Config.parse(rules, players)
     games = new_games(config, np.arange(batch, dtype=np.uint32))
     next_seed = batch
-    rates = []
+    rates, cards = [], 0
     for index in range(rounds + 1):
         played = 0
         started = time.perf_counter()
@@ -96,15 +142,14 @@ def time_numpy(rules: str, players: int, batch: int, steps: int, rounds: int, re
             played += int(going.sum())
             if not reset:
                 continue
-            done = ~going
-            seeds = (next_seed + np.cumsum(done) - 1).astype(np.uint32)
-            games = reset_finished(config, games, seeds)
-            next_seed += int(done.sum())
+            games = reset_finished(config, games, (next_seed + np.arange(batch)).astype(np.uint32))
+            next_seed += batch
         seconds = time.perf_counter() - started
         print(f"  numpy slice {index}: {played:,} cards in {seconds:.2f} s", file=sys.stderr)
+        cards += played
         if index:
             rates.append(played / seconds)
-    return rates
+    return rates, cards
 
 
 def described(rates: list[float]) -> str:
@@ -125,7 +170,7 @@ def main() -> None:
     parser.add_argument(
         "--no-reset",
         action="store_true",
-        help="finished games are not replaced: a step's own cost, without the auto-reset's fresh state for every game",
+        help="finished games are not replaced (plain step): a step's own cost, the games left dwindling",
     )
     options = parser.parse_args()
     import jax
@@ -134,11 +179,15 @@ def main() -> None:
 
     print(f"JAX {jax.__version__} on {device()}; {options.rules}, {options.players} players, {options.batch:,} games")
     reset = not options.no_reset
-    jax_rates = time_jax(options.rules, options.players, options.batch, options.steps, options.rounds, reset)
+    jax_rates, jax_cards = time_jax(options.rules, options.players, options.batch, options.steps, options.rounds, reset)
     print(f"pardon.batch.jax_env, cards a second: {described(jax_rates)}")
     if not options.skip_numpy:
-        numpy_rates = time_numpy(options.rules, options.players, options.batch, options.steps, options.rounds, reset)
+        numpy_rates, numpy_cards = time_numpy(
+            options.rules, options.players, options.batch, options.steps, options.rounds, reset
+        )
         print(f"NumPy engine, the same work:        {described(numpy_rates)}")
+        same = "the same games" if jax_cards == numpy_cards else "NOT the same games"
+        print(f"({same}: {jax_cards:,} cards on JAX, {numpy_cards:,} on NumPy)")
         ratio = statistics.median(jax_rates) / statistics.median(numpy_rates)
         print(f"JAX / NumPy (medians): {ratio:.2f}x")
 

@@ -4,6 +4,8 @@ is.  Skipped unless JAX is installed (``pip install 'pardon[jax]'``)."""
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pytest
 
@@ -66,3 +68,60 @@ def test_a_finished_game_stays_as_it_is_and_init_takes_a_key() -> None:
         assert np.array_equal(before, after)
     assert not np.asarray(again.rewards).any() and np.array_equal(again.step_count, state.step_count)
     assert not np.asarray(again.legal_action_mask).any()
+
+
+@pytest.mark.parametrize(("rules", "players"), [("classic", 2), ("classic(pawns=3)", 3)])
+def test_step_auto_reset_is_pgx_auto_reset_and_its_observations_stay_right(rules: str, players: int) -> None:
+    env = SorryJax(rules, players)
+    count = 8
+    init, play = jax.jit(jax.vmap(env.init_seed)), jax.jit(jax.vmap(env.step))
+    auto = jax.jit(jax.vmap(env.step_auto_reset))
+    state = init(jnp.arange(count, dtype=jnp.uint32))
+    rng = np.random.default_rng(7)
+    ended = 0
+    for turn in range(700):
+        mask = np.asarray(state.legal_action_mask)
+        actions = jnp.asarray([rng.choice(np.flatnonzero(row)) for row in mask])
+        seeds = jnp.arange(count, dtype=jnp.uint32) + np.uint32(count * (turn + 1))
+        stepped, fresh = play(state, actions), init(seeds)  # pgx's auto_reset(env.step, env.init)
+        over = np.asarray(stepped.terminated)
+        fresh = fresh._replace(rewards=stepped.rewards, terminated=stepped.terminated)
+        expected = jax.tree_util.tree_map(functools.partial(_where, over), fresh, stepped)
+        state = auto(state, actions, seeds)
+        for mine, theirs in zip(jax.tree_util.tree_leaves(state), jax.tree_util.tree_leaves(expected), strict=True):
+            assert np.array_equal(np.asarray(mine), theirs)
+        games = type(state.games)(*(np.moveaxis(np.asarray(field), 0, -1) for field in state.games))
+        assert np.array_equal(np.asarray(state.observation), observe(env.config, games))  # brought up to date
+        assert np.array_equal(np.asarray(state.legal_action_mask), legal_lanes(env.config, games).T)
+        ended += int(over.sum())
+    assert ended >= count  # every game has ended at least once, on average
+    with_key = jax.jit(env.step_auto_reset)(jax.tree_util.tree_map(lambda field: field[0], state), 0, jax.random.key(1))
+    assert with_key.observation.shape == (env.observation_size,)
+
+
+def _where(over: np.ndarray, new: object, old: object) -> np.ndarray:
+    """``new`` where ``over`` (one flag a game, the batch first), else ``old``."""
+    return np.where(over.reshape((-1,) + (1,) * (np.ndim(old) - 1)), new, old)
+
+
+def test_one_game_a_batch_and_a_batch_of_batches_agree() -> None:
+    env = SorryJax("classic", 4)
+    seeds = jnp.arange(6, dtype=jnp.uint32)
+    state = jax.jit(jax.vmap(env.init_seed))(seeds)
+    grid = jax.jit(jax.vmap(jax.vmap(env.init_seed)))(seeds.reshape(2, 3))
+    one = jax.jit(env.init_seed)(seeds[4])
+    actions = jnp.argmax(state.legal_action_mask, axis=1).astype(jnp.int32)
+    after = jax.jit(jax.vmap(env.step))(state, actions)
+    after_grid = jax.jit(jax.vmap(jax.vmap(env.step)))(grid, actions.reshape(2, 3))
+    after_one = jax.jit(env.step)(one, actions[4])
+    passed = jax.jit(jax.vmap(env.step, in_axes=(0, None)))(state, 0)  # one action for every game
+    for many, nested, alone, same in zip(
+        jax.tree_util.tree_leaves(after),
+        jax.tree_util.tree_leaves(after_grid),
+        jax.tree_util.tree_leaves(after_one),
+        jax.tree_util.tree_leaves(passed),
+        strict=True,
+    ):
+        assert np.array_equal(np.asarray(nested).reshape(np.shape(many)), many)
+        assert np.array_equal(alone, np.asarray(many)[4])
+        assert np.shape(same) == np.shape(many)

@@ -71,18 +71,17 @@ def observe(config: Config, games: Games, observer: int = 0) -> Array:
     """``(batch, 1098)`` float32 observations of a batch with one axis of games (or
     ``(1098,)`` for a single game) from ``observer`` seats after the player to move."""
     xp = namespace(games.pawns)
-    table = tables(config)
     single = games.card.ndim == 0
     if single:
         games = batch_of_one(games)
     count = games.card.shape[0]
-    place = locations(config, games, observer)  # (4, 4, count)
-    offsets = column(np.arange(SEATS * SLOTS) * LOCATIONS, 1, dtype=np.int32).reshape(SEATS, SLOTS, 1)
-    kinds = np.array(CARDS)
-    to_play = (games.card[None] == column(kinds, 1)) & (observer == 0)  # (11, count)
-    whose = column(np.arange(SEATS), 1) == ((-observer) % config.players)  # (4, 1): the mover
-    pack = games.pack.astype(xp.float32) / column(table.deck, 1, dtype=np.float32)
     if is_numpy(xp):
+        table = tables(config)
+        place = locations(config, games, observer)  # (4, 4, count)
+        offsets = column(np.arange(SEATS * SLOTS) * LOCATIONS, 1, dtype=np.int32).reshape(SEATS, SLOTS, 1)
+        kinds = np.array(CARDS)
+        to_play = (games.card[None] == column(kinds, 1)) & (observer == 0)  # (11, count)
+        whose = column(np.arange(SEATS), 1) == ((-observer) % config.players)  # (4, 1): the mover
         out = np.zeros((count, FEATURES), dtype=np.float32)
         rows = np.broadcast_to(np.arange(count), place.shape)
         index = (offsets + place).astype(np.int64)
@@ -90,10 +89,49 @@ def observe(config: Config, games: Games, observer: int = 0) -> Array:
         out[rows[keep], index[keep]] = 1.0
         out[:, CARD] = to_play.T
         out[:, TURN] = np.broadcast_to(whose, (SEATS, count)).T
-        out[:, PACK] = pack.T
+        out[:, PACK] = (games.pack.astype(np.float32) / column(table.deck, 1, dtype=np.float32)).T
     else:
-        one_hot = place[..., None] == xp.arange(LOCATIONS, dtype=xp.int8)  # (4, 4, count, 67)
-        pawns = xp.moveaxis(one_hot, 2, 0).reshape(count, -1).astype(xp.float32)
-        turn = xp.broadcast_to(xp.asarray(whose), (SEATS, count)).T.astype(xp.float32)
-        out = xp.concatenate([pawns, to_play.T.astype(xp.float32), turn, pack.T], axis=1)
+        ones, pack = entries(config, games, observer)
+        mover = xp.full((1, count), TURN.start + (-observer) % config.players, dtype=xp.int32)
+        ones = xp.concatenate([ones, mover])
+        zeros = xp.zeros((count, FEATURES), dtype=xp.float32)
+        out = write(zeros, xp.zeros((0, count), dtype=xp.int32), ones, pack)
     return out[0] if single else out
+
+
+def entries(config: Config, games: Games, observer: int = 0) -> tuple[Array, Array]:
+    """The few entries of an observation that change as a game goes on, of a batch with one
+    axis of games (JAX's way to observations: :func:`write` them).  Returns the columns of
+    the ones of the pawns in the game (each player's in turn from the observer, slot by
+    slot) and of the card, ``(players * pawns + 1, count)`` int32, the card's past the end
+    of the row (``FEATURES``: a scatter drops it) when there is none to play; and the
+    pack's numbers, ``(11, count)`` float32 (columns ``PACK``).  The mover's one is the
+    same in every observation from ``observer``; the other entries are 0."""
+    xp = namespace(games.pawns)
+    table = tables(config)
+    count = games.card.shape[0]
+    players, pawns = config.players, config.rules.pawns
+    place = locations(config, games, observer)[:players, :pawns].reshape((players * pawns, count))
+    slots = (np.arange(players)[:, None] * SLOTS + np.arange(pawns)).reshape(-1, 1)
+    to_play = (games.card[None] == column(np.array(CARDS), 1)) & (observer == 0)  # (11, count)
+    card = xp.sum(to_play * xp.asarray(column(np.arange(len(CARDS)), 1, np.int32)), axis=0, dtype=xp.int32)
+    card = xp.where(xp.any(to_play, axis=0), CARD.start + card, FEATURES)
+    ones = xp.concatenate([xp.asarray((slots * LOCATIONS).astype(np.int32)) + place.astype(xp.int32), card[None]])
+    pack = games.pack.astype(xp.float32) / xp.asarray(column(table.deck, 1, dtype=np.float32))
+    return ones, pack
+
+
+def write(out: Array, cleared: Array, ones: Array, pack: Array) -> Array:
+    """JAX: observations ``out`` (``(count, 1098)``) with zeros written at the columns
+    ``cleared`` and ones at the columns ``ones`` (each ``(n, count)``, none of one in the
+    other; a column past the end of the row is dropped), and the pack's numbers (``(11,
+    count)``) at ``PACK``: one scatter, game by game.  Into zeros, XLA runs it at nearly the
+    speed of filling the array, where a one-hot of every entry by comparison (``place ==
+    arange(67)``, a reshape and a concatenation) ran three times as long on a CPU; separate
+    scatters of the zeros, the ones and the pack ran slower than one."""
+    xp = namespace(out)
+    count = out.shape[0]
+    kept = xp.asarray(column(np.arange(PACK.start, PACK.stop), 1, np.int32)) + xp.zeros((1, count), dtype=xp.int32)
+    where = xp.concatenate([cleared, ones, kept]).T  # each game's entries together: its row's cache lines once
+    what = xp.concatenate([xp.zeros(cleared.shape, dtype=xp.float32), xp.ones(ones.shape, dtype=xp.float32), pack]).T
+    return out.at[xp.arange(count, dtype=xp.int32)[:, None], where].set(what, mode="drop")
