@@ -3,19 +3,19 @@ measure it against the random player.
 
 The agent judges each legal action by the position it makes (its *afterstate*, from
 ``SorryVectorEnv.afterstates``) with a learned win chance: a logistic model over how
-many of each player's pawns stand on each location (4 players x 67 locations).  It plays
+many of each player's pawns stand on each location (2 players x 67 locations).  It plays
 the action whose afterstate it rates highest (a random action now and then while
 learning) and, when a game ends, moves the win chances of the afterstates it chose
-towards the result (1 won, 0 lost), in steps that shrink as it learns: Monte Carlo
+towards the result (1 won, 0 lost) by Adam steps that shrink as it learns: Monte Carlo
 learning of an afterstate value, as TD-Gammon did with temporal differences.  Only NumPy
 (matplotlib for the curve); a few minutes on one core.
 
-    python examples/train_agent.py                  # train, then play 2,000 games against random
+    python examples/train_agent.py                  # train, then play 10,000 games against random
     python examples/train_agent.py --curve docs/batch-training.png --json docs/batch-training.json
 
 Prints the learning curve (win rate against random on evaluation games as training
-goes) and the final result over ``--evaluate`` games (2,000 by default) on seeds the
-training never saw.
+goes) and the final result over ``--evaluate`` games (10,000 by default) on seeds the
+training never saw, with its 95% Wilson score interval.
 """
 
 from __future__ import annotations
@@ -31,21 +31,37 @@ import numpy as np
 from pardon.env.vector import SorryVectorEnv
 
 SEATS, SLOTS, LOCATIONS = 4, 4, 67
+PLAYERS = 2  # the observation's other two seats are empty in a 2-player game
 PLANES = SEATS * SLOTS * LOCATIONS
+FEATURES = PLAYERS * LOCATIONS + 1
 EVALUATION_SEED = 1_000_000_000  # far from the training seeds
+MOMENTUM, SPREAD = 0.9, 0.999  # Adam's decay of the gradient's mean and of its square
+Z95 = 1.959964  # the normal quantile of a 95% interval
 
 
 def features(observations: np.ndarray) -> np.ndarray:
     """Pawns per player and location (slots summed), and a constant."""
-    counts = observations[:, :PLANES].reshape(-1, SEATS, SLOTS, LOCATIONS).sum(axis=2).reshape(-1, SEATS * LOCATIONS)
+    planes = observations[:, :PLANES].reshape(-1, SEATS, SLOTS, LOCATIONS)[:, :PLAYERS]
+    counts = planes.sum(axis=2).reshape(-1, PLAYERS * LOCATIONS)
     return np.hstack([counts, np.ones((len(counts), 1), dtype=np.float32)])
+
+
+def wilson(wins: int, games: int) -> tuple[float, float]:
+    """The 95% Wilson score interval of a win rate (sound near 0% and 100%, unlike p ± 1.96 SE)."""
+    rate, spread = wins / games, Z95 * Z95 / games
+    centre = (rate + spread / 2) / (1 + spread)
+    half = Z95 * math.sqrt(rate * (1 - rate) / games + spread / (4 * games)) / (1 + spread)
+    return centre - half, centre + half
 
 
 class Agent:
     """A logistic win chance of afterstates; plays the best-rated legal action."""
 
     def __init__(self) -> None:
-        self.weights = np.zeros(SEATS * LOCATIONS + 1, dtype=np.float64)
+        self.weights = np.zeros(FEATURES, dtype=np.float64)
+        self.mean = np.zeros(FEATURES)  # Adam's running mean of the gradient
+        self.square = np.zeros(FEATURES)  # and of its square
+        self.steps = 0
 
     def rate(self, phi: np.ndarray) -> np.ndarray:
         return 1.0 / (1.0 + np.exp(-(phi @ self.weights)))
@@ -68,12 +84,20 @@ class Agent:
         return chosen, picked, rows[first]
 
     def learn(self, phi: np.ndarray, won: np.ndarray, rate: float) -> None:
-        error = won - self.rate(phi)
-        self.weights += rate * (phi.T @ error) / max(len(phi), 1)
+        """One Adam step: each weight moves by about ``rate`` whatever its gradient's size, so
+        locations where pawns seldom stand learn as fast as Start, where all begin (with plain
+        gradient steps the agent won 2-3 points fewer games against random)."""
+        gradient = phi.T @ (won - self.rate(phi)) / max(len(phi), 1)
+        self.steps += 1
+        self.mean = MOMENTUM * self.mean + (1 - MOMENTUM) * gradient
+        self.square = SPREAD * self.square + (1 - SPREAD) * gradient**2
+        mean = self.mean / (1 - MOMENTUM**self.steps)  # unbiased early on, when the means start at 0
+        square = self.square / (1 - SPREAD**self.steps)
+        self.weights += rate * mean / (np.sqrt(square) + 1e-8)
 
 
-def evaluate(agent: Agent, games: int, envs: int, seed: int) -> float:
-    """The agent's share of wins in ``games`` games against random (learner at seat 0)."""
+def evaluate(agent: Agent, games: int, envs: int, seed: int) -> int:
+    """The agent's wins in ``games`` games against random (learner at seat 0)."""
     env = SorryVectorEnv(min(envs, games), opponent="random", skip_forced=True, seed=seed)
     env.reset(seed=seed)
     rng = np.random.default_rng(seed)
@@ -89,7 +113,7 @@ def evaluate(agent: Agent, games: int, envs: int, seed: int) -> float:
                 wins += reward[game] > 0
             counted[game] = started < games
             started += 1
-    return wins / games
+    return int(wins)
 
 
 def train(args: argparse.Namespace) -> dict[str, object]:
@@ -99,7 +123,7 @@ def train(args: argparse.Namespace) -> dict[str, object]:
     rng = np.random.default_rng(args.seed)
     history: list[list[np.ndarray]] = [[] for _ in range(args.envs)]
     played = 0
-    curve: list[tuple[int, float]] = [(0, evaluate(agent, args.checkpoint_games, args.envs, EVALUATION_SEED))]
+    curve: list[tuple[int, float]] = [(0, checkpoint(agent, args))]
     print(f"{0:>7} games  win rate against random {curve[-1][1]:.1%}", flush=True)
     started = time.perf_counter()
     next_checkpoint = args.checkpoint
@@ -119,13 +143,32 @@ def train(args: argparse.Namespace) -> dict[str, object]:
                 history[game] = []
             played += ended.size
         if played >= next_checkpoint:
-            curve.append((played, evaluate(agent, args.checkpoint_games, args.envs, EVALUATION_SEED)))
+            curve.append((played, checkpoint(agent, args)))
             print(f"{played:>7} games  win rate against random {curve[-1][1]:.1%}", flush=True)
             next_checkpoint += args.checkpoint
     seconds = time.perf_counter() - started
-    final = evaluate(agent, args.evaluate, args.envs, EVALUATION_SEED + 7)
-    print(f"trained on {played:,} games in {seconds:.0f} s; against random over {args.evaluate:,} games: {final:.1%}")
-    return {"games": played, "seconds": round(seconds, 1), "final": final, "evaluated": args.evaluate, "curve": curve}
+    wins = evaluate(agent, args.evaluate, args.envs, EVALUATION_SEED + 7)
+    evaluation_seconds = time.perf_counter() - started - seconds
+    final, (low, high) = wins / args.evaluate, wilson(wins, args.evaluate)
+    print(
+        f"trained on {played:,} games in {seconds:.0f} s; against random over {args.evaluate:,} games: "
+        f"{final:.1%} (95% Wilson interval {low:.1%}-{high:.1%}, {evaluation_seconds:.0f} s)"
+    )
+    return {
+        "seed": args.seed,
+        "games": played,
+        "seconds": round(seconds, 1),
+        "evaluation_seconds": round(evaluation_seconds, 1),
+        "final": final,
+        "interval": [round(low, 4), round(high, 4)],
+        "evaluated": args.evaluate,
+        "curve": curve,
+    }
+
+
+def checkpoint(agent: Agent, args: argparse.Namespace) -> float:
+    """A point of the learning curve: the share of ``--checkpoint-games`` won against random."""
+    return evaluate(agent, args.checkpoint_games, args.envs, EVALUATION_SEED) / args.checkpoint_games
 
 
 def plot(result: dict[str, object], path: Path) -> None:
@@ -134,11 +177,21 @@ def plot(result: dict[str, object], path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    curve = result["curve"]
-    assert isinstance(curve, list)
+    curve, final, (low, high) = result["curve"], result["final"], result["interval"]
+    assert isinstance(curve, list) and isinstance(final, float)
     figure, axes = plt.subplots(figsize=(6, 3.5))
-    axes.plot([games for games, _ in curve], [rate * 100 for _, rate in curve], marker="o")
+    axes.plot([games for games, _ in curve], [rate * 100 for _, rate in curve], marker="o", label="while training")
+    axes.errorbar(
+        curve[-1][0],
+        final * 100,
+        yerr=[[(final - low) * 100], [(high - final) * 100]],
+        fmt="s",
+        color="black",
+        capsize=4,
+        label=f"final, {result['evaluated']:,} games (95% interval)",
+    )
     axes.axhline(80, color="grey", linestyle="--", linewidth=1)
+    axes.legend(loc="lower right")
     axes.set_xlabel("training games")
     axes.set_ylabel("wins against random (%)")
     axes.set_title("Afterstate agent, 2-player classic")
@@ -193,8 +246,8 @@ def _description() -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=_description())
     parser.add_argument("--games", type=positive, default=20_000, help="training games (20,000)")
-    parser.add_argument("--envs", type=positive, default=512, help="games played at once (512)")
-    parser.add_argument("--rate", type=above_zero, default=0.05, help="learning rate at first (0.05)")
+    parser.add_argument("--envs", type=positive, default=2_048, help="games played at once (2,048)")
+    parser.add_argument("--rate", type=above_zero, default=0.01, help="Adam step size at first (0.01)")
     parser.add_argument(
         "--halving", type=above_zero, default=20_000, help="training games until the rate is halved (20,000)"
     )
@@ -203,7 +256,7 @@ def main() -> None:
         "--checkpoint", type=positive, default=2_000, help="training games between curve points (2,000)"
     )
     parser.add_argument("--checkpoint-games", type=positive, default=500, help="evaluation games per curve point (500)")
-    parser.add_argument("--evaluate", type=positive, default=2_000, help="final evaluation games (2,000)")
+    parser.add_argument("--evaluate", type=positive, default=10_000, help="final evaluation games (10,000)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--curve", type=Path, help="write the learning curve here (PNG; needs matplotlib)")
     parser.add_argument("--json", type=Path, help="write the figures here as JSON")

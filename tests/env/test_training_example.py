@@ -19,9 +19,11 @@ def test_the_training_example_trains_and_evaluates(tmp_path: Path) -> None:
     command += ["--checkpoint", "40", "--checkpoint-games", "16", "--evaluate", "50", "--json", str(figures)]
     done = subprocess.run(command, capture_output=True, text=True, check=False, timeout=300)
     assert done.returncode == 0, done.stderr
-    assert "against random over 50 games" in done.stdout
+    assert "against random over 50 games" in done.stdout and "(95% Wilson interval " in done.stdout
     result = json.loads(figures.read_text())
     assert result["games"] >= 80 and 0.0 <= result["final"] <= 1.0
+    low, high = result["interval"]
+    assert 0.0 <= low <= result["final"] <= high <= 1.0 and result["evaluated"] == 50
     assert result["curve"][0][0] == 0 and len(result["curve"]) >= 3
 
 
