@@ -28,7 +28,7 @@ RULES = [
 ]
 
 
-def positions(rules: str, players: int, games: int = 384, steps: int = 160) -> tuple[Config, list[Games]]:
+def positions(rules: str, players: int, games: int = 256, steps: int = 150) -> tuple[Config, list[Games]]:
     """The positions of ``games`` random games of ``rules``, step by step."""
     config = Config.parse(rules, players)
     batch = new_games(config, np.arange(games, dtype=np.uint32) + 11)

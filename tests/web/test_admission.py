@@ -23,6 +23,7 @@ def _let_in(admission: Admission, crowd: list[str], then: list[str], wait: float
         for number, address in enumerate(crowd):
             admission.admit(address, lambda who=f"{address}#{number}": order.append((who, time.monotonic() - began)))
         await asyncio.sleep(0.005)
+        order.append(("arrived", time.monotonic() - began))  # when ``then`` comes (late on a busy machine)
         for address in then:
             admission.admit(address, lambda who=address: order.append((who, time.monotonic() - began)))
         await asyncio.sleep(wait)
@@ -31,8 +32,12 @@ def _let_in(admission: Admission, crowd: list[str], then: list[str], wait: float
     return run_coroutine(scenario())
 
 
+def _without_arrival(order: list[tuple[str, float]]) -> list[tuple[str, float]]:
+    return [entry for entry in order if entry[0] != "arrived"]
+
+
 def test_a_crowd_is_let_in_a_burst_at_once_then_at_the_rate() -> None:
-    order = _let_in(Admission(rate=100, burst=4), ["10.0.0.1"] * 12, [], wait=0.3)
+    order = _without_arrival(_let_in(Admission(rate=100, burst=4), ["10.0.0.1"] * 12, [], wait=0.3))
     assert len(order) == 12
     assert all(when < 0.005 for _, when in order[:4])  # the burst, at once
     # never faster than the rate: the fifth after 10 ms, the sixth after 20, ... (later if the loop is late)
@@ -43,12 +48,14 @@ def test_a_crowd_is_let_in_a_burst_at_once_then_at_the_rate() -> None:
 def test_a_player_of_another_address_is_let_in_at_the_next_turn_not_after_the_crowd() -> None:
     order = _let_in(Admission(rate=100, burst=4), ["10.0.0.1"] * 30, ["10.0.0.2"], wait=0.1)
     names = [who for who, _ in order]
-    assert names.index("10.0.0.2") == 5  # the burst, one of the crowd's turn, then the player's
-    assert dict(order)["10.0.0.2"] < 0.05
+    arrived = names.index("arrived")  # the crowd's websockets let in before the player came
+    # at the next turn: the crowd's turn that was due, if any, then the player's (not after the crowd)
+    assert names.index("10.0.0.2") <= arrived + 2
+    assert dict(order)["10.0.0.2"] - dict(order)["arrived"] < 0.05
 
 
 def test_no_rate_lets_everyone_in_at_once() -> None:
-    order = _let_in(Admission(rate=0, burst=4), ["10.0.0.1"] * 50, [], wait=0)
+    order = _without_arrival(_let_in(Admission(rate=0, burst=4), ["10.0.0.1"] * 50, [], wait=0))
     assert len(order) == 50
 
 
