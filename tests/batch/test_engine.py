@@ -178,7 +178,6 @@ def test_games_take_little_memory() -> None:
     ("rules", "players", "message"),
     [
         ("partners", 4, "does not play partners"),
-        ("adult", 2, "does not play hands"),
         ("modern", 2, "does not play Fire and Ice"),
         ("classic-1939(scoring=1939,doubling=true)", 2, "does not play doubling"),
         ("classic", 1, "plays 2, 3 or 4 players"),

@@ -14,13 +14,16 @@ jax = pytest.importorskip("jax")
 jnp = pytest.importorskip("jax.numpy")
 
 
-@pytest.mark.parametrize(("rules", "players"), [("classic", 2), ("modern-no-tokens", 4), ("classic(pawns=3)", 3)])
-def test_jax_plays_the_very_games_numpy_plays(rules: str, players: int) -> None:
+@pytest.mark.parametrize(
+    ("rules", "players", "steps"),
+    [("classic", 2, 250), ("modern-no-tokens", 4, 250), ("classic(pawns=3)", 3, 250), ("adult", 3, 60)],
+)
+def test_jax_plays_the_very_games_numpy_plays(rules: str, players: int, steps: int) -> None:
     config = Config.parse(rules, players)
     seeds = np.arange(200, dtype=np.uint32)
     games, fast = new_games(config, seeds), jitted(config)
     on_jax = fast.new_games(jnp.asarray(seeds))
-    for _ in range(250):
+    for _ in range(steps):
         actions = random_actions(config, games)
         assert np.array_equal(actions, np.asarray(fast.random_actions(on_jax)))
         assert np.array_equal(random_moves(config, games), np.asarray(fast.random_moves(on_jax)))

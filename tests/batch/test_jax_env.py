@@ -11,6 +11,7 @@ import pytest
 
 from pardon.batch.engine import legal_lanes, new_games, step
 from pardon.batch.observe import observe
+from pardon.core.errors import InvalidError
 
 pytestmark = pytest.mark.slow  # compiling takes a while
 jax = pytest.importorskip("jax")
@@ -125,3 +126,8 @@ def test_one_game_a_batch_and_a_batch_of_batches_agree() -> None:
         assert np.array_equal(np.asarray(nested).reshape(np.shape(many)), many)
         assert np.array_equal(alone, np.asarray(many)[4])
         assert np.shape(same) == np.shape(many)
+
+
+def test_hands_of_five_are_refused_with_a_message() -> None:
+    with pytest.raises(InvalidError, match="SorryJax does not play hands of five"):
+        SorryJax("adult")

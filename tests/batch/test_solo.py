@@ -32,7 +32,7 @@ from pardon.core.rules import parse_rules
 from pardon.core.turn import legal_moves
 
 CASES = [
-    ("solo", 1000),
+    ("solo", 400),
     ("classic(solo=true)", 200),  # the Leader drawn for: alone, red
     ("modern-no-tokens(solo=true)", 200),
     ("solo(scoring=1939)", 200),
@@ -80,13 +80,11 @@ def test_one_player_plays_the_solo_challenge_as_the_core_s_red() -> None:
 @pytest.mark.parametrize(
     ("rules", "message"),
     [
-        ("solo(hand=5)", "the batch engine does not play hands of cards"),
         ("modern(solo=true)", "the batch engine does not play Fire and Ice"),
         ("solo(tokens=true)", "the batch engine does not play Fire and Ice"),
         ("partners(solo=true)", "played alone, not with partners"),  # the core's own refusals
         ("classic-1939(solo=true,scoring=1939,doubling=true)", "nobody to double against"),
         ("partners", "the batch engine does not play partners"),
-        ("adult", "the batch engine does not play hands"),
         ("classic-1939(scoring=1939,doubling=true)", "the batch engine does not play doubling"),
     ],
 )

@@ -1,5 +1,5 @@
 """Invariants checked after every move of thousands of seeded random games
-(``PARDON_INVARIANT_GAMES`` sets the games per player count of the classic game, 500 by
+(``PARDON_INVARIANT_GAMES`` sets the games per player count of the classic game, 300 by
 default, for a deeper run; every other preset plays a quarter of it)."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from pardon.core.state import check_position, seats_for
 
 invariants = load_module(Path(__file__).resolve().parent / "invariants.py")  # tests are not a package
 
-GAMES_PER_PLAYER_COUNT = int(os.environ.get("PARDON_INVARIANT_GAMES", "500"))
+GAMES_PER_PLAYER_COUNT = int(os.environ.get("PARDON_INVARIANT_GAMES", "300"))
 GAMES_PER_VARIANT = GAMES_PER_PLAYER_COUNT // 4
 #: (preset, players, games): the classic game in full, every other preset at least a quarter.
 RUNS = [

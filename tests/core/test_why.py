@@ -157,7 +157,7 @@ WHY_RUNS = [
     ("adult(tokens=true,pawns=3)", 3, 2),
 ]
 #: Games per run in the slow loop (the quick loop checks some 8,000 positions in all).
-SLOW_WHY_GAMES = int(os.environ.get("PARDON_WHY_GAMES", "4"))
+SLOW_WHY_GAMES = int(os.environ.get("PARDON_WHY_GAMES", "2"))
 #: What a Python value looks like when it leaks into a sentence.
 REPR = re.compile(r"[\[\]{}<>]|\(\d|\bNone\b|\bTrue\b|\bFalse\b|Action|Move|Position|\\|_")
 

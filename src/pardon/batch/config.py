@@ -13,7 +13,7 @@ from typing import Final, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from pardon.batch.actions import SLOTS, SPLIT_COUNTS
+from pardon.batch.actions import ACTIONS, SLOTS, SPLIT_COUNTS
 from pardon.batch.backend import Array, namespace
 from pardon.core.board import FIRST_TRACK, HOME, LAST_TRACK, START, START_EXIT
 from pardon.core.cards import CARDS, DECKS, SORRY
@@ -52,13 +52,14 @@ FORWARD_NUMBER_CARDS: Final = (1, 2, 3, 5, 7, 8, 10, 11, 12)
 class Config:
     """What every game of a batch shares: the rules and the number of players.
 
-    The batch plays the classic game and its variants without decisions besides a drawn
-    card's move: any deck (44, 45, 55), 3 or 4 pawns, one pawn out, the 2013 rules
-    without Fire and Ice (``modern-no-tokens``), and either scoring, Point Scoring
+    The batch plays the classic game and its variants without decisions besides the card
+    to play and its move: any deck (44, 45, 55), 3 or 4 pawns, one pawn out, the 2013 rules
+    without Fire and Ice (``modern-no-tokens``), hands of five (``hand=5``, as in ``adult``),
+    and either scoring, Point Scoring
     (``scoring=1939``, without doubling) or 1992 play for points (``scoring=1992``), whose
     points :func:`~pardon.batch.scoring.points` gives; and the solo challenge (``solo``: one
     player, the core's solo colour, red, alone on the board: its games' ``drawn`` is the
-    challenge's count).  Not partners, hands, tokens or doubling.
+    challenge's count).  Not partners, tokens or doubling.
     """
 
     rules: Rules
@@ -85,6 +86,13 @@ class Config:
     @property
     def deck_size(self) -> int:
         return self.rules.deck
+
+    @property
+    def actions(self) -> int:
+        """How many actions the games' moves are numbered among: 141 (:mod:`pardon.batch.actions`),
+        or with hands of five 11 × 141, one block of 141 per kind of card played from the hand
+        (:mod:`pardon.batch.hands`)."""
+        return ACTIONS * (len(CARDS) if self.rules.hand else 1)
 
     @classmethod
     def parse(cls, rules: str, players: int | None = None) -> Config:
@@ -113,7 +121,6 @@ def check_rules(rules: Rules) -> Rules:
         )
     unplayed = [
         (rules.partners, "partners"),
-        (rules.hand != 0, "hands of cards"),
         (rules.tokens, "Fire and Ice"),
         (rules.doubling, "doubling"),
     ]
@@ -121,8 +128,8 @@ def check_rules(rules: Rules) -> Rules:
         if present:
             raise InvalidError(
                 f"the batch engine does not play {what} (rules {to_text(rules)}): it plays classic and "
-                "modern-no-tokens with any deck, pawns and leaving-Start options, scoring 1939 or 1992, "
-                "and the solo challenge"
+                "modern-no-tokens with any deck, pawns and leaving-Start options, hands of five, scoring 1939 "
+                "or 1992, and the solo challenge"
             )
     return rules
 
@@ -294,6 +301,9 @@ class Games(NamedTuple):
     drawn: Array  # (*batch) int32: cards drawn so far in this game
     winner: Array  # (*batch) int8: the winning seat, -1 while the game goes on
     leader: Array  # (*batch) int8: the seat that played first
+    #: With hands of five, ``(players, 11, *batch)`` int8: how many cards of each kind (``CARDS``
+    #: order) each seat holds, seat 0 the player to move, as ``pawns``; else ``(0, *batch)``.
+    hands: Array
 
 
 class Played(NamedTuple):

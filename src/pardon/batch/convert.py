@@ -19,8 +19,10 @@ from typing import Any
 
 import numpy as np
 
+from pardon.batch.actions import ACTIONS
 from pardon.batch.engine import Config, Games, legal_lanes, play
 from pardon.core.cards import CARDS, DECKS, Pack
+from pardon.core.hands import with_hand
 from pardon.core.moves import Move
 from pardon.core.state import Position
 from pardon.core.turn import GameState
@@ -63,12 +65,30 @@ def core_pawns(config: Config, pawns: Any, turn: int) -> tuple[tuple[int, ...], 
 
 
 def core_position(config: Config, games: Games, index: int) -> Position:
-    """Game ``index`` as a core :class:`~pardon.core.state.Position`."""
+    """Game ``index`` as a core :class:`~pardon.core.state.Position` (with hands of five,
+    every seat's hand)."""
     turn = int(games.turn[index])
     winner = int(games.winner[index])
     pawns = core_pawns(config, np.asarray(games.pawns)[..., index], turn)
     seats = config.seats
-    return Position(seats, pawns, seats[turn], None if winner < 0 else seats[winner])
+    position = Position(seats, pawns, seats[turn], None if winner < 0 else seats[winner])
+    for colour, hand in core_hands(config, games, index).items():
+        position = with_hand(position, colour, hand)
+    return position
+
+
+def core_hands(config: Config, games: Games, index: int) -> dict[int, tuple[int, ...]]:
+    """Game ``index``'s hands by colour, each in rank order (none without hands)."""
+    if not config.rules.hand:
+        return {}
+    turn, players = int(games.turn[index]), config.players
+    held = np.asarray(games.hands)[..., index]
+    return {config.seats[(turn + relative) % players]: _cards_of(held[relative]) for relative in range(players)}
+
+
+def _cards_of(counts: Any) -> tuple[int, ...]:
+    """Counts of each kind (``CARDS`` order) as the cards, in rank order."""
+    return tuple(card for card, count in zip(CARDS, counts, strict=True) for _ in range(int(count)))
 
 
 def position_key(position: Position) -> PositionKey:
@@ -83,25 +103,27 @@ def core_state(config: Config, games: Games, index: int) -> GameState:
     the rest of the deck, also in rank order but for the card drawn, last (on top, as the
     core keeps it: the searching computer players read it there)."""
     position = core_position(config, games, index)
-    left = np.asarray(games.pack)[:, index]
-    pile = tuple(card for card, count in zip(CARDS, left, strict=True) for _ in range(int(count)))
+    pile = _cards_of(np.asarray(games.pack)[:, index])
     card = int(games.card[index])
-    pack = Pack(pile, _discards(config, pile, card), 1)
+    held = [card for hand in core_hands(config, games, index).values() for card in hand]
+    pack = Pack(pile, _discards(config, (*pile, *held), card), 1)
     return GameState(position, pack, int(games.seed[index]), card if card else None)
 
 
-def _discards(config: Config, pile: tuple[int, ...], card: int) -> tuple[int, ...]:
-    """The deck less ``pile`` in rank order, the card drawn (0: none) moved to the end."""
+def _discards(config: Config, out: tuple[int, ...], card: int) -> tuple[int, ...]:
+    """The deck less the cards ``out`` of the discards (the pile, the hands) in rank order, the
+    card drawn (0: none) moved to the end."""
     rest = Counter(DECKS[config.rules.deck])
-    rest.subtract(pile)
+    rest.subtract(out)
     ranked = sorted(rest.elements())
     if card in ranked:  # a drawn card has left the pile (unless a game made by hand swapped it in)
         ranked.remove(card)
     return (*ranked, card) if card else tuple(ranked)
 
 
-def outcomes(config: Config, games: Games, lanes: Any | None = None) -> dict[tuple[int, int], PositionKey]:
-    """The position each legal action of each game leads to: ``{(game, action): key}``."""
+def outcomes(config: Config, games: Games, lanes: Any | None = None) -> dict[tuple[int, int], Any]:
+    """The position each legal action of each game leads to: ``{(game, action): key}``
+    (:func:`move_key`: with hands of five, the card played and the position)."""
     if lanes is None:
         lanes = legal_lanes(config, games)
     actions, rows = np.nonzero(np.asarray(lanes))
@@ -110,14 +132,22 @@ def outcomes(config: Config, games: Games, lanes: Any | None = None) -> dict[tup
     after, _ = play(config, games_at(games, rows), actions.astype(np.int32))
     found = {}
     for place, (row, action) in enumerate(zip(rows.tolist(), actions.tolist(), strict=True)):
-        found[row, action] = position_key(core_position(config, after, place))
+        key = position_key(core_position(config, after, place))
+        found[row, action] = (CARDS[action // ACTIONS], key) if config.rules.hand else key
     return found
+
+
+def move_key(config: Config, move: Move) -> Any:
+    """What a core move is compared by: its result's :func:`position_key`, and with hands of
+    five the card played from the hand (each card leaves a different hand)."""
+    key = position_key(move.result)
+    return (move.card, key) if config.rules.hand else key
 
 
 def action_of(config: Config, games: Games, index: int, move: Move) -> int:
     """The first legal batch action of game ``index`` whose outcome is ``move``'s result."""
     one = game(games, index)
-    wanted = position_key(move.result)
+    wanted = move_key(config, move)
     for (_, action), key in sorted(outcomes(config, one).items()):
         if key == wanted:
             return action

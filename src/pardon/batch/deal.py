@@ -43,7 +43,8 @@ def new_games(config: Config, seeds: Array) -> Games:
     """One game per seed, its first card drawn: all pawns in Start (or one out), and the
     first player to move chosen by the rules (``leader="named"``: the first seat;
     otherwise each seat is equally likely, as the draw for the Leader makes it, from the
-    game's seed)."""
+    game's seed).  With hands of five, five cards are dealt to each seat instead, one at a
+    time from the Leader, and none is drawn."""
     seeds = _seed_array(seeds)
     xp = namespace(seeds)
     table = tables(config)
@@ -61,8 +62,30 @@ def new_games(config: Config, seeds: Array) -> Games:
         turn = zero8
     pack = xp.zeros((len(CARDS), *shape), dtype=xp.int8) + column(table.deck, batch)
     left = zero8 + I8(config.deck_size)
-    games = Games(pawns, turn, zero8, pack, left, seeds, xp.zeros(shape, dtype=xp.int32), zero8 - I8(1), turn)
-    return draw(config, games)
+    drawn = xp.zeros(shape, dtype=xp.int32)
+    held = (config.players, len(CARDS)) if config.rules.hand else (0,)
+    hands = xp.zeros((*held, *shape), dtype=xp.int8)
+    games = Games(pawns, turn, zero8, pack, left, seeds, drawn, zero8 - I8(1), turn, hands)
+    return _dealt(config, games) if config.rules.hand else draw(config, games)
+
+
+def _dealt(config: Config, games: Games) -> Games:
+    """New games of hands of five: ``config.rules.hand`` cards dealt to each seat, one at a
+    time from the seat to move (seat 0), and no card drawn."""
+    taking = games.winner < 0
+    for _ in range(config.rules.hand):
+        for seat in range(config.players):
+            kind, _, games = take(config, games, taking)
+            games = games._replace(hands=into_hand(games.hands, seat, kind))
+    return games
+
+
+def into_hand(hands: Array, seat: int, kind: Array) -> Array:
+    """``hands`` with a card of ``kind`` (an index in ``CARDS``; -1: none) added to ``seat``'s."""
+    xp = namespace(hands)
+    kinds = column(np.arange(len(CARDS)), kind.ndim)
+    added = as_int8(kinds == kind[None])
+    return xp.stack([hands[row] + added if row == seat else hands[row] for row in range(hands.shape[0])])
 
 
 def _seed_array(seeds: Any) -> Array:
@@ -93,13 +116,28 @@ def _check_seeds(seeds: Array) -> None:
 
 def draw(config: Config, games: Games) -> Games:
     """Each game still going on turns up its next card; an empty pack is first made of
-    the discards again (the whole deck: nothing else is ever out of the pack)."""
+    the discards again (the whole deck: nothing else is ever out of the pack).  With hands
+    of five no card is drawn (a hand is drawn back up as its card is played): the games as
+    they are."""
+    if config.rules.hand:
+        return games
+    _, card, games = take(config, games, games.winner < 0)
+    return games._replace(card=card)
+
+
+def take(config: Config, games: Games, taking: Array) -> tuple[Array, Array, Games]:
+    """Where ``taking``, one card taken from each game's pack: its kind (its index in
+    ``CARDS``; -1 where none is taken), the card (0 where none), and the games with their
+    pack, cards left and cards drawn counted.  An empty pack is first made of the discards again: the deck less the
+    cards in the hands."""
     xp = namespace(games.pack)
     table = tables(config)
-    playing = games.winner < 0
-    empty = (games.left == 0) & playing
-    pack = _refilled(table, games.pack, empty)
-    left = select(empty, I8(config.deck_size), games.left)
+    empty = (games.left == 0) & taking
+    pack = _refilled(table, games.pack, empty, games.hands)
+    full = I8(config.deck_size)
+    if config.rules.hand:  # every card is in a pack, a hand or the discards
+        full = full - xp.sum(games.hands, axis=(0, 1), dtype=xp.int8)
+    left = select(empty, full, games.left)
     divisor = xp.maximum(left, I8(1)).astype(xp.uint32)
     pick = as_int8(random_bits(games.seed, games.drawn, STREAM_DRAW) % divisor)
     # the kind picked: how many kinds' cards all come before it (row by row: small
@@ -112,22 +150,31 @@ def draw(config: Config, games: Games) -> Games:
         kind = kind + passed
         if CARDS[row + 1] - CARDS[row] > 1:
             skipped = skipped + passed * I8(CARDS[row + 1] - CARDS[row] - 1)
-    taken = select(playing, kind, I8(-1))  # a game over takes none
-    return games._replace(
-        card=select(playing, kind + skipped + I8(CARDS[0]), I8(0)),
-        pack=xp.stack([pack[row] - as_int8(taken == row) for row in range(len(CARDS))]),
-        left=left - as_int8(playing),
-        drawn=games.drawn + playing.astype(xp.int32),
+    taken = select(taking, kind, I8(-1))
+    card = select(taking, kind + skipped + I8(CARDS[0]), I8(0))
+    return (
+        taken,
+        card,
+        games._replace(
+            pack=xp.stack([pack[row] - as_int8(taken == row) for row in range(len(CARDS))]),
+            left=left - as_int8(taking),
+            drawn=games.drawn + taking.astype(xp.int32),
+        ),
     )
 
 
-def _refilled(table: Tables, pack: Array, empty: Array) -> Array:
-    """The packs, the whole deck again where ``empty`` (on NumPy only those games are written)."""
-    if not _is_fast(namespace(pack), empty):
-        return select(empty, column(table.deck, empty.ndim), pack)
+def _refilled(table: Tables, pack: Array, empty: Array, hands: Array) -> Array:
+    """The packs, made of the discards again where ``empty``: the whole deck less the cards
+    in the ``hands`` (none without hands; on NumPy only those games are written)."""
+    xp = namespace(pack)
+    full = column(table.deck, empty.ndim)
+    if hands.shape[0]:
+        full = full - xp.sum(hands, axis=0, dtype=xp.int8)
+    if not _is_fast(xp, empty):
+        return select(empty, full, pack)
     rows = np.flatnonzero(empty)
     if not rows.size:
         return pack
     pack = pack.copy()
-    _scatter(pack, rows, table.deck[:, None])
+    _scatter(pack, rows, full if not hands.shape[0] else np.take(full, rows, axis=-1))
     return pack

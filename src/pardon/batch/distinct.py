@@ -44,7 +44,7 @@ from pardon.batch.legal import (
     _padded,
     _split_lanes_of,
     _split_masks_of,
-    legal_lanes,
+    card_lanes,
 )
 from pardon.batch.squares import _behind, _distance_from, _on_track, _relative_squares, _sides, _square, _wrapped
 from pardon.core.board import START
@@ -491,12 +491,24 @@ def _subset(games: Games, rows: Array) -> Games:
 
 
 def distinct_lanes(config: Config, games: Games, lanes: Array | None = None) -> Array:
+    """``(config.actions, *batch)`` booleans: the legal lanes (:func:`legal_lanes`, or
+    ``lanes``), only the lowest of those that make the same move: with the card in hand
+    (:func:`card_distinct_lanes`), or with hands of five the same card to the same position
+    (:func:`~pardon.batch.hands.hand_distinct_lanes`)."""
+    if config.rules.hand:
+        from pardon.batch.hands import hand_distinct_lanes
+
+        return hand_distinct_lanes(config, games, lanes)
+    return card_distinct_lanes(config, games, lanes)
+
+
+def card_distinct_lanes(config: Config, games: Games, lanes: Array | None = None) -> Array:
     """``(141, *batch)`` booleans: the legal lanes (:func:`legal_lanes`, or ``lanes``), only
     the lowest of those that make the same position: one lane for each of the core's
     :func:`~pardon.core.moves.legal_moves`, as many as it lists."""
     xp = namespace(games.pawns)
     if lanes is None:
-        lanes = legal_lanes(config, games)
+        lanes = card_lanes(config, games)
     card = games.card
     if not _is_fast(xp, card):
         return lanes & ~_group_duplicates(config, games, lanes)

@@ -49,6 +49,7 @@ from typing import Any, NamedTuple
 from pardon.batch.actions import ACTIONS
 from pardon.batch.engine import Config, Games, legal_lanes, new_games, step
 from pardon.batch.observe import FEATURES, entries, observe, write
+from pardon.core.errors import InvalidError
 
 __all__ = ["SorryJax", "State"]
 
@@ -78,6 +79,11 @@ class SorryJax:
         import jax  # noqa: F401  # a clear ImportError now, not at the first call
 
         self.config = Config.parse(rules, players)
+        if self.config.rules.hand:  # its observations are brought up to date for one card, not a hand
+            raise InvalidError(
+                f"SorryJax does not play hands of five (rules {rules}): pardon.batch plays them on JAX, "
+                "and pardon.env's environments offer them"
+            )
         self.num_players = self.config.players
         self._init = _batched(self._init_batch)
         self._step = _batched(self._step_batch)

@@ -165,6 +165,17 @@ def _split_masks_of(lanes: Array) -> Array:
 
 
 def legal_lanes(config: Config, games: Games) -> Array:
+    """``(config.actions, *batch)`` booleans: which actions each game's player to move may take:
+    with its card (:func:`card_lanes`), or with hands of five with a card of its hand
+    (:func:`~pardon.batch.hands.hand_lanes`)."""
+    if config.rules.hand:
+        from pardon.batch.hands import hand_lanes
+
+        return hand_lanes(config, games)
+    return card_lanes(config, games)
+
+
+def card_lanes(config: Config, games: Games) -> Array:
     """``(141, *batch)`` booleans: which actions each game's player to move may take with
     its card (none once the game is over).  A card that cannot be used has one lane set:
     the pass; an 11 has the pass whenever no pawn can go forward 11."""

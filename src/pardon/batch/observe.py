@@ -10,10 +10,12 @@ from one seat (the *observer*, usually the player to move), in four planes:
   the observer's Safety Zone entrance), 61–65 = S1–S5 of the pawn's own Safety Zone,
   66 = Home.  Slots match the action encoding; an unused slot (3 pawns) is all zeros.
 * ``card`` (11): a one-hot of the card to play (1, 2, 3, 4, 5, 7, 8, 10, 11, 12, Sorry!),
-  zeros unless the observer is to play;
+  zeros unless the observer is to play; with hands of five, the observer's hand instead,
+  the cards of each kind as a fraction of the hand's five;
 * ``turn`` (4): a one-hot of whose turn it is, counted clockwise from the observer;
 * ``pack`` (11): the cards of each kind left to draw, as a fraction of that kind in a full
-  pack (everybody can count the discards).
+  pack (everybody can count the discards); with hands of five, the cards the observer has
+  not seen, the pack and the other hands together (the others' hands are hidden).
 
 >>> import numpy as np
 >>> from pardon.batch.engine import Config, new_games
@@ -87,9 +89,12 @@ def observe(config: Config, games: Games, observer: int = 0) -> Array:
         index = (offsets + place).astype(np.int64)
         keep = place >= 0
         out[rows[keep], index[keep]] = 1.0
-        out[:, CARD] = to_play.T
         out[:, TURN] = np.broadcast_to(whose, (SEATS, count)).T
-        out[:, PACK] = (games.pack.astype(np.float32) / column(table.deck, 1, dtype=np.float32)).T
+        if config.rules.hand:
+            out[:, CARD], out[:, PACK] = _hand_planes(config, games, observer)
+        else:
+            out[:, CARD] = to_play.T
+            out[:, PACK] = (games.pack.astype(np.float32) / column(table.deck, 1, dtype=np.float32)).T
     else:
         ones, pack = entries(config, games, observer)
         mover = xp.full((1, count), TURN.start + (-observer) % config.players, dtype=xp.int32)
@@ -97,6 +102,17 @@ def observe(config: Config, games: Games, observer: int = 0) -> Array:
         zeros = xp.zeros((count, FEATURES), dtype=xp.float32)
         out = write(zeros, xp.zeros((0, count), dtype=xp.int32), ones, pack)
     return out[0] if single else out
+
+
+def _hand_planes(config: Config, games: Games, observer: int) -> tuple[Array, Array]:
+    """With hands of five, ``(count, 11)`` each: the observer's hand (cards of each kind, as a
+    fraction of the hand's size), and the cards it has not seen, the pack and the other hands
+    together (as a fraction of that kind in a full pack: the others' hands are hidden)."""
+    table = tables(config)
+    hands = games.hands.astype(np.float32)
+    own = hands[observer]
+    unseen = games.pack.astype(np.float32) + hands.sum(axis=0) - own
+    return (own / np.float32(config.rules.hand)).T, (unseen / column(table.deck, 1, dtype=np.float32)).T
 
 
 def entries(config: Config, games: Games, observer: int = 0) -> tuple[Array, Array]:

@@ -189,6 +189,16 @@ def _switch(
 
 
 def play(config: Config, games: Games, actions: Array, advance: bool = True) -> tuple[Games, Played]:
+    """Each game's action played: with its card (:func:`play_card`), or with hands of five
+    the card it names from the hand (:func:`~pardon.batch.hands.play_from_hand`)."""
+    if config.rules.hand:
+        from pardon.batch.hands import play_from_hand
+
+        return play_from_hand(config, games, actions, advance)
+    return play_card(config, games, actions, advance)
+
+
+def play_card(config: Config, games: Games, actions: Array, advance: bool = True) -> tuple[Games, Played]:
     """Each game's action played with its card (trusted: one of :func:`legal_lanes`), the
     game ended if the mover has every pawn Home, and the turn passed on (the same player
     again after a 2 with ``draw_again_on_2``).  The next card is not drawn yet.
@@ -228,7 +238,8 @@ def play(config: Config, games: Games, actions: Array, advance: bool = True) -> 
     played = Played(card, bumps, slides, (kind == 0) & playing)
     if not advance:
         return games._replace(pawns=pawns), played
-    return _advance(config, games._replace(pawns=pawns), playing), played
+    again = (card == 2) if table.draw_again_on_2 else xp.zeros_like(playing)
+    return _advance(config, games._replace(pawns=pawns), playing, again), played
 
 
 def _action_index(xp: ModuleType, card: Array, actions: Array) -> Array:
@@ -335,21 +346,23 @@ def _added(result: tuple[Array, Array, Array], bumps: Array, slides: Array) -> t
     return pawns, bumps + more_bumps, slides + more_slides
 
 
-def _advance(config: Config, games: Games, playing: Array) -> Games:
-    """End the game of a mover with every pawn Home; else pass the turn, unless a 2 lets
-    the player draw again."""
+def _advance(config: Config, games: Games, playing: Array, again: Array) -> Games:
+    """End the game of a mover with every pawn Home; else pass the turn, unless ``again``
+    (a 2 played) lets the player play again."""
     xp = namespace(games.pawns)
-    table = tables(config)
     won = all0(games.pawns[0] == HOME) & playing
-    again = (games.card == 2) if table.draw_again_on_2 else xp.zeros_like(won)
     passing = playing & ~won & ~again
     seats = games.pawns.shape[0]  # seat by seat: NumPy's temporaries stay small
     pawns = xp.stack([select(passing, games.pawns[(seat + 1) % seats], games.pawns[seat]) for seat in range(seats)])
+    hands = games.hands
+    if hands.shape[0]:  # hands of five: each hand goes round with its seat
+        hands = xp.stack([select(passing, hands[(seat + 1) % seats], hands[seat]) for seat in range(seats)])
     following = games.turn + I8(1)
     following = following - as_int8(following == config.players) * I8(config.players)
     turn = select(passing, following, games.turn)
     winner = select(won, games.turn, games.winner)
-    return games._replace(pawns=pawns, turn=turn, winner=winner, card=select(playing, games.card, I8(0)))
+    card = select(playing, games.card, I8(0))
+    return games._replace(pawns=pawns, turn=turn, winner=winner, card=card, hands=hands)
 
 
 def _shape_words(shape: tuple[int, ...]) -> str:
@@ -374,12 +387,17 @@ def _check_legal(config: Config, games: Games, actions: Array) -> None:
     """IllegalError naming the first game whose action is not one of its legal actions (a
     finished game takes any action, and ignores it)."""
     card = np.asarray(games.card)  # JAX's arrays too, outside jit
-    index = _action_index(np, card, np.asarray(actions)).astype(np.intp)
+    if config.rules.hand:
+        from pardon.batch.hands import _hand_action_index
+
+        index = _hand_action_index(np, card, np.asarray(actions)).astype(np.intp)
+    else:
+        index = _action_index(np, card, np.asarray(actions)).astype(np.intp)
     lanes = np.asarray(legal_lanes(config, games))
     legal = np.take_along_axis(lanes, index[None], axis=0)[0] | (np.asarray(games.winner) >= 0)
     if not legal.all():
         at = int(np.flatnonzero(~legal)[0])
-        allowed = np.flatnonzero(lanes.reshape((ACTIONS, -1))[:, at]).tolist()
+        allowed = np.flatnonzero(lanes.reshape((config.actions, -1))[:, at]).tolist()
         raise IllegalError(
             f"action {int(index.reshape(-1)[at])} is not legal in {_game_words(card.shape, at)}: "
             f"its legal actions are {allowed}"

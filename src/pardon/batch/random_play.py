@@ -11,13 +11,13 @@ from typing import Final, NamedTuple
 import numpy as np
 
 from pardon.batch import compiled
-from pardon.batch.actions import ACTIONS, OPPONENTS, SLOTS, SPLIT, SPLIT_COUNTS, SWITCH
 from pardon.batch.actions import (
     BACK1 as BACK1_LANE,
 )
 from pardon.batch.actions import (
     MOVE as MOVE_LANE,
 )
+from pardon.batch.actions import OPPONENTS, SLOTS, SPLIT, SPLIT_COUNTS, SWITCH
 from pardon.batch.actions import (
     SORRY as SORRY_LANE,
 )
@@ -55,7 +55,7 @@ def choose_uniform(lanes: Array, bits: Array) -> Array:
     counts = xp.sum(lanes, axis=0, dtype=xp.int16)
     pick = (bits % xp.maximum(counts, I16(1)).astype(xp.uint32)).astype(xp.int16)
     before = cumsum0(lanes.astype(xp.int16)) <= pick
-    return xp.sum(before, axis=0, dtype=xp.int16).astype(xp.int32) % ACTIONS
+    return xp.sum(before, axis=0, dtype=xp.int16).astype(xp.int32) % lanes.shape[0]
 
 
 #: ``_NTH_BIT[byte * 8 + n]``: the position of the n-th set bit of ``byte`` (0 if none).
@@ -95,7 +95,7 @@ def _random_choice(config: Config, games: Games, distinct: bool) -> Array:
     """:func:`random_moves` (``distinct``) or :func:`random_actions`."""
     xp = namespace(games.pawns)
     bits = random_bits(games.seed, games.drawn, STREAM_CHOICE)
-    if not _is_fast(xp, games.card):
+    if not _is_fast(xp, games.card) or config.rules.hand:
         lanes = distinct_lanes(config, games) if distinct else legal_lanes(config, games)
         return choose_uniform(lanes, bits)
     table = tables(config)

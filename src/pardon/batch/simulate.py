@@ -159,7 +159,8 @@ def _row(
     seats = config.seats
     first = int(games.leader[index])
     winner = int(games.winner[index])
-    draws = int(games.drawn[index])
+    # the cards played, as the core counts them: with hands of five not those dealt or drawn back up
+    draws = int(tally.played[index].sum()) if config.rules.hand else int(games.drawn[index])
     cards = {
         CARD_NAMES[card]: [int(used), int(lost)]
         for card, used, lost in zip(CARDS, tally.played[index].tolist(), tally.forfeited[index].tolist(), strict=True)

@@ -44,7 +44,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from pardon.batch.convert import core_position, outcomes, position_key
+from pardon.batch.convert import core_hands, core_position, core_state, move_key, outcomes, position_key
 from pardon.batch.engine import (
     SEEDS,
     STREAM_CHOICE,
@@ -61,7 +61,7 @@ from pardon.batch.engine import (
     random_moves,
 )
 from pardon.core.board import COLOUR_NAMES
-from pardon.core.cards import CARDS
+from pardon.core.cards import CARDS, DECKS
 from pardon.core.errors import InvalidError, PardonError
 from pardon.core.moves import slides_ridden
 from pardon.core.scoring import points_of
@@ -108,7 +108,7 @@ def cross_check(config: Config, seeds: Iterable[int]) -> Report:
             where = f"game of seed {int(seed_array[index])}, card {int(games.drawn[index])}"
             state = states[index]
             moves = legal_moves(config.rules, state)
-            results = {position_key(move.result) for move in moves}
+            results = {move_key(config, move) for move in moves}
             mine = set(by_game[index].values())
             if mine != results:
                 raise MismatchError(_describe_sets(where, config, games, index, mine, results))
@@ -119,7 +119,7 @@ def cross_check(config: Config, seeds: Iterable[int]) -> Report:
                     "not uniformly among one action per distinct move"
                 )
             chosen = found[index, int(actions[index])]
-            move = next(move for move in moves if position_key(move.result) == chosen)
+            move = next(move for move in moves if move_key(config, move) == chosen)
             counted = (int(played.bumps[index]), int(played.slides[index]))
             core_counts = (len(move.bumps), slides_ridden(config.rules, move))
             if counted != core_counts:
@@ -127,10 +127,13 @@ def cross_check(config: Config, seeds: Iterable[int]) -> Report:
                     f"{where}: the batch counts {counted[0]} bumps and {counted[1]} slides, the core "
                     f"{core_counts[0]} and {core_counts[1]}"
                 )
+            mover = state.position.turn
             state = apply(config.rules, state, move)
             reached = core_position(config, after, index)
             if position_key(reached) != position_key(state.position):
                 raise MismatchError(f"{where}: after the move the batch has {reached}, the core {state.position}")
+            if config.rules.hand:
+                _check_hands(where, config, after, index, state, move.result.hands[mover], mover)
             states[index] = state
             decisions += 1
             compared += len(by_game[index])
@@ -192,21 +195,54 @@ def _check_choices(where: str, kept: np.ndarray, lowest: np.ndarray, moves: int)
         raise MismatchError(f"{where}: the random player chooses among {chosen_among} moves, the core's among {moves}")
 
 
+def _check_hands(
+    where: str, config: Config, games: Games, index: int, state: GameState, left: tuple[int, ...], mover: int
+) -> None:
+    """Hands of five, after a move: the mover's hand is the core's less the card played
+    (``left``) and one card more, the card taken from the pack (none once the game is won);
+    every other hand is as it was."""
+    batch = core_hands(config, games, index)
+    for colour, hand in batch.items():
+        if colour != mover and hand != state.position.hands[colour]:
+            raise MismatchError(f"{where}: the batch's hand of {COLOUR_NAMES[colour]} changed to {hand}")
+    added = Counter(batch[mover])
+    added.subtract(left)
+    taken = 0 if state.position.winner is not None else 1
+    if min(added.values(), default=0) < 0 or sum(added.values()) != taken:
+        raise MismatchError(f"{where}: the mover's hand became {batch[mover]} from {left} (less the card played)")
+
+
 def _core_start(config: Config, games: Games, index: int) -> GameState:
-    """The core's game with the batch game's Leader, its first card the batch's."""
+    """The core's game with the batch game's Leader, its first card the batch's (with hands
+    of five, the batch's hands)."""
     leader = config.seats[int(games.leader[index])]
     state, _ = start(config.rules, config.seats, int(games.seed[index]), first=leader)
     return _core_draw(config, games, index, state, np.asarray(games.seed))
 
 
 def _core_draw(config: Config, games: Games, index: int, state: GameState, seeds: Any) -> GameState:
-    """The batch game's new card turned up in the core, the packs compared after it."""
+    """The batch game's new card turned up in the core, the packs compared after it.  With
+    hands of five no card is turned up: the core takes the batch's hands and pack (the
+    batch's refill is its own draw, :func:`_check_hands` checks that it is one card from the pack)."""
+    if config.rules.hand:
+        return _core_hands(config, games, index, state)
     card = int(games.card[index])
     state = core_draw(config.rules, state, card)
     left = Counter(dict(zip(CARDS, (int(count) for count in games.pack[:, index]), strict=True)))
     if +left != Counter(state.pack.draw_pile):
         raise MismatchError(f"game of seed {int(seeds[index])}: the cards left to draw differ")
     return state
+
+
+def _core_hands(config: Config, games: Games, index: int, state: GameState) -> GameState:
+    """``state`` holding the batch game's hands and pack: the cards in the pack, the hands and
+    the discards make the deck."""
+    batch = core_state(config, games, index)
+    if Counter(batch.pack.draw_pile + batch.pack.discards + sum(core_hands(config, games, index).values(), ())) != (
+        Counter(DECKS[config.rules.deck])
+    ):
+        raise MismatchError(f"game of seed {int(games.seed[index])}: the pack and hands are not one deck")
+    return state._replace(position=batch.position, pack=batch.pack)
 
 
 def _describe_sets(where: str, config: Config, games: Games, index: int, mine: set[Any], core: set[Any]) -> str:

@@ -26,9 +26,9 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from pardon.batch.actions import ACTIONS, describe_action
 from pardon.batch.convert import core_position
 from pardon.batch.engine import legal_lanes, new_games, step
+from pardon.batch.hands import describe_move
 from pardon.batch.observe import observe
 from pardon.core.board import COLOUR_NAMES
 from pardon.core.cards import card_name
@@ -42,7 +42,9 @@ from pardon.env.vector import (
     observation_space,
     offered,
     seed_number,
+    seen_by,
     shown,
+    to_play,
 )
 from pardon.textboard import render
 
@@ -74,8 +76,8 @@ class SorryAECEnv(AECEnv):  # type: ignore[misc]
         self.config = game_config(rules, players)
         self.render_mode = render_mode
         self.possible_agents = [COLOUR_NAMES[colour] for colour in self.config.seats]
-        self.observation_spaces = {agent: observation_space() for agent in self.possible_agents}
-        self.action_spaces = {agent: spaces.Discrete(ACTIONS) for agent in self.possible_agents}
+        self.observation_spaces = {agent: observation_space(self.config.actions) for agent in self.possible_agents}
+        self.action_spaces = {agent: spaces.Discrete(self.config.actions) for agent in self.possible_agents}
         self.reset()
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -113,13 +115,19 @@ class SorryAECEnv(AECEnv):  # type: ignore[misc]
         self.agent_selection = self.possible_agents[turn]
         position = core_position(self.config, self.games, 0)
         card = int(self.games.card[0])
-        shown = {"position": position_to_json(self.config.rules, position), "card": card_name(card) if card else None}
-        self.infos = {agent: dict(shown) for agent in self.agents}
+        rules, shown = self.config.rules, card_name(card) if card else None
+        self.infos = {  # each agent is told its own hand only
+            agent: {"position": position_to_json(rules, seen_by(position, self._colour(agent))), "card": shown}
+            for agent in self.agents
+        }
+
+    def _colour(self, agent: str) -> int:
+        return self.config.seats[self._seat(agent)]
 
     def observe(self, agent: str) -> dict[str, Any]:
         turn = int(self.games.turn[0])
         observer = (self._seat(agent) - turn) % self.config.players
-        mask = self.offered[:, 0].astype(np.int8) if observer == 0 else np.zeros(ACTIONS, dtype=np.int8)
+        mask = self.offered[:, 0].astype(np.int8) if observer == 0 else np.zeros(self.config.actions, dtype=np.int8)
         return {"observation": observe(self.config, self.games, observer)[0], "action_mask": mask}
 
     def step(self, action: int | None) -> None:
@@ -129,8 +137,8 @@ class SorryAECEnv(AECEnv):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        number = None if action is None else action_number(action)
-        if number is None or not 0 <= number < ACTIONS or not self.lanes[number, 0]:
+        number = None if action is None else action_number(action, self.config.actions)
+        if number is None or not 0 <= number < self.config.actions or not self.lanes[number, 0]:
             legal = np.flatnonzero(self.lanes[:, 0]).tolist()
             raise IllegalError(f"{agent} cannot take action {action}: the legal actions are {legal}")
         self._cumulative_rewards[agent] = 0.0
@@ -155,12 +163,12 @@ class SorryAECEnv(AECEnv):  # type: ignore[misc]
 
     def _text(self) -> str:
         position = core_position(self.config, self.games, 0)
-        card = int(self.games.card[0])
         if position.winner is not None:
             line = f"{COLOUR_NAMES[position.winner].capitalize()} has won."
         else:
-            moves = [describe_action(int(action)) for action in np.flatnonzero(self.offered[:, 0])]
-            line = f"{COLOUR_NAMES[position.turn].capitalize()} to play a {card_name(card)}: {'; '.join(moves)}"
+            moves = [describe_move(self.config, int(action)) for action in np.flatnonzero(self.offered[:, 0])]
+            player = COLOUR_NAMES[position.turn].capitalize()
+            line = f"{player} {to_play(self.config, self.games, position)}: {'; '.join(moves)}"
         return f"{render(position)}\n{line}"
 
     def close(self) -> None:

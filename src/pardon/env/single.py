@@ -28,9 +28,9 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from pardon.batch.actions import ACTIONS, describe_action
 from pardon.batch.convert import action_of, core_position, core_state
 from pardon.batch.engine import legal_lanes, new_games, step
+from pardon.batch.hands import describe_move
 from pardon.batch.observe import observe
 from pardon.bots import Bot, make_bot
 from pardon.core.board import COLOUR_NAMES
@@ -47,7 +47,9 @@ from pardon.env.vector import (
     read_no_options,
     seat_number,
     seed_number,
+    seen_by,
     shown,
+    to_play,
 )
 from pardon.textboard import render
 
@@ -107,8 +109,8 @@ class SorryEnv(gymnasium.Env):
                 self.bots[other] = bots[len(self.bots)]
         self.seat = seat
         self.render_mode = render_mode
-        self.observation_space = observation_space()
-        self.action_space = spaces.Discrete(ACTIONS)
+        self.observation_space = observation_space(self.config.actions)
+        self.action_space = spaces.Discrete(self.config.actions)
         self.decisions = 0
         self.forfeited = False
         self.games = new_games(self.config, np.zeros(1, dtype=np.uint32))
@@ -162,15 +164,16 @@ class SorryEnv(gymnasium.Env):
     def _info(self) -> dict[str, Any]:
         card = int(self.games.card[0])
         position = core_position(self.config, self.games, 0)
-        return {"position": position_to_json(self.config.rules, position), "card": card_name(card) if card else None}
+        shown = seen_by(position, self.config.seats[self.seat])  # the agent's own hand only
+        return {"position": position_to_json(self.config.rules, shown), "card": card_name(card) if card else None}
 
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         if not self.was_reset:
             raise ResetNeededError("call reset() first: there is no game to play yet")
         if int(self.games.winner[0]) >= 0 or self.forfeited:
             raise IllegalError("the game is over: reset the environment")
-        action = action_number(action)
-        if not 0 <= action < ACTIONS or not self.lanes[action, 0]:
+        action = action_number(action, self.config.actions)
+        if not 0 <= action < self.config.actions or not self.lanes[action, 0]:
             legal = np.flatnonzero(self.lanes[:, 0]).tolist()
             if self.illegal == "lose":
                 self.forfeited = True
@@ -199,6 +202,8 @@ class SorryEnv(gymnasium.Env):
         if self.forfeited:  # the game stopped at an illegal action: nobody is to play on
             agent = COLOUR_NAMES[self.config.seats[self.seat]].capitalize()
             return f"{render(position)}\n{agent} lost by an illegal action: reset the environment."
-        card = card_name(int(self.games.card[0]))
-        moves = "; ".join(f"{action}: {describe_action(int(action))}" for action in np.flatnonzero(self.offered[:, 0]))
-        return f"{render(position)}\n{COLOUR_NAMES[position.turn].capitalize()} to play a {card}: {moves}"
+        moves = "; ".join(
+            f"{action}: {describe_move(self.config, int(action))}" for action in np.flatnonzero(self.offered[:, 0])
+        )
+        player = COLOUR_NAMES[position.turn].capitalize()
+        return f"{render(position)}\n{player} {to_play(self.config, self.games, position)}: {moves}"

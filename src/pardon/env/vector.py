@@ -48,8 +48,10 @@ from pardon.batch.convert import put_games as put
 from pardon.batch.engine import SEEDS, Config, Games, distinct_lanes, draw, legal_lanes, new_games, play
 from pardon.batch.observe import FEATURES, observe
 from pardon.batch.players import check_players, choose
+from pardon.core.cards import card_name
 from pardon.core.errors import IllegalError, InvalidError, whole_number
 from pardon.core.rules import parse_rules
+from pardon.core.state import Position
 
 OPPONENTS = ("random", "greedy", "self")
 
@@ -57,12 +59,13 @@ OPPONENTS = ("random", "greedy", "self")
 MASKS = ("legal", "distinct")
 
 
-def observation_space() -> spaces.Dict:
-    """One game's observation: the planes and the mask of legal actions."""
+def observation_space(actions: int = ACTIONS) -> spaces.Dict:
+    """One game's observation: the planes and the mask of legal actions (``actions`` of
+    them: ``config.actions``)."""
     return spaces.Dict(
         {
             "observation": spaces.Box(0.0, 1.0, (FEATURES,), dtype=np.float32),
-            "action_mask": spaces.Box(0, 1, (ACTIONS,), dtype=np.int8),
+            "action_mask": spaces.Box(0, 1, (actions,), dtype=np.int8),
         }
     )
 
@@ -77,6 +80,21 @@ def game_config(rules: str, players: int) -> Config:
             "(one player, scored by the cards drawn) is played by pardon.batch and pardon sim"
         )
     return config
+
+
+def seen_by(position: Position, colour: int) -> Position:
+    """``position`` as the player of ``colour`` sees it: with hands of five, the other hands hidden."""
+    if not position.hands:
+        return position
+    return position.with_extras(hands=tuple(hand if seat == colour else () for seat, hand in enumerate(position.hands)))
+
+
+def to_play(config: Config, games: Games, position: Position) -> str:
+    """What the player to move of game 0 plays, as a render says it: "to play a 7", or
+    with hands of five "to play from 2, 5, 7, 11, Sorry!"."""
+    if config.rules.hand:
+        return f"to play from {', '.join(card_name(card) for card in position.hands[position.turn])}"
+    return f"to play a {card_name(int(games.card[0]))}"
 
 
 def mask_kind(mask: Any) -> str:
@@ -157,21 +175,21 @@ def ignore_options(options: dict[str, Any] | None, environment: str) -> None:
         )
 
 
-def action_number(action: Any) -> int:
+def action_number(action: Any, actions: int = ACTIONS) -> int:
     """One action as a plain int: an int or a NumPy integer (a 0-d or one-element array
     too), never a float cut down to another action, a bool or text; InvalidError if not."""
     value = np.asarray(action)
     if value.size == 1 and value.dtype.kind in "iu":
         return int(value.reshape(()))
-    raise InvalidError(f"an action is a whole number from 0 to {ACTIONS - 1}, not {action!r}")
+    raise InvalidError(f"an action is a whole number from 0 to {actions - 1}, not {action!r}")
 
 
-def action_numbers(actions: Any, count: int) -> Array:
+def action_numbers(actions: Any, count: int, numbered: int = ACTIONS) -> Array:
     """``count`` actions, one per game, as int64; InvalidError unless they are whole numbers."""
     value = np.asarray(actions)
     if value.dtype.kind not in "iu" or value.size != count:
         raise InvalidError(
-            f"step takes {count} whole numbers from 0 to {ACTIONS - 1}, one action per game, not {actions!r}"
+            f"step takes {count} whole numbers from 0 to {numbered - 1}, one action per game, not {actions!r}"
         )
     return value.astype(np.int64).reshape(count)
 
@@ -210,10 +228,10 @@ class SorryVectorEnv(VectorEnv):
         self.num_envs = num_envs
         self.opponent, self.seat, self.skip_forced = opponent, seat, flag(skip_forced, "skip_forced")
         self.mask = mask_kind(mask)
-        self.single_observation_space = observation_space()
+        self.single_observation_space = observation_space(self.config.actions)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
-        self.single_action_space = spaces.Discrete(ACTIONS)
-        self.action_space = spaces.MultiDiscrete(np.full(num_envs, ACTIONS))
+        self.single_action_space = spaces.Discrete(self.config.actions)
+        self.action_space = spaces.MultiDiscrete(np.full(num_envs, self.config.actions))
         self._next_seed = 0 if seed is None else seed_number(seed)
         self.games = self._new(num_envs)
         self._update_lanes()
@@ -287,9 +305,9 @@ class SorryVectorEnv(VectorEnv):
         return self._observation(), {}
 
     def step(self, actions: Any) -> tuple[Any, Array, Array, Array, dict[str, Any]]:
-        actions = action_numbers(actions, self.num_envs)
-        if ((actions < 0) | (actions >= ACTIONS)).any():
-            raise InvalidError(f"actions are numbered 0 to {ACTIONS - 1}")
+        actions = action_numbers(actions, self.num_envs, self.config.actions)
+        if ((actions < 0) | (actions >= self.config.actions)).any():
+            raise InvalidError(f"actions are numbered 0 to {self.config.actions - 1}")
         legal = self.lanes[actions, np.arange(self.num_envs)] | (self.games.winner >= 0)
         if not legal.all():
             game = int(np.flatnonzero(~legal)[0])
@@ -326,7 +344,7 @@ class SorryVectorEnv(VectorEnv):
         final = np.full(self.num_envs, None, dtype=object)
         for row, observation in zip(rows, seen, strict=True):
             # nobody is to play a finished game: its mask is empty
-            final[row] = {"observation": observation, "action_mask": np.zeros(ACTIONS, dtype=np.int8)}
+            final[row] = {"observation": observation, "action_mask": np.zeros(self.config.actions, dtype=np.int8)}
         winner = np.full(self.num_envs, -1, dtype=np.int64)
         winner[rows] = winners
         return {

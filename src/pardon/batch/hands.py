@@ -1,0 +1,153 @@
+"""Hands of five in the batch engine (docs/rules.md: "Hand of five"; the core's
+:mod:`pardon.core.hands`): each seat holds five cards (``Games.hands``, counts of each kind),
+and a turn is the choice of a card and of its move, one action among 11 × 141.
+
+Action ``k * 141 + a`` plays the card of kind ``k`` (its index in ``CARDS``: 0 is the 1, 10
+the Sorry!) with the card's action ``a`` of :mod:`pardon.batch.actions`; ``a = 0``, the
+card's pass, is then its **discard** from a dead hand.  A card is *usable* when it has a
+lane other than its pass, and a player holding a card whose use is compulsory (it has a
+use and no pass) must play a card: then no card's pass is legal.  Otherwise the hand may
+be treated as dead (an 11 that can only switch may be declined): beside the moves, each
+card held may be discarded.  The card played leaves the hand and one is taken from the
+pack in its place; after a 2 the same player plays again (``draw_again_on_2``), but not
+after a 2 discarded.
+
+>>> import numpy as np
+>>> from pardon.batch.engine import Config, new_games, random_moves, step
+>>> config = Config.parse("adult", 2)
+>>> games = new_games(config, np.arange(3, dtype=np.uint32))
+>>> games.hands.sum(axis=1).tolist(), config.actions  # five cards a seat, 11 blocks of 141
+([[5, 5, 5], [5, 5, 5]], 1551)
+>>> while (games.winner < 0).any():
+...     games, _ = step(config, games, random_moves(config, games))
+>>> games.winner.tolist(), games.hands.sum(axis=1)[0].tolist()  # the winner draws no card after its last
+([0, 1, 0], [4, 4, 4])
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+from typing import Final
+
+import numpy as np
+
+from pardon.batch.actions import ACTIONS, PASS, describe_action
+from pardon.batch.backend import Array, all0, any0, as_int8, column, is_numpy, namespace, select
+from pardon.batch.config import I8, Config, Games, Played, tables
+from pardon.core.board import HOME
+from pardon.core.cards import CARDS, SORRY
+from pardon.core.errors import InvalidError
+
+#: The actions of a game with hands: a block of 141 for each kind of card.
+HAND_ACTIONS: Final = len(CARDS) * ACTIONS
+
+#: Each kind's card (``CARDS`` as int8, for a gather).
+_CARD_OF_KIND: Final = np.array(CARDS, dtype=np.int8)
+
+
+def hand_action(card: int, action: int) -> int:
+    """The action playing ``card`` (1–12, 13 the Sorry!) from the hand with its ``action`` (0–140)."""
+    return CARDS.index(card) * ACTIONS + action
+
+
+def describe_hand_action(action: int) -> str:
+    """A hand game's action in words: the card, then what it does."""
+    if not 0 <= action < HAND_ACTIONS:
+        raise ValueError(f"no action {action}: with hands of five actions are numbered 0 to {HAND_ACTIONS - 1}")
+    kind, move = divmod(action, ACTIONS)
+    card = CARDS[kind]
+    name = "a Sorry!" if card == SORRY else f"an {card}" if card in (8, 11) else f"a {card}"
+    return f"discard {name}" if move == PASS else f"play {name}: {describe_action(move)}"
+
+
+def describe_move(config: Config, action: int) -> str:
+    """An action of ``config``'s games in words (:func:`~pardon.batch.actions.describe_action`,
+    or with hands of five :func:`describe_hand_action`)."""
+    return describe_hand_action(action) if config.rules.hand else describe_action(action)
+
+
+def _card_held(games: Games, kind: int) -> Array:
+    """Each game's card of ``kind`` where its player to move holds one (and plays on), else 0."""
+    held = (games.hands[0, kind] > 0) & (games.winner < 0)
+    return select(held, I8(CARDS[kind]), I8(0))
+
+
+def hand_lanes(config: Config, games: Games) -> Array:
+    """``(1551, *batch)`` booleans: the legal actions of each game's player to move, card by
+    card (:func:`~pardon.batch.legal.card_lanes` of each card held), the passes (discards)
+    only where no card's use is compulsory."""
+    from pardon.batch.legal import card_lanes
+
+    xp = namespace(games.pawns)
+    blocks = [card_lanes(config, games._replace(card=_card_held(games, kind))) for kind in range(len(CARDS))]
+    return _discards_if_dead(xp, blocks)
+
+
+def _discards_if_dead(xp: ModuleType, blocks: list[Array]) -> Array:
+    """The blocks of lanes as one array, each card's pass cleared where another card (or
+    it) has a use and no pass: a card in hand that must be played."""
+    compulsory = any0(xp.stack([any0(block[1:]) & ~block[PASS] for block in blocks]))
+    cleared = [xp.concatenate([(block[PASS] & ~compulsory)[None], block[1:]], axis=0) for block in blocks]
+    return xp.concatenate(cleared, axis=0)
+
+
+def hand_distinct_lanes(config: Config, games: Games, lanes: Array | None = None) -> Array:
+    """``(1551, *batch)``: the legal lanes (or ``lanes``), only the lowest of those that play the
+    same card to the same position (cards of different kinds leave different hands: each is
+    its own move, as in the core's :func:`~pardon.core.hands.hand_moves`)."""
+    from pardon.batch.distinct import card_distinct_lanes
+
+    xp = namespace(games.pawns)
+    if lanes is None:
+        lanes = hand_lanes(config, games)
+    blocks = []
+    for kind in range(len(CARDS)):
+        block = lanes[kind * ACTIONS : (kind + 1) * ACTIONS]
+        blocks.append(card_distinct_lanes(config, games._replace(card=_card_held(games, kind)), block))
+    return xp.concatenate(blocks, axis=0)
+
+
+def out_of_hand(hands: Array, seat: int, kind: Array) -> Array:
+    """``hands`` with a card of ``kind`` (an index in ``CARDS``; -1: none) taken out of ``seat``'s."""
+    xp = namespace(hands)
+    removed = as_int8(column(np.arange(len(CARDS)), kind.ndim) == kind[None])
+    return xp.stack([hands[row] - removed if row == seat else hands[row] for row in range(hands.shape[0])])
+
+
+def play_from_hand(config: Config, games: Games, actions: Array, advance: bool = True) -> tuple[Games, Played]:
+    """Each game's action (0–1550) played: the card leaves the hand and moves as its action
+    says (:func:`~pardon.batch.play.play_card`), the hand is drawn back up, and the turn passes on
+    (the same player again after a 2 played with ``draw_again_on_2``).  With
+    ``advance=False`` only the card leaves the hand and the pawns move (an afterstate)."""
+    from pardon.batch.deal import into_hand, take
+    from pardon.batch.play import _advance, play_card
+
+    xp = namespace(games.pawns)
+    index = _hand_action_index(xp, games.card, actions)
+    kind = (index // ACTIONS).astype(xp.int8)
+    playing = games.winner < 0
+    card = select(playing, xp.take(xp.asarray(_CARD_OF_KIND), kind.astype(xp.int32)), I8(0))
+    moved, played = play_card(config, games._replace(card=card), index % ACTIONS, advance=False)
+    moved = moved._replace(hands=out_of_hand(moved.hands, 0, select(playing, kind, I8(-1))))
+    if not advance:
+        return moved, played
+    won = all0(moved.pawns[0] == HOME) & playing
+    taken, _, moved = take(config, moved, playing & ~won)
+    moved = moved._replace(hands=into_hand(moved.hands, 0, taken))
+    again = (card == 2) & ~played.forfeit if tables(config).draw_again_on_2 else xp.zeros_like(won)
+    after = _advance(config, moved, playing, again)
+    return after._replace(card=xp.zeros_like(after.card)), played
+
+
+def _hand_action_index(xp: ModuleType, card: Array, actions: Array) -> Array:
+    """``actions`` as int32, one per game, each checked on NumPy to be one of the 1551."""
+    from pardon.batch.play import _shape_words
+
+    given = xp.asarray(actions)
+    if tuple(given.shape) != tuple(card.shape):
+        wanted, found = _shape_words(tuple(card.shape)), _shape_words(tuple(given.shape))
+        raise InvalidError(f"give one action per game, an array of {wanted}, not {found}")
+    index = given.astype(xp.int32)
+    if is_numpy(xp) and (given.dtype.kind not in "iu" or (index.view(np.uint32) >= HAND_ACTIONS).any()):
+        raise InvalidError(f"with hands of five actions are whole numbers from 0 to {HAND_ACTIONS - 1}, one per game")
+    return index
