@@ -16,7 +16,7 @@ jnp = pytest.importorskip("jax.numpy")
 
 @pytest.mark.parametrize(
     ("rules", "players", "steps"),
-    [("classic", 2, 250), ("modern-no-tokens", 4, 250), ("classic(pawns=3)", 3, 250), ("adult", 3, 60)],
+    [("classic", 2, 250), ("modern-no-tokens", 4, 250), ("classic(pawns=3)", 3, 250)],
 )
 def test_jax_plays_the_very_games_numpy_plays(rules: str, players: int, steps: int) -> None:
     config = Config.parse(rules, players)
