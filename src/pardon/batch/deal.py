@@ -80,11 +80,12 @@ def _dealt(config: Config, games: Games) -> Games:
     return games
 
 
-def into_hand(hands: Array, seat: int, kind: Array) -> Array:
-    """``hands`` with a card of ``kind`` (an index in ``CARDS``; -1: none) added to ``seat``'s."""
+def into_hand(hands: Array, seat: int, kind: Array, count: int = 1) -> Array:
+    """``hands`` with ``count`` cards of ``kind`` (an index in ``CARDS``; -1: none) added to
+    ``seat``'s (-1: one taken out of it)."""
     xp = namespace(hands)
     kinds = column(np.arange(len(CARDS)), kind.ndim)
-    added = as_int8(kinds == kind[None])
+    added = as_int8(kinds == kind[None]) * I8(count)
     return xp.stack([hands[row] + added if row == seat else hands[row] for row in range(hands.shape[0])])
 
 

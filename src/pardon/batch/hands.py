@@ -32,11 +32,10 @@ from typing import Final
 import numpy as np
 
 from pardon.batch.actions import ACTIONS, PASS, describe_action
-from pardon.batch.backend import Array, all0, any0, as_int8, column, is_numpy, namespace, select
+from pardon.batch.backend import Array, all0, any0, namespace, select
 from pardon.batch.config import I8, Config, Games, Played, tables
 from pardon.core.board import HOME
 from pardon.core.cards import CARDS, SORRY
-from pardon.core.errors import InvalidError
 
 #: The actions of a game with hands: a block of 141 for each kind of card.
 HAND_ACTIONS: Final = len(CARDS) * ACTIONS
@@ -107,28 +106,21 @@ def hand_distinct_lanes(config: Config, games: Games, lanes: Array | None = None
     return xp.concatenate(blocks, axis=0)
 
 
-def out_of_hand(hands: Array, seat: int, kind: Array) -> Array:
-    """``hands`` with a card of ``kind`` (an index in ``CARDS``; -1: none) taken out of ``seat``'s."""
-    xp = namespace(hands)
-    removed = as_int8(column(np.arange(len(CARDS)), kind.ndim) == kind[None])
-    return xp.stack([hands[row] - removed if row == seat else hands[row] for row in range(hands.shape[0])])
-
-
 def play_from_hand(config: Config, games: Games, actions: Array, advance: bool = True) -> tuple[Games, Played]:
     """Each game's action (0–1550) played: the card leaves the hand and moves as its action
     says (:func:`~pardon.batch.play.play_card`), the hand is drawn back up, and the turn passes on
     (the same player again after a 2 played with ``draw_again_on_2``).  With
     ``advance=False`` only the card leaves the hand and the pawns move (an afterstate)."""
     from pardon.batch.deal import into_hand, take
-    from pardon.batch.play import _advance, play_card
+    from pardon.batch.play import _action_index, _advance, play_card
 
     xp = namespace(games.pawns)
-    index = _hand_action_index(xp, games.card, actions)
+    index = _action_index(xp, games.card, actions, HAND_ACTIONS)
     kind = (index // ACTIONS).astype(xp.int8)
     playing = games.winner < 0
     card = select(playing, xp.take(xp.asarray(_CARD_OF_KIND), kind.astype(xp.int32)), I8(0))
     moved, played = play_card(config, games._replace(card=card), index % ACTIONS, advance=False)
-    moved = moved._replace(hands=out_of_hand(moved.hands, 0, select(playing, kind, I8(-1))))
+    moved = moved._replace(hands=into_hand(moved.hands, 0, select(playing, kind, I8(-1)), -1))  # out of it
     if not advance:
         return moved, played
     won = all0(moved.pawns[0] == HOME) & playing
@@ -137,17 +129,3 @@ def play_from_hand(config: Config, games: Games, actions: Array, advance: bool =
     again = (card == 2) & ~played.forfeit if tables(config).draw_again_on_2 else xp.zeros_like(won)
     after = _advance(config, moved, playing, again)
     return after._replace(card=xp.zeros_like(after.card)), played
-
-
-def _hand_action_index(xp: ModuleType, card: Array, actions: Array) -> Array:
-    """``actions`` as int32, one per game, each checked on NumPy to be one of the 1551."""
-    from pardon.batch.play import _shape_words
-
-    given = xp.asarray(actions)
-    if tuple(given.shape) != tuple(card.shape):
-        wanted, found = _shape_words(tuple(card.shape)), _shape_words(tuple(given.shape))
-        raise InvalidError(f"give one action per game, an array of {wanted}, not {found}")
-    index = given.astype(xp.int32)
-    if is_numpy(xp) and (given.dtype.kind not in "iu" or (index.view(np.uint32) >= HAND_ACTIONS).any()):
-        raise InvalidError(f"with hands of five actions are whole numbers from 0 to {HAND_ACTIONS - 1}, one per game")
-    return index

@@ -242,17 +242,19 @@ def play_card(config: Config, games: Games, actions: Array, advance: bool = True
     return _advance(config, games._replace(pawns=pawns), playing, again), played
 
 
-def _action_index(xp: ModuleType, card: Array, actions: Array) -> Array:
+def _action_index(xp: ModuleType, card: Array, actions: Array, numbered: int = ACTIONS) -> Array:
     """``actions`` as int32, one per game (``card``: the games' cards); on NumPy each one
-    checked to be in the encoding (under JAX's ``jit`` the values cannot be looked at)."""
+    checked to be in the encoding, of ``numbered`` actions (``config.actions``: 1,551 with
+    hands of five; under JAX's ``jit`` the values cannot be looked at)."""
     given = xp.asarray(actions)
     if tuple(given.shape) != tuple(card.shape):  # one action would be broadcast to every game
         wanted, found = _shape_words(tuple(card.shape)), _shape_words(tuple(given.shape))
         raise InvalidError(f"give one action per game, an array of {wanted}, not {found}")
     index = given.astype(xp.int32)
-    if is_numpy(xp) and (given.dtype.kind not in "iu" or (index.view(np.uint32) >= ACTIONS).any()):
+    if is_numpy(xp) and (given.dtype.kind not in "iu" or (index.view(np.uint32) >= numbered).any()):
         # a gather would wrap -1 round to action 140, and fail inside on 141
-        raise InvalidError(f"actions are whole numbers from 0 to {ACTIONS - 1}, one per game")
+        hands = "with hands of five " if numbered != ACTIONS else ""
+        raise InvalidError(f"{hands}actions are whole numbers from 0 to {numbered - 1}, one per game")
     return index
 
 
@@ -387,12 +389,7 @@ def _check_legal(config: Config, games: Games, actions: Array) -> None:
     """IllegalError naming the first game whose action is not one of its legal actions (a
     finished game takes any action, and ignores it)."""
     card = np.asarray(games.card)  # JAX's arrays too, outside jit
-    if config.rules.hand:
-        from pardon.batch.hands import _hand_action_index
-
-        index = _hand_action_index(np, card, np.asarray(actions)).astype(np.intp)
-    else:
-        index = _action_index(np, card, np.asarray(actions)).astype(np.intp)
+    index = _action_index(np, card, np.asarray(actions), config.actions).astype(np.intp)
     lanes = np.asarray(legal_lanes(config, games))
     legal = np.take_along_axis(lanes, index[None], axis=0)[0] | (np.asarray(games.winner) >= 0)
     if not legal.all():
