@@ -34,6 +34,9 @@ CASES = [
     ("classic(hand=5,draw_again_on_2=false)", 3, 20),
     ("modern-no-tokens(hand=5)", 2, 20),
     ("solo(hand=5)", 1, 20),
+    ("partners", 4, 40),  # a team's pawns, its 7 split between two of them
+    ("partners(scoring=1992,pawns=3,deck=45)", 4, 20),
+    ("modern-no-tokens(partners=true,draw_again_on_2=true)", 4, 20),
 ]
 
 

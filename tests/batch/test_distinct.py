@@ -8,6 +8,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
+from batch_positions import positions, random_positions
 from pardon.batch import verify
 from pardon.batch.actions import ACTIONS, MOVE, SPLIT, SWITCH
 from pardon.batch.convert import core_state, outcomes
@@ -18,24 +19,10 @@ from pardon.batch.engine import (
     choose_uniform,
     distinct_lanes,
     legal_lanes,
-    new_games,
     random_bits,
     random_moves,
 )
-from pardon.core.cards import CARDS
 from pardon.core.turn import legal_moves
-
-
-def positions(config: Config, rows: list[list[int]], card: int, copies: int, turn: int = 0) -> Games:
-    """``copies`` games of one position (``rows``: each seat's four slots, seat 0 to move),
-    each with its own seed, so with its own random bits."""
-    games = new_games(config, np.arange(copies, dtype=np.uint32))
-    pawns = np.repeat(np.array(rows, dtype=np.int8)[..., None], copies, axis=-1)
-    return games._replace(
-        pawns=pawns,
-        card=np.full(copies, card, dtype=np.int8),
-        turn=np.full(copies, turn, dtype=np.int8),
-    )
 
 
 def lowest_of_each_outcome(config: Config, games: Games) -> np.ndarray:
@@ -97,45 +84,6 @@ def test_the_random_choice_is_uniform_over_the_distinct_outcomes_of_a_7() -> Non
     share = np.array(list(chosen.values())) / copies
     spread = np.sqrt((1 / moves) * (1 - 1 / moves) / copies)
     assert np.abs(share - 1 / moves).max() < 5 * spread
-
-
-def random_positions(config: Config, count: int, seed: int) -> Games:
-    """Positions of no particular game: pawns anywhere (often crowded about a few slides),
-    mostly cards whose lanes may end alike."""
-    rng = np.random.default_rng(seed)
-    games = new_games(config, np.arange(count, dtype=np.uint32))
-    players, kept = config.players, config.rules.pawns
-    turn = rng.integers(0, players, count).astype(np.int8)
-    sides = np.array(
-        [(config.seats[(int(t) + q) % players] - config.seats[int(t)]) % 4 for t in turn for q in range(players)]
-    )
-    sides = sides.reshape(count, players)
-    pawns = np.zeros((players, 4, count), dtype=np.int8)
-    for game in range(count):
-        start, width = int(rng.integers(0, 60)), int(rng.choice([17, 24, 30, 60]))
-        taken: set[int] = set()
-        for seat in range(players):
-            safe: set[int] = set()
-            for slot in range(kept):
-                draw = rng.random()
-                if draw < 0.15:
-                    distance = 66
-                elif draw < 0.22:
-                    distance = 0
-                elif draw < 0.3:
-                    distance = int(rng.choice(sorted({1, 2, 3, 4, 5} - safe)))
-                    safe.add(distance)
-                else:
-                    square = int((start + rng.integers(0, width)) % 60)
-                    while square in taken:
-                        square = (square + 1) % 60
-                    taken.add(square)
-                    distance = (2 + 15 * int(sides[game, seat]) - square) % 60 + 6
-                pawns[seat, slot, game] = distance
-            if (pawns[seat, :kept, game] == 0).all():
-                pawns[seat, 0, game] = 66  # every pawn Home: that game would be over
-    card = rng.choice(np.array(CARDS + (4, 7, 10, 11) * 3), count).astype(np.int8)
-    return games._replace(pawns=pawns, turn=turn, card=card)
 
 
 @pytest.mark.parametrize(

@@ -165,7 +165,6 @@ def test_the_cross_check_command_says_the_points_agree(capsys: pytest.CaptureFix
         ("classic-1939(scoring=1939,doubling=true)", 2, "does not play doubling"),
         ("classic(scoring=1939,doubling=true)", 4, "does not play doubling"),
         ("classic(scoring=1992,hand=5,tokens=true)", 3, "does not play Fire and Ice"),
-        ("partners(scoring=1992)", 4, "does not play partners"),
     ],
 )
 def test_points_with_what_the_batch_does_not_play_are_refused(rules: str, players: int, message: str) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import functools
 import reprlib
 from dataclasses import dataclass
-from typing import Final, NamedTuple
+from typing import Any, Final, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -57,9 +57,10 @@ class Config:
     without Fire and Ice (``modern-no-tokens``), hands of five (``hand=5``, as in ``adult``),
     and either scoring, Point Scoring
     (``scoring=1939``, without doubling) or 1992 play for points (``scoring=1992``), whose
-    points :func:`~pardon.batch.scoring.points` gives; and the solo challenge (``solo``: one
-    player, the core's solo colour, red, alone on the board: its games' ``drawn`` is the
-    challenge's count).  Not partners, tokens or doubling.
+    points :func:`~pardon.batch.scoring.points` gives; the partners game (``partners``, its
+    split 7 between two pawns: :mod:`pardon.batch.partners`); and the solo challenge
+    (``solo``: one player, the core's solo colour, red, alone on the board: its games'
+    ``drawn`` is the challenge's count).  Not Fire and Ice or doubling.
     """
 
     rules: Rules
@@ -76,6 +77,8 @@ class Config:
         if not self.rules.solo and players not in (2, 3, 4):
             alone = ": one player alone plays the solo challenge (rules solo)" if players == 1 else ""
             raise InvalidError(f"the batch engine plays 2, 3 or 4 players, not {_said(players, self.players)}{alone}")
+        if self.rules.partners and players != 4:  # as the core's check_seats says it
+            raise InvalidError(f"the partners game is played by 4 players, not {_said(players, self.players)}")
         object.__setattr__(self, "players", players)  # a plain int: equal, and hashed, as one
 
     @property
@@ -92,19 +95,24 @@ class Config:
         """How many actions the games' moves are numbered among: 141 (:mod:`pardon.batch.actions`),
         or with hands of five 11 × 141, one block of 141 per kind of card played from the hand
         (:mod:`pardon.batch.hands`)."""
+        if self.rules.partners:
+            from pardon.batch.partners import TEAM_ACTIONS
+
+            return TEAM_ACTIONS
         return ACTIONS * (len(CARDS) if self.rules.hand else 1)
 
     @classmethod
     def parse(cls, rules: str, players: int | None = None) -> Config:
         """A config from rules text: ``Config.parse("classic(pawns=3)", 4)``; without
-        ``players``, 2 (1 for the solo challenge, ``Config.parse("solo")``)."""
+        ``players``, 2 (1 for the solo challenge, ``Config.parse("solo")``; 4 for partners)."""
         parsed = parse_rules(rules)
         return cls(parsed, default_players(parsed) if players is None else players)
 
 
 def default_players(rules: Rules) -> int:
-    """The players of a batch of ``rules`` when none are named: 1 for the solo challenge, else 2."""
-    return 1 if rules.solo else 2
+    """The players of a batch of ``rules`` when none are named: 1 for the solo challenge, 4
+    for partners, else 2."""
+    return 1 if rules.solo else 4 if rules.partners else 2
 
 
 def _said(players: int | None, given: object) -> str:
@@ -119,8 +127,11 @@ def check_rules(rules: Rules) -> Rules:
         raise InvalidError(
             f"Config takes a Rules value, not {reprlib.repr(rules)}: Config.parse({text}, players) reads rules text"
         )
+    if rules.partners:
+        from pardon.batch.partners import check_team_rules
+
+        check_team_rules(rules)
     unplayed = [
-        (rules.partners, "partners"),
         (rules.tokens, "Fire and Ice"),
         (rules.doubling, "doubling"),
     ]
@@ -128,8 +139,8 @@ def check_rules(rules: Rules) -> Rules:
         if present:
             raise InvalidError(
                 f"the batch engine does not play {what} (rules {to_text(rules)}): it plays classic and "
-                "modern-no-tokens with any deck, pawns and leaving-Start options, hands of five, scoring 1939 "
-                "or 1992, and the solo challenge"
+                "modern-no-tokens with any deck, pawns and leaving-Start options, hands of five, partners, "
+                "scoring 1939 or 1992, and the solo challenge"
             )
     return rules
 
@@ -313,6 +324,16 @@ class Played(NamedTuple):
     bumps: Array  # pawns sent back to Start, by landing or by a slide
     slides: Array  # pawns that slid
     forfeit: Array  # the card was not used
+
+
+def on_winning_side(config: Config, seat: Any, winner: Any) -> Any:
+    """Whether ``seat`` (a number or an array of them) won a game whose winning seat is
+    ``winner`` (-1 while it goes on): it is the winner, or with partners the winner's
+    partner, 2 seats on."""
+    won = seat == winner
+    if config.rules.partners:
+        won = won | ((winner >= 0) & ((seat - winner) % 4 == 2))
+    return won
 
 
 def _check_games(config: Config, games: Games) -> None:

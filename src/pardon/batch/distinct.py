@@ -493,12 +493,17 @@ def _subset(games: Games, rows: Array) -> Games:
 def distinct_lanes(config: Config, games: Games, lanes: Array | None = None) -> Array:
     """``(config.actions, *batch)`` booleans: the legal lanes (:func:`legal_lanes`, or
     ``lanes``), only the lowest of those that make the same move: with the card in hand
-    (:func:`card_distinct_lanes`), or with hands of five the same card to the same position
-    (:func:`~pardon.batch.hands.hand_distinct_lanes`)."""
+    (:func:`card_distinct_lanes`), with hands of five the same card to the same position
+    (:func:`~pardon.batch.hands.hand_distinct_lanes`), with partners the same position
+    (:func:`~pardon.batch.partners.team_distinct_lanes`)."""
     if config.rules.hand:
         from pardon.batch.hands import hand_distinct_lanes
 
         return hand_distinct_lanes(config, games, lanes)
+    if config.rules.partners:
+        from pardon.batch.partners import team_distinct_lanes
+
+        return team_distinct_lanes(config, games, lanes)
     return card_distinct_lanes(config, games, lanes)
 
 

@@ -61,7 +61,12 @@ def describe_hand_action(action: int) -> str:
 
 def describe_move(config: Config, action: int) -> str:
     """An action of ``config``'s games in words (:func:`~pardon.batch.actions.describe_action`,
-    or with hands of five :func:`describe_hand_action`)."""
+    with hands of five :func:`describe_hand_action`, with partners
+    :func:`~pardon.batch.partners.describe_team_action`)."""
+    if config.rules.partners:
+        from pardon.batch.partners import describe_team_action
+
+        return describe_team_action(action)
     return describe_hand_action(action) if config.rules.hand else describe_action(action)
 
 

@@ -84,6 +84,11 @@ class SorryJax:
                 f"SorryJax does not play hands of five (rules {rules}): pardon.batch plays them on JAX, "
                 "and pardon.env's environments offer them"
             )
+        if self.config.rules.partners:
+            raise InvalidError(
+                f"SorryJax does not play the partners game (rules {rules}): pardon.batch plays it with NumPy, "
+                "and pardon.env's environments offer it"
+            )
         self.num_players = self.config.players
         self._init = _batched(self._init_batch)
         self._step = _batched(self._step_batch)

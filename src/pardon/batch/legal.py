@@ -166,12 +166,17 @@ def _split_masks_of(lanes: Array) -> Array:
 
 def legal_lanes(config: Config, games: Games) -> Array:
     """``(config.actions, *batch)`` booleans: which actions each game's player to move may take:
-    with its card (:func:`card_lanes`), or with hands of five with a card of its hand
-    (:func:`~pardon.batch.hands.hand_lanes`)."""
+    with its card (:func:`card_lanes`), with hands of five with a card of its hand
+    (:func:`~pardon.batch.hands.hand_lanes`), with partners for its team's pawns
+    (:func:`~pardon.batch.partners.team_lanes`)."""
     if config.rules.hand:
         from pardon.batch.hands import hand_lanes
 
         return hand_lanes(config, games)
+    if config.rules.partners:
+        from pardon.batch.partners import team_lanes
+
+        return team_lanes(config, games)
     return card_lanes(config, games)
 
 

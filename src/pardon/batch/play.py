@@ -190,11 +190,16 @@ def _switch(
 
 def play(config: Config, games: Games, actions: Array, advance: bool = True) -> tuple[Games, Played]:
     """Each game's action played: with its card (:func:`play_card`), or with hands of five
-    the card it names from the hand (:func:`~pardon.batch.hands.play_from_hand`)."""
+    the card it names from the hand (:func:`~pardon.batch.hands.play_from_hand`), with
+    partners for the team (:func:`~pardon.batch.partners.play_team`)."""
     if config.rules.hand:
         from pardon.batch.hands import play_from_hand
 
         return play_from_hand(config, games, actions, advance)
+    if config.rules.partners:
+        from pardon.batch.partners import play_team
+
+        return play_team(config, games, actions, advance)
     return play_card(config, games, actions, advance)
 
 
@@ -349,10 +354,12 @@ def _added(result: tuple[Array, Array, Array], bumps: Array, slides: Array) -> t
 
 
 def _advance(config: Config, games: Games, playing: Array, again: Array) -> Games:
-    """End the game of a mover with every pawn Home; else pass the turn, unless ``again``
-    (a 2 played) lets the player play again."""
+    """End the game of a mover with every pawn Home (with partners, every pawn of the team);
+    else pass the turn, unless ``again`` (a 2 played) lets the player play again."""
     xp = namespace(games.pawns)
     won = all0(games.pawns[0] == HOME) & playing
+    if config.rules.partners:
+        won = won & all0(games.pawns[2] == HOME)
     passing = playing & ~won & ~again
     seats = games.pawns.shape[0]  # seat by seat: NumPy's temporaries stay small
     pawns = xp.stack([select(passing, games.pawns[(seat + 1) % seats], games.pawns[seat]) for seat in range(seats)])

@@ -95,7 +95,7 @@ def _random_choice(config: Config, games: Games, distinct: bool) -> Array:
     """:func:`random_moves` (``distinct``) or :func:`random_actions`."""
     xp = namespace(games.pawns)
     bits = random_bits(games.seed, games.drawn, STREAM_CHOICE)
-    if not _is_fast(xp, games.card) or config.rules.hand:
+    if not _is_fast(xp, games.card) or config.rules.hand or config.rules.partners:
         lanes = distinct_lanes(config, games) if distinct else legal_lanes(config, games)
         return choose_uniform(lanes, bits)
     table = tables(config)

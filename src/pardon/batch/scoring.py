@@ -7,9 +7,12 @@ docs/rules.md: "Points"):
 * **1992 play for points** (``scoring=1992``): 5 per own pawn Home; the winner also scores
   5 per opponent pawn not Home and the largest bonus that fits: 100, 50 or 25 likewise.
 
-Play is the same under either scoring: only the end of a game gets points.  The batch plays
-neither doubling nor partners (:func:`~pardon.batch.config.check_rules`), so a game's stake
-is always 1 and nobody drops out.
+* **Partners**: the winner's partner scores as the winner, and only the other team's pawns
+  count as the opponents'.
+
+Play is the same under either scoring: only the end of a game gets points.  The batch does
+not play doubling (:func:`~pardon.batch.config.check_rules`), so a game's stake is always 1
+and nobody drops out.
 
 >>> import numpy as np
 >>> from pardon.batch.engine import Config, new_games, random_moves, step
@@ -59,6 +62,8 @@ def points(config: Config, games: Games) -> Array:
     row = (seat - games.turn.astype(xp.int32)[None] + players) % players  # seat s's row
     home = xp.take_along_axis(home_by_row, row, axis=0)  # (players, *batch), by seat
     won = seat == games.winner.astype(xp.int32)[None]  # no seat where the game goes on (-1)
+    if rules.partners:  # the winner's partner, 2 seats on, scores as the winner
+        won = won | ((seat == (games.winner.astype(xp.int32)[None] + 2) % 4) & (games.winner >= 0)[None])
     opponents_home = home * (~won).astype(xp.int32)
     most = xp.max(opponents_home, axis=0)
     bonus = xp.take(xp.asarray(BONUSES[rules.scoring]), most)
@@ -66,7 +71,8 @@ def points(config: Config, games: Games) -> Array:
     if rules.scoring == "1939":  # the winner: 1 per opponent pawn Home
         extra = xp.sum(opponents_home, axis=0, dtype=xp.int32)
     else:  # the winner: 5 per opponent pawn not Home
-        extra = per_pawn * (xp.int32(rules.pawns * (players - 1)) - xp.sum(opponents_home, axis=0, dtype=xp.int32))
+        opponents = players - (2 if rules.partners else 1)
+        extra = per_pawn * (xp.int32(rules.pawns * opponents) - xp.sum(opponents_home, axis=0, dtype=xp.int32))
     scores = per_pawn * home + won.astype(xp.int32) * (extra + bonus)[None]
     over = (games.winner >= 0).astype(xp.int32)[None]
     return (scores * over).astype(xp.int32)

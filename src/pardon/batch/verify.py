@@ -263,7 +263,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m pardon.batch.verify", description=main.__doc__)
     parser.add_argument("--rules", default="classic", help="rules the batch engine plays (default classic)")
     parser.add_argument(
-        "--players", type=int, help="2, 3 or 4 (default 2), or 1 for the solo challenge (its default, and only count)"
+        "--players",
+        type=int,
+        help="2, 3 or 4 (default 2; partners 4, its only count), or 1 for the solo challenge (its default, only count)",
     )
     parser.add_argument("--games", type=int, default=10_000, help="games to cross-check, 1 or more (default 10000)")
     parser.add_argument(

@@ -26,6 +26,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from pardon.batch.config import on_winning_side
 from pardon.batch.convert import core_position
 from pardon.batch.engine import legal_lanes, new_games, step
 from pardon.batch.hands import describe_move
@@ -147,7 +148,7 @@ class SorryAECEnv(AECEnv):  # type: ignore[misc]
         winner = int(self.games.winner[0])
         if winner >= 0:
             for seat, name in enumerate(self.possible_agents):
-                self.rewards[name] = 1.0 if seat == winner else -1.0
+                self.rewards[name] = 1.0 if on_winning_side(self.config, seat, winner) else -1.0
                 self.terminations[name] = True
         self._update()
         if winner >= 0:

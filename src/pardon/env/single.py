@@ -3,8 +3,9 @@ own computer players (:mod:`pardon.bots`, any level) play the others.
 
 Observations and actions are those of :mod:`pardon.env.vector` for one game: a dict of
 ``observation`` (1,098 planes) and ``action_mask`` (141 int8: every legal action, or with
-``mask="distinct"`` one for each distinct move).  The reward is +1 when
-the agent wins and -1 when another player does.  ``info`` holds the position as JSON
+``mask="distinct"`` one for each distinct move; ``config.actions`` of them: 1,551 with hands
+of five, 474 with partners).  The reward is +1 when the agent wins (with partners, when its
+team does) and -1 when another player does.  ``info`` holds the position as JSON
 (docs/json.md) and the card to play.  An action the mask does not allow is refused
 (``IllegalError``, nothing changes), or with ``illegal="lose"`` ends the game as a loss
 (reward -1, ``info["illegal"]``), for learners that sample without the mask; a legal
@@ -28,6 +29,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
+from pardon.batch.config import on_winning_side
 from pardon.batch.convert import action_of, core_position, core_state
 from pardon.batch.engine import legal_lanes, new_games, step
 from pardon.batch.hands import describe_move
@@ -183,7 +185,7 @@ class SorryEnv(gymnasium.Env):
         self.decisions += 1
         self._others_play()
         winner = int(self.games.winner[0])
-        reward = 0.0 if winner < 0 else 1.0 if winner == self.seat else -1.0
+        reward = 0.0 if winner < 0 else 1.0 if on_winning_side(self.config, self.seat, winner) else -1.0
         if self.render_mode == "human":
             self.render()
         truncated = winner < 0 and self.decisions >= DECISION_LIMIT

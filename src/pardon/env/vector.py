@@ -8,7 +8,7 @@ int8, :mod:`pardon.batch.actions`): by default every legal action (``mask="legal
 or with ``mask="distinct"`` one action for each distinct move, the lowest of those that
 make it (:func:`pardon.batch.engine.distinct_lanes`).  A step plays each game's action, then the other
 seats' turns, until each game is at the learner's next decision or over.  The reward is
-+1 for a game the learner won and -1 for one it lost (with ``opponent="self"``: for the
++1 for a game the learner won (with partners, its team) and -1 for one it lost (with ``opponent="self"``: for the
 player whose step it was, who can lose only to a forced move played by ``skip_forced``).
 A finished game is replaced at once by a new one (``autoreset_mode`` SAME_STEP):
 ``info`` follows Gymnasium's vector convention: ``info["final_obs"]`` holds, for each
@@ -43,6 +43,7 @@ from gymnasium.vector.utils import batch_space
 
 from pardon.batch.actions import ACTIONS
 from pardon.batch.backend import Array
+from pardon.batch.config import on_winning_side
 from pardon.batch.convert import games_at as take
 from pardon.batch.convert import put_games as put
 from pardon.batch.engine import SEEDS, Config, Games, distinct_lanes, draw, legal_lanes, new_games, play
@@ -322,7 +323,7 @@ class SorryVectorEnv(VectorEnv):
         # with "self", seen by the player whose step it was: a forced move played for the
         # next player (skip_forced) may win the game for that one
         learner = mover if self.opponent == "self" else self.seat
-        rewards = np.where(over, np.where(games.winner == learner, 1.0, -1.0), 0.0)
+        rewards = np.where(over, np.where(on_winning_side(self.config, learner, games.winner), 1.0, -1.0), 0.0)
         infos: dict[str, Any] = {}
         self.games = games
         if over.any():
