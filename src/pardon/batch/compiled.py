@@ -200,9 +200,11 @@ def _seven_loop(
         count = _packed(pawns, sides, game, packed)
         low, high = packed[0], packed[1]
         own0, own1, own2, own3 = pawns[0, 0, game], pawns[0, 1, game], pawns[0, 2, game], pawns[0, 3, game]
-        for row in range(rows):  # every landing of every own pawn
+        for row in range(rows):  # every landing of every own pawn that a legal lane may read
             stood = int(pawns[0, row // 7, game])
             k = row % 7 + 1
+            if (not move[row // 7, game]) if k == 7 else (stood == _START or stood < k):  # Home is 0 < k
+                continue
             distance = _main_landing(stood, forward, out) if k == 7 else stood - k
             index = min(max(distance, 0), _START)
             length = int(ride_length[index])

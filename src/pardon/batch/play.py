@@ -37,7 +37,7 @@ from pardon.batch.config import (
     tables,
 )
 from pardon.batch.deal import _seed_array, draw, new_games
-from pardon.batch.fast_path import _is_fast, _on_some, _rows_of
+from pardon.batch.fast_path import _is_fast, _on_some, _rows_of, _scatter
 from pardon.batch.legal import _main_landing, legal_lanes
 from pardon.batch.squares import _behind, _distance_from, _on_track, _relative_squares, _sides, _square, _wrapped
 from pardon.core.board import FIRST_TRACK, HOME, LAST_TRACK, START
@@ -416,6 +416,16 @@ def reset_finished(config: Config, games: Games, seeds: Array) -> Games:
     if tuple(seeds.shape) != tuple(games.card.shape):  # NumPy's broadcasting error, or a seed for all
         wanted, found = _shape_words(tuple(games.card.shape)), _shape_words(tuple(seeds.shape))
         raise InvalidError(f"give one seed per game, an array of {wanted}, not {found}")
-    fresh = new_games(config, seeds)
     over = games.winner >= 0
+    if _is_fast(namespace(games.pawns), games.card):  # NumPy: only the games that are over, dealt and written
+        rows = np.flatnonzero(over)
+        fresh = new_games(config, np.take(seeds, rows))
+        fields = []
+        for new, old in zip(fresh, games, strict=True):
+            old = np.array(old, copy=True)
+            if rows.size:
+                _scatter(old, rows, new)
+            fields.append(old)
+        return Games(*fields)
+    fresh = new_games(config, seeds)
     return Games(*(select(over, new, old) for new, old in zip(fresh, games, strict=True)))
