@@ -181,7 +181,7 @@ def test_games_take_little_memory() -> None:
         ("partners(hand=5)", 4, "does not play partners with hands of five"),
         ("partners", 2, "partners game is played by 4 players, not 2"),
         ("modern", 2, "does not play Fire and Ice"),
-        ("classic-1939(scoring=1939,doubling=true)", 2, "does not play doubling"),
+        ("classic-1939(doubling=true)", 2, "doubling belongs to Point Scoring"),
         ("classic", 1, "plays 2, 3 or 4 players"),
         ("classic", 5, "plays 2, 3 or 4 players"),
     ],

@@ -2,7 +2,7 @@
 :func:`~pardon.batch.engine.points` equal the core's :func:`~pardon.core.scoring.points_of`
 for the same final position, on many finished games and on positions made for each bonus;
 the cross-check compares them; JAX gives NumPy's; simulations write them as the core's do;
-rules with doubling or hands are still refused."""
+rules with Fire and Ice are still refused (doubling: tests/batch/test_doubling.py)."""
 
 from __future__ import annotations
 
@@ -162,8 +162,6 @@ def test_the_cross_check_command_says_the_points_agree(capsys: pytest.CaptureFix
 @pytest.mark.parametrize(
     ("rules", "players", "message"),
     [
-        ("classic-1939(scoring=1939,doubling=true)", 2, "does not play doubling"),
-        ("classic(scoring=1939,doubling=true)", 4, "does not play doubling"),
         ("classic(scoring=1992,hand=5,tokens=true)", 3, "does not play Fire and Ice"),
     ],
 )

@@ -84,7 +84,6 @@ def test_one_player_plays_the_solo_challenge_as_the_core_s_red() -> None:
         ("solo(tokens=true)", "the batch engine does not play Fire and Ice"),
         ("partners(solo=true)", "played alone, not with partners"),  # the core's own refusals
         ("classic-1939(solo=true,scoring=1939,doubling=true)", "nobody to double against"),
-        ("classic-1939(scoring=1939,doubling=true)", "the batch engine does not play doubling"),
     ],
 )
 def test_what_is_still_unplayed_is_refused_with_solo_too(rules: str, message: str) -> None:

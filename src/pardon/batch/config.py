@@ -25,6 +25,21 @@ I8 = np.int8
 I16 = np.int16
 U32 = np.uint32
 
+#: The rows of ``Games.doubling`` (:mod:`pardon.batch.doubling`): the stage of the turn; the
+#: player answering a double (seats after the mover, 1–3; 0 for none); whether a player has
+#: accepted it; how many times the stake has doubled; the seats that dropped out (bit ``s``
+#: for seat ``s``); the decisions without a card made since the last card was played (for the
+#: random player's stream: each decision its own bits).
+STAGE, ANSWERER, ACCEPTED, DOUBLINGS, OUT, DECIDED = range(6)
+DOUBLING_ROWS: Final = 6
+#: The stages of a turn: the card (drawn, or to be drawn), before the draw (a double, or going
+#: on to the draw), a double being answered.
+CARD_STAGE, BEFORE_DRAW, ANSWERING = range(3)
+
+#: The decisions of doubling, after the card's actions: go on to the draw, double, accept,
+#: drop out (:mod:`pardon.batch.doubling`).
+DECISIONS: Final = 4
+
 #: The relative square of a pawn that is not on the track, and of a landing that is not:
 #: two values no track square has (0–59), so neither is ever found on a square.
 OFF_TRACK: Final = I8(127)
@@ -60,7 +75,8 @@ class Config:
     points :func:`~pardon.batch.scoring.points` gives; the partners game (``partners``, its
     split 7 between two pawns: :mod:`pardon.batch.partners`); and the solo challenge
     (``solo``: one player, the core's solo colour, red, alone on the board: its games'
-    ``drawn`` is the challenge's count).  Not Fire and Ice or doubling.
+    ``drawn`` is the challenge's count); doubling with Point Scoring (``doubling=true``:
+    :mod:`pardon.batch.doubling`).  Not Fire and Ice.
     """
 
     rules: Rules
@@ -93,13 +109,16 @@ class Config:
     @property
     def actions(self) -> int:
         """How many actions the games' moves are numbered among: 141 (:mod:`pardon.batch.actions`),
-        or with hands of five 11 × 141, one block of 141 per kind of card played from the hand
-        (:mod:`pardon.batch.hands`)."""
+        with hands of five 11 × 141, one block of 141 per kind of card played from the hand
+        (:mod:`pardon.batch.hands`), with partners 474 (:mod:`pardon.batch.partners`); with
+        doubling 4 more, the decisions without a card (:mod:`pardon.batch.doubling`)."""
         if self.rules.partners:
             from pardon.batch.partners import TEAM_ACTIONS
 
-            return TEAM_ACTIONS
-        return ACTIONS * (len(CARDS) if self.rules.hand else 1)
+            card_actions = TEAM_ACTIONS
+        else:
+            card_actions = ACTIONS * (len(CARDS) if self.rules.hand else 1)
+        return card_actions + (DECISIONS if self.rules.doubling else 0)
 
     @classmethod
     def parse(cls, rules: str, players: int | None = None) -> Config:
@@ -131,16 +150,13 @@ def check_rules(rules: Rules) -> Rules:
         from pardon.batch.partners import check_team_rules
 
         check_team_rules(rules)
-    unplayed = [
-        (rules.tokens, "Fire and Ice"),
-        (rules.doubling, "doubling"),
-    ]
+    unplayed = [(rules.tokens, "Fire and Ice")]
     for present, what in unplayed:
         if present:
             raise InvalidError(
                 f"the batch engine does not play {what} (rules {to_text(rules)}): it plays classic and "
                 "modern-no-tokens with any deck, pawns and leaving-Start options, hands of five, partners, "
-                "scoring 1939 or 1992, and the solo challenge"
+                "scoring 1939 (with doubling) or 1992, and the solo challenge"
             )
     return rules
 
@@ -315,6 +331,10 @@ class Games(NamedTuple):
     #: With hands of five, ``(players, 11, *batch)`` int8: how many cards of each kind (``CARDS``
     #: order) each seat holds, seat 0 the player to move, as ``pawns``; else ``(0, *batch)``.
     hands: Array
+    #: With doubling, ``(6, *batch)`` int8 (:mod:`pardon.batch.doubling`): the stage of the
+    #: turn, who answers a double, whether one has accepted, the doublings of the stake and
+    #: the seats that dropped out, the decisions made since the last card; else ``(0, *batch)``.
+    doubling: Array
 
 
 class Played(NamedTuple):

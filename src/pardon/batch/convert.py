@@ -20,10 +20,16 @@ from typing import Any
 import numpy as np
 
 from pardon.batch.actions import ACTIONS
+from pardon.batch.config import ACCEPTED, ANSWERER, ANSWERING, BEFORE_DRAW, DECISIONS, DOUBLINGS, OUT, STAGE
+from pardon.batch.doubling import ACCEPT as ACCEPT_LANE
+from pardon.batch.doubling import DECISION_NAMES, GO_ON
+from pardon.batch.doubling import DOUBLE as DOUBLE_LANE
+from pardon.batch.doubling import DROP as DROP_LANE
 from pardon.batch.engine import Config, Games, legal_lanes, play
-from pardon.core.cards import CARDS, DECKS, Pack
+from pardon.core import turn as core_turn
+from pardon.core.cards import CARDS, DECKS, NO_CARD, Pack
 from pardon.core.hands import with_hand
-from pardon.core.moves import Move
+from pardon.core.moves import ACCEPT, DOUBLE, DROP, Move
 from pardon.core.state import Position
 from pardon.core.turn import GameState
 
@@ -74,6 +80,10 @@ def core_position(config: Config, games: Games, index: int) -> Position:
     position = Position(seats, pawns, seats[turn], None if winner < 0 else seats[winner])
     for colour, hand in core_hands(config, games, index).items():
         position = with_hand(position, colour, hand)
+    if config.rules.doubling:
+        doubling = np.asarray(games.doubling)[:, index]
+        out = tuple(sorted(seats[seat] for seat in range(config.players) if int(doubling[OUT]) >> seat & 1))
+        position = position.with_extras(stake=2 ** int(doubling[DOUBLINGS]), out=out)
     return position
 
 
@@ -107,7 +117,26 @@ def core_state(config: Config, games: Games, index: int) -> GameState:
     card = int(games.card[index])
     held = [card for hand in core_hands(config, games, index).values() for card in hand]
     pack = Pack(pile, _discards(config, (*pile, *held), card), 1)
-    return GameState(position, pack, int(games.seed[index]), card if card else None)
+    state = GameState(position, pack, int(games.seed[index]), card if card else None)
+    return _doubling_stage(config, games, index, state) if config.rules.doubling else state
+
+
+def _doubling_stage(config: Config, games: Games, index: int, state: GameState) -> GameState:
+    """``state`` at the batch game's stage of the turn: before the draw, or a double being
+    answered (by the player answering and those after it still in, whether one has accepted)."""
+    doubling = np.asarray(games.doubling)[:, index]
+    stage, accepted = int(doubling[STAGE]), bool(doubling[ACCEPTED])
+    if stage == BEFORE_DRAW:
+        return state._replace(stage=core_turn.BEFORE_DRAW)
+    if stage != ANSWERING:  # at the card: a double accepted this turn is remembered
+        return state._replace(accepted=accepted, doubled=accepted)
+    turn, players, out = int(games.turn[index]), config.players, int(doubling[OUT])
+    answering = tuple(
+        config.seats[(turn + ahead) % players]
+        for ahead in range(int(doubling[ANSWERER]), players)
+        if not out >> ((turn + ahead) % players) & 1
+    )
+    return state._replace(stage=core_turn.ANSWERING, answering=answering, accepted=accepted, doubled=True)
 
 
 def _discards(config: Config, out: tuple[int, ...], card: int) -> tuple[int, ...]:
@@ -123,15 +152,20 @@ def _discards(config: Config, out: tuple[int, ...], card: int) -> tuple[int, ...
 
 def outcomes(config: Config, games: Games, lanes: Any | None = None) -> dict[tuple[int, int], Any]:
     """The position each legal action of each game leads to: ``{(game, action): key}``
-    (:func:`move_key`: with hands of five, the card played and the position)."""
+    (:func:`move_key`: with hands of five, the card played and the position; a decision
+    without a card, its name)."""
     if lanes is None:
         lanes = legal_lanes(config, games)
     actions, rows = np.nonzero(np.asarray(lanes))
     if not len(rows):
         return {}
     after, _ = play(config, games_at(games, rows), actions.astype(np.int32))
-    found = {}
+    found: dict[tuple[int, int], Any] = {}
+    decisions = config.actions - DECISIONS if config.rules.doubling else config.actions
     for place, (row, action) in enumerate(zip(rows.tolist(), actions.tolist(), strict=True)):
+        if action >= decisions:  # a decision without a card: named, the pawns where they were
+            found[row, action] = DECISION_NAMES[action - decisions]
+            continue
         key = position_key(core_position(config, after, place))
         found[row, action] = (CARDS[action // ACTIONS], key) if config.rules.hand else key
     return found
@@ -139,7 +173,11 @@ def outcomes(config: Config, games: Games, lanes: Any | None = None) -> dict[tup
 
 def move_key(config: Config, move: Move) -> Any:
     """What a core move is compared by: its result's :func:`position_key`, and with hands of
-    five the card played from the hand (each card leaves a different hand)."""
+    five the card played from the hand (each card leaves a different hand); a decision
+    without a card (doubling) by its name."""
+    if move.card == NO_CARD:
+        kind = move.actions[0].kind if move.actions else None
+        return DECISION_NAMES[{None: GO_ON, DOUBLE: DOUBLE_LANE, ACCEPT: ACCEPT_LANE, DROP: DROP_LANE}[kind]]
     key = position_key(move.result)
     return (move.card, key) if config.rules.hand else key
 

@@ -10,7 +10,21 @@ import numpy as np
 
 from pardon.batch.actions import SLOTS
 from pardon.batch.backend import Array, as_int8, column, namespace, select
-from pardon.batch.config import I8, SEEDS, STREAM_DRAW, STREAM_LEADER, U32, Config, Games, Tables, tables
+from pardon.batch.config import (
+    BEFORE_DRAW,
+    CARD_STAGE,
+    DOUBLING_ROWS,
+    I8,
+    SEEDS,
+    STAGE,
+    STREAM_DRAW,
+    STREAM_LEADER,
+    U32,
+    Config,
+    Games,
+    Tables,
+    tables,
+)
 from pardon.batch.fast_path import _is_fast, _scatter
 from pardon.core.cards import CARDS
 from pardon.core.errors import InvalidError
@@ -65,7 +79,10 @@ def new_games(config: Config, seeds: Array) -> Games:
     drawn = xp.zeros(shape, dtype=xp.int32)
     held = (config.players, len(CARDS)) if config.rules.hand else (0,)
     hands = xp.zeros((*held, *shape), dtype=xp.int8)
-    games = Games(pawns, turn, zero8, pack, left, seeds, drawn, zero8 - I8(1), turn, hands)
+    doubling = xp.zeros((DOUBLING_ROWS if config.rules.doubling else 0, *shape), dtype=xp.int8)
+    if config.rules.doubling:  # each turn begins before the draw: a double, or going on
+        doubling = doubling + column(np.array([BEFORE_DRAW, 0, 0, 0, 0, 0]), batch)
+    games = Games(pawns, turn, zero8, pack, left, seeds, drawn, zero8 - I8(1), turn, hands, doubling)
     return _dealt(config, games) if config.rules.hand else draw(config, games)
 
 
@@ -119,10 +136,14 @@ def draw(config: Config, games: Games) -> Games:
     """Each game still going on turns up its next card; an empty pack is first made of
     the discards again (the whole deck: nothing else is ever out of the pack).  With hands
     of five no card is drawn (a hand is drawn back up as its card is played): the games as
-    they are."""
+    they are; with doubling, only the games at their card draw (not before the draw, nor while
+    a double is answered)."""
     if config.rules.hand:
         return games
-    _, card, games = take(config, games, games.winner < 0)
+    taking = games.winner < 0
+    if config.rules.doubling:  # only at the card: not before the draw, nor while a double is answered
+        taking = taking & (games.doubling[STAGE] == CARD_STAGE)
+    _, card, games = take(config, games, taking)
     return games._replace(card=card)
 
 

@@ -26,7 +26,10 @@ This module gathers the engine's functions, each written in a module of its own:
 :mod:`~pardon.batch.random_play` (the random players), :mod:`~pardon.batch.play` (playing
 an action, the step) and :mod:`~pardon.batch.scoring` (a finished game's points), over
 :mod:`~pardon.batch.squares` (where pawns stand) and :mod:`~pardon.batch.fast_path` (NumPy's
-way with the rare cards).
+way with the rare cards); the editions with more to decide each have theirs:
+:mod:`~pardon.batch.hands` (hands of five), :mod:`~pardon.batch.partners` (the partners
+game) and :mod:`~pardon.batch.doubling` (doubling, where :func:`decider` names the player
+answering a double).
 
 >>> import numpy as np
 >>> config = Config(parse_rules("classic"), 2)
@@ -44,6 +47,7 @@ from __future__ import annotations
 from pardon.batch.config import OFF_TRACK, SEEDS, STREAM_CHOICE, Config, Games, Played, tables
 from pardon.batch.deal import draw, new_games, random_bits
 from pardon.batch.distinct import distinct_lanes
+from pardon.batch.doubling import decider
 from pardon.batch.legal import legal_lanes
 from pardon.batch.play import play, reset_finished, step
 from pardon.batch.random_play import choose_uniform, random_actions, random_moves
@@ -62,6 +66,7 @@ __all__ = [
     "Games",
     "Played",
     "choose_uniform",
+    "decider",
     "distinct_lanes",
     "draw",
     "legal_lanes",

@@ -165,8 +165,19 @@ def _split_masks_of(lanes: Array) -> Array:
 
 
 def legal_lanes(config: Config, games: Games) -> Array:
-    """``(config.actions, *batch)`` booleans: which actions each game's player to move may take:
-    with its card (:func:`card_lanes`), with hands of five with a card of its hand
+    """``(config.actions, *batch)`` booleans: which actions each game's player to decide may
+    take: its card's (:func:`play_lanes`), and with doubling the decisions without a card
+    (:func:`~pardon.batch.doubling.doubling_lanes`)."""
+    if config.rules.doubling:
+        from pardon.batch.doubling import doubling_lanes
+
+        return doubling_lanes(config, games)
+    return play_lanes(config, games)
+
+
+def play_lanes(config: Config, games: Games) -> Array:
+    """Which of the actions of a card each game's player to move may take: with its card
+    (:func:`card_lanes`), with hands of five with a card of its hand
     (:func:`~pardon.batch.hands.hand_lanes`), with partners for its team's pawns
     (:func:`~pardon.batch.partners.team_lanes`)."""
     if config.rules.hand:

@@ -189,7 +189,17 @@ def _switch(
 
 
 def play(config: Config, games: Games, actions: Array, advance: bool = True) -> tuple[Games, Played]:
-    """Each game's action played: with its card (:func:`play_card`), or with hands of five
+    """Each game's action played: a card's (:func:`play_move`), and with doubling the
+    decisions without a card (:func:`~pardon.batch.doubling.play_doubling`)."""
+    if config.rules.doubling:
+        from pardon.batch.doubling import play_doubling
+
+        return play_doubling(config, games, actions, advance)
+    return play_move(config, games, actions, advance)
+
+
+def play_move(config: Config, games: Games, actions: Array, advance: bool = True) -> tuple[Games, Played]:
+    """Each game's card played: with its card (:func:`play_card`), or with hands of five
     the card it names from the hand (:func:`~pardon.batch.hands.play_from_hand`), with
     partners for the team (:func:`~pardon.batch.partners.play_team`)."""
     if config.rules.hand:
@@ -356,11 +366,19 @@ def _added(result: tuple[Array, Array, Array], bumps: Array, slides: Array) -> t
 def _advance(config: Config, games: Games, playing: Array, again: Array) -> Games:
     """End the game of a mover with every pawn Home (with partners, every pawn of the team);
     else pass the turn, unless ``again`` (a 2 played) lets the player play again."""
-    xp = namespace(games.pawns)
     won = all0(games.pawns[0] == HOME) & playing
     if config.rules.partners:
         won = won & all0(games.pawns[2] == HOME)
     passing = playing & ~won & ~again
+    winner = select(won, games.turn, games.winner)
+    card = select(playing, games.card, I8(0))
+    return _passed_on(config, games, passing)._replace(winner=winner, card=card)
+
+
+def _passed_on(config: Config, games: Games, passing: Array) -> Games:
+    """The turn passed on to the next seat where ``passing``: the pawns (and hands) turned
+    round so that its player's are first."""
+    xp = namespace(games.pawns)
     seats = games.pawns.shape[0]  # seat by seat: NumPy's temporaries stay small
     pawns = xp.stack([select(passing, games.pawns[(seat + 1) % seats], games.pawns[seat]) for seat in range(seats)])
     hands = games.hands
@@ -369,9 +387,7 @@ def _advance(config: Config, games: Games, playing: Array, again: Array) -> Game
     following = games.turn + I8(1)
     following = following - as_int8(following == config.players) * I8(config.players)
     turn = select(passing, following, games.turn)
-    winner = select(won, games.turn, games.winner)
-    card = select(playing, games.card, I8(0))
-    return games._replace(pawns=pawns, turn=turn, winner=winner, card=card, hands=hands)
+    return games._replace(pawns=pawns, turn=turn, hands=hands)
 
 
 def _shape_words(shape: tuple[int, ...]) -> str:

@@ -33,6 +33,7 @@ from pardon.batch.distinct import (
     _steps_compared,
     distinct_lanes,
 )
+from pardon.batch.doubling import choice_counter
 from pardon.batch.fast_path import _is_fast, _rows_of
 from pardon.batch.legal import (
     _RARE,
@@ -94,8 +95,8 @@ def random_moves(config: Config, games: Games) -> Array:
 def _random_choice(config: Config, games: Games, distinct: bool) -> Array:
     """:func:`random_moves` (``distinct``) or :func:`random_actions`."""
     xp = namespace(games.pawns)
-    bits = random_bits(games.seed, games.drawn, STREAM_CHOICE)
-    if not _is_fast(xp, games.card) or config.rules.hand or config.rules.partners:
+    bits = random_bits(games.seed, choice_counter(config, games), STREAM_CHOICE)
+    if not _is_fast(xp, games.card) or config.rules.hand or config.rules.partners or config.rules.doubling:
         lanes = distinct_lanes(config, games) if distinct else legal_lanes(config, games)
         return choose_uniform(lanes, bits)
     table = tables(config)

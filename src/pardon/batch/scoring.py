@@ -10,9 +10,10 @@ docs/rules.md: "Points"):
 * **Partners**: the winner's partner scores as the winner, and only the other team's pawns
   count as the opponents'.
 
-Play is the same under either scoring: only the end of a game gets points.  The batch does
-not play doubling (:func:`~pardon.batch.config.check_rules`), so a game's stake is always 1
-and nobody drops out.
+* **Doubling** (with 1939): the points times the stake; 0 for a player who dropped out; and
+  when everybody else dropped out, 5 times the stake for the doubler and 0 for the others.
+
+Play is the same under either scoring: only the end of a game gets points.
 
 >>> import numpy as np
 >>> from pardon.batch.engine import Config, new_games, random_moves, step
@@ -36,7 +37,7 @@ from pardon.batch.actions import SLOTS
 from pardon.batch.backend import Array, column, namespace
 from pardon.batch.config import Config, Games, _check_games
 from pardon.core.board import HOME
-from pardon.core.scoring import BONUS_1939, BONUS_1992, largest_bonus
+from pardon.core.scoring import BONUS_1939, BONUS_1992, DROP_OUT_POINTS, largest_bonus
 
 #: Points per pawn, and the bonus by the most pawns Home of any one opponent (0 to 4), of each scoring.
 PER_PAWN: Final = {"1939": 1, "1992": 5}
@@ -47,7 +48,8 @@ BONUSES: Final = {
 
 
 def points(config: Config, games: Games) -> Array:
-    """Each seat's points in each game, ``(players, *batch)`` int32 (seat ``s`` is colour
+    """Each seat's points in each game, ``(players, *batch)`` int32 (int64 with doubling, its
+    stake a power of two up to 2**56; seat ``s`` is colour
     ``config.seats[s]``), as the core's :func:`~pardon.core.scoring.points_of` scores the
     game's final position; 0 for every seat of a game not over yet, and for every game under
     rules without points (``scoring=none``, where the core has none)."""
@@ -75,4 +77,19 @@ def points(config: Config, games: Games) -> Array:
         extra = per_pawn * (xp.int32(rules.pawns * opponents) - xp.sum(opponents_home, axis=0, dtype=xp.int32))
     scores = per_pawn * home + won.astype(xp.int32) * (extra + bonus)[None]
     over = (games.winner >= 0).astype(xp.int32)[None]
+    if rules.doubling:
+        return _staked(config, games, scores, home, seat) * over
     return (scores * over).astype(xp.int32)
+
+
+def _staked(config: Config, games: Games, scores: Array, home: Array, seat: Array) -> Array:
+    """Doubling (NumPy): the points times the stake, 0 for a player who dropped out, and where
+    everybody else dropped out (the winner, the doubler, has not every pawn Home) 5 times the
+    stake for the doubler and 0 for the others (docs/rules.md: "Points")."""
+    from pardon.batch.doubling import dropped_out, stake
+
+    staked = stake(games)[None]
+    scores = np.where(dropped_out(config, games), 0, scores.astype(np.int64) * staked)
+    winner = seat == games.winner.astype(np.int32)[None]
+    everybody_dropped = (games.winner >= 0) & ((home * winner).sum(axis=0) < config.rules.pawns)
+    return np.where(everybody_dropped[None], np.where(winner, DROP_OUT_POINTS * staked, 0), scores)

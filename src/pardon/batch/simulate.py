@@ -65,7 +65,12 @@ _KIND_OF_CARD[list(CARDS)] = np.arange(len(CARDS))
 def check_batch_simulation(simulation: Simulation) -> Simulation:
     """The run, checked for the batch engine (its rules, players and computer players)."""
     simulation = check_simulation(simulation)
-    Config(parse_rules(simulation.rules), simulation.players)
+    config = Config(parse_rules(simulation.rules), simulation.players)
+    if config.rules.doubling:
+        raise InvalidError(
+            "the batch engine's computer players would double and answer doubles at random, not as pardon's "
+            'players weigh them (docs/bots.md, "Doubling"): simulate doubling with --engine core'
+        )
     check_players(simulation.seat_bots())
     return simulation
 

@@ -13,7 +13,8 @@ For every game of a batch played by the random player (:func:`~pardon.batch.engi
   them alone, uniformly (``choose_uniform`` of its random bits), as the core's ``random``
   player chooses among its legal moves;
 * the chosen action's outcome is a core move, which the core then plays, and the
-  positions agree after it (pawns, whose turn, winner);
+  positions agree after it (pawns, whose turn, winner; with doubling the stake, who dropped
+  out and the stage of the turn; a decision without a card is compared by its kind);
 
 and at the end the winner agrees, and so does each player's points
 (:func:`~pardon.batch.engine.points` against the core's
@@ -45,6 +46,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from pardon.batch.convert import core_hands, core_position, core_state, move_key, outcomes, position_key
+from pardon.batch.doubling import choice_counter
 from pardon.batch.engine import (
     SEEDS,
     STREAM_CHOICE,
@@ -61,11 +63,11 @@ from pardon.batch.engine import (
     random_moves,
 )
 from pardon.core.board import COLOUR_NAMES
-from pardon.core.cards import CARDS, DECKS
+from pardon.core.cards import CARDS, DECKS, NO_CARD
 from pardon.core.errors import InvalidError, PardonError
 from pardon.core.moves import slides_ridden
 from pardon.core.scoring import points_of
-from pardon.core.turn import GameState, apply, legal_moves, start
+from pardon.core.turn import GameState, apply, awaiting_draw, legal_moves, start
 from pardon.core.turn import draw as core_draw
 
 #: A game longer than this many cards is taken for a loop that never ends.
@@ -102,7 +104,7 @@ def cross_check(config: Config, seeds: Iterable[int]) -> Report:
         kept = distinct_lanes(config, games, lanes)
         lowest = lowest_of_each_outcome(found, lanes.shape)
         actions = random_moves(config, games)
-        uniform = choose_uniform(kept, random_bits(games.seed, games.drawn, STREAM_CHOICE))
+        uniform = choose_uniform(kept, random_bits(games.seed, choice_counter(config, games), STREAM_CHOICE))
         after, played = play(config, games, actions)
         for index in np.flatnonzero(games.winner < 0).tolist():
             where = f"game of seed {int(seed_array[index])}, card {int(games.drawn[index])}"
@@ -133,7 +135,10 @@ def cross_check(config: Config, seeds: Iterable[int]) -> Report:
             if position_key(reached) != position_key(state.position):
                 raise MismatchError(f"{where}: after the move the batch has {reached}, the core {state.position}")
             if config.rules.hand:
-                _check_hands(where, config, after, index, state, move.result.hands[mover], mover)
+                taken = 1 if move.card != NO_CARD and state.position.winner is None else 0  # a decision takes none
+                _check_hands(where, config, after, index, state, move.result.hands[mover], mover, taken)
+            if config.rules.doubling:
+                _check_doubling(where, config, after, index, state)
             states[index] = state
             decisions += 1
             compared += len(by_game[index])
@@ -196,18 +201,24 @@ def _check_choices(where: str, kept: np.ndarray, lowest: np.ndarray, moves: int)
 
 
 def _check_hands(
-    where: str, config: Config, games: Games, index: int, state: GameState, left: tuple[int, ...], mover: int
+    where: str,
+    config: Config,
+    games: Games,
+    index: int,
+    state: GameState,
+    left: tuple[int, ...],
+    mover: int,
+    taken: int,
 ) -> None:
     """Hands of five, after a move: the mover's hand is the core's less the card played
-    (``left``) and one card more, the card taken from the pack (none once the game is won);
-    every other hand is as it was."""
+    (``left``) and ``taken`` cards more, taken from the pack (one; none once the game is won,
+    or after a decision without a card); every other hand is as it was."""
     batch = core_hands(config, games, index)
     for colour, hand in batch.items():
         if colour != mover and hand != state.position.hands[colour]:
             raise MismatchError(f"{where}: the batch's hand of {COLOUR_NAMES[colour]} changed to {hand}")
     added = Counter(batch[mover])
     added.subtract(left)
-    taken = 0 if state.position.winner is not None else 1
     if min(added.values(), default=0) < 0 or sum(added.values()) != taken:
         raise MismatchError(f"{where}: the mover's hand became {batch[mover]} from {left} (less the card played)")
 
@@ -223,15 +234,31 @@ def _core_start(config: Config, games: Games, index: int) -> GameState:
 def _core_draw(config: Config, games: Games, index: int, state: GameState, seeds: Any) -> GameState:
     """The batch game's new card turned up in the core, the packs compared after it.  With
     hands of five no card is turned up: the core takes the batch's hands and pack (the
-    batch's refill is its own draw, :func:`_check_hands` checks that it is one card from the pack)."""
+    batch's refill is its own draw, :func:`_check_hands` checks that it is one card from the pack).
+    With doubling a card is turned up only where the core awaits one (not before the draw,
+    nor while a double is answered), and the batch must have drawn then and only then."""
     if config.rules.hand:
         return _core_hands(config, games, index, state)
     card = int(games.card[index])
+    if config.rules.doubling and not awaiting_draw(config.rules, state):
+        if card:
+            raise MismatchError(f"game of seed {int(seeds[index])}: the batch drew a {card} where the core draws none")
+        return state
     state = core_draw(config.rules, state, card)
     left = Counter(dict(zip(CARDS, (int(count) for count in games.pack[:, index]), strict=True)))
     if +left != Counter(state.pack.draw_pile):
         raise MismatchError(f"game of seed {int(seeds[index])}: the cards left to draw differ")
     return state
+
+
+def _check_doubling(where: str, config: Config, games: Games, index: int, state: GameState) -> None:
+    """Doubling, after a move: the stake, who dropped out and the stage of the turn (before
+    the draw, a double answered: by whom, whether anybody accepted) are the core's."""
+    batch = core_state(config, games, index)
+    mine = (batch.position.stake, batch.position.out, batch.stage, batch.answering, batch.accepted)
+    core = (state.position.stake, state.position.out, state.stage, state.answering, state.accepted)
+    if mine != core:
+        raise MismatchError(f"{where}: stake, out and stage are {mine} in the batch, {core} in the core")
 
 
 def _core_hands(config: Config, games: Games, index: int, state: GameState) -> GameState:

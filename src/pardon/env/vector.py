@@ -73,12 +73,18 @@ def observation_space(actions: int = ACTIONS) -> spaces.Dict:
 
 def game_config(rules: str, players: int) -> Config:
     """The batch config of an environment's games: any rules the batch engine plays but the
-    solo challenge, which has no one to win against (its score is the cards drawn, not a win)."""
+    solo challenge, which has no one to win against (its score is the cards drawn, not a win),
+    and doubling (not yet)."""
     config = Config(parse_rules(rules), players)
     if config.rules.solo:
         raise InvalidError(
             "the environments are games won or lost against other players; the solo challenge "
             "(one player, scored by the cards drawn) is played by pardon.batch and pardon sim"
+        )
+    if config.rules.doubling:
+        raise InvalidError(
+            "the environments do not offer doubling yet (a double is answered by players other than the one "
+            "to move, and the observation has no stake): pardon.batch plays it, and pardon.env.openspiel offers it"
         )
     return config
 

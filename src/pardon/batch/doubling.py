@@ -1,0 +1,249 @@
+"""Doubling in the batch engine (docs/rules.md: "Points"; the core's :mod:`pardon.core.turn`):
+with Point Scoring (``scoring=1939``) and ``doubling=true``, each turn begins before the draw,
+where the player to move may double the stake; each other player still in the game then, in
+turn clockwise, accepts or drops out.  If everybody drops out, the game ends and the doubler
+wins (scoring 5 times the stake); otherwise the stake doubles and the player draws.  A player
+who dropped out takes no more turns and scores 0; its pawns stay on the board.
+
+The decisions without a card are four actions after the card's own (``config.actions``: 141 +
+4, or with hands of five or partners their actions + 4):
+
+==========  =================================================
+``base``    go on to the draw (no double this turn)
+``base+1``  double
+``base+2``  accept the double (the player answering)
+``base+3``  drop out
+==========  =================================================
+
+``Games.doubling`` holds, per game, the stage of the turn (the card; before the draw; a
+double being answered), the player answering (seats after the mover), whether anybody has
+accepted, how many times the stake has doubled (the stake is 2 to that power) and the seats
+that dropped out.  While a double is answered the decider is not the player to move:
+:func:`decider` names it.  After a 2 the same player draws again without a new decision
+before the draw, as the core plays it.  Doubling runs on NumPy only.
+
+>>> import numpy as np
+>>> from pardon.batch.engine import Config, legal_lanes, new_games, step
+>>> config = Config.parse("classic-1939(scoring=1939,doubling=true)", 2)
+>>> games = new_games(config, np.array([5], dtype=np.uint32))
+>>> config.actions, np.flatnonzero(legal_lanes(config, games)[:, 0]).tolist(), int(games.card[0])
+(145, [141, 142], 0)
+>>> games, _ = step(config, games, np.array([142], dtype=np.int32))  # double: the other answers
+>>> [describe_decision(config, int(a)) for a in np.flatnonzero(legal_lanes(config, games)[:, 0])]
+['accept', 'drop out']
+>>> games, _ = step(config, games, np.array([143], dtype=np.int32))  # accepted: the stake is 2, the card drawn
+>>> stake(games).tolist(), int(games.card[0]) > 0
+([2], True)
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import numpy as np
+
+from pardon.batch.backend import Array, is_numpy, namespace
+from pardon.batch.config import (
+    ACCEPTED,
+    ANSWERER,
+    ANSWERING,
+    BEFORE_DRAW,
+    CARD_STAGE,
+    DECIDED,
+    DECISIONS,
+    DOUBLINGS,
+    I8,
+    OUT,
+    STAGE,
+    Config,
+    Games,
+    Played,
+)
+from pardon.core.errors import InvalidError
+
+#: The decisions without a card, as offsets after the card's actions.
+GO_ON, DOUBLE, ACCEPT, DROP = range(DECISIONS)
+DECISION_NAMES: Final = ("go on to the draw", "double", "accept", "drop out")
+#: The most doublings a stake may have in the batch (it is kept as a power of two in an int8,
+#: and points are int64): a game doubled further is refused, not wrapped round.
+MOST_DOUBLINGS: Final = 56
+
+
+def card_actions(config: Config) -> int:
+    """The actions of the card, before the decisions (141, or with hands or partners theirs)."""
+    return config.actions - DECISIONS
+
+
+def describe_decision(config: Config, action: int) -> str:
+    """A doubling game's action in words: a decision, or the card's move."""
+    from pardon.batch.hands import describe_move
+
+    base = card_actions(config)
+    if base <= action < config.actions:
+        return DECISION_NAMES[action - base]
+    return describe_move(config, action)
+
+
+def stake(games: Games) -> Array:
+    """Each game's stake: the points are multiplied by it (2 to the power of its doublings)."""
+    return np.left_shift(np.int64(1), games.doubling[DOUBLINGS].astype(np.int64))
+
+
+def decider(config: Config, games: Games) -> Array:
+    """Each game's seat to decide: the player to move, or the player answering a double."""
+    turn = np.asarray(games.turn)
+    if not config.rules.doubling:
+        return turn
+    answering = (games.doubling[STAGE] == ANSWERING).astype(np.int8) * games.doubling[ANSWERER]
+    return ((turn + answering) % config.players).astype(np.int8)
+
+
+def dropped_out(config: Config, games: Games) -> Array:
+    """``(players, *batch)`` booleans: the seats (by seat, not from the mover) that dropped out."""
+    seats = np.arange(config.players, dtype=np.int8).reshape((-1,) + (1,) * games.card.ndim)
+    return ((games.doubling[OUT][None] >> seats) & 1).astype(bool)
+
+
+def choice_counter(config: Config, games: Games) -> Array:
+    """The counter of each game's random choice (:func:`~pardon.batch.deal.random_bits`): the
+    cards drawn, and with doubling also the decisions made since the last card was played
+    (several are made between two draws: each gets its own bits)."""
+    if not config.rules.doubling:
+        return games.drawn
+    return games.drawn * 8 + games.doubling[DECIDED].astype(np.int32)
+
+
+def _numpy_only(games: Games) -> None:
+    if not is_numpy(namespace(games.pawns)):
+        raise InvalidError("the batch engine plays doubling with NumPy arrays, not JAX's")
+
+
+def doubling_lanes(config: Config, games: Games) -> Array:
+    """``(config.actions, *batch)``: the card's legal lanes where the turn is at its card, and the
+    decisions before the draw (go on, double) and of the player answering (accept, drop out)."""
+    from pardon.batch.legal import play_lanes
+
+    _numpy_only(games)
+    stage = games.doubling[STAGE]
+    playing = games.winner < 0
+    lanes = np.asarray(play_lanes(config, games)) & (stage == CARD_STAGE)[None]
+    return np.concatenate([lanes, _decision_lanes(stage, playing)])
+
+
+def _decision_lanes(stage: Array, playing: Array) -> Array:
+    before, answering = (stage == BEFORE_DRAW) & playing, (stage == ANSWERING) & playing
+    return np.stack([before, before, answering, answering])
+
+
+def doubling_distinct_lanes(config: Config, games: Games, lanes: Array | None = None) -> Array:
+    """The legal lanes (or ``lanes``), only the lowest of those that make the same move: the
+    card's (:func:`~pardon.batch.distinct.play_distinct_lanes`), and each decision its own."""
+    from pardon.batch.distinct import play_distinct_lanes
+
+    if lanes is None:
+        lanes = doubling_lanes(config, games)
+    base = card_actions(config)
+    played = np.asarray(play_distinct_lanes(config, games, lanes[:base]))
+    return np.concatenate([played & (games.doubling[STAGE] == CARD_STAGE)[None], lanes[base:]])
+
+
+def play_doubling(config: Config, games: Games, actions: Array, advance: bool = True) -> tuple[Games, Played]:
+    """Each game's action played: its card's (:func:`~pardon.batch.play.play_move`, then the
+    next player's turn begins before the draw, passing over those who dropped out), or its
+    decision (trusted: one of :func:`doubling_lanes`).  With ``advance=False`` a card moves
+    the pawns only, and a decision is made as it is."""
+    from pardon.batch.play import _action_index
+
+    _numpy_only(games)
+    index = _action_index(np, games.card, actions, config.actions)
+    if games.card.ndim != 1:
+        return _on_one_axis(config, games, index, advance)
+    base = card_actions(config)
+    playing = games.winner < 0
+    stage = games.doubling[STAGE]
+    fields = [np.array(field, copy=True) for field in games]
+    after = Games(*fields)
+    zeros = np.zeros(games.card.shape, dtype=np.int8)
+    played = Played(np.zeros_like(games.card), zeros.copy(), zeros.copy(), np.zeros(games.card.shape, dtype=bool))
+    rows = np.flatnonzero(playing & (stage == CARD_STAGE))
+    if rows.size:
+        _play_card(config, games, rows, np.where(index[rows] < base, index[rows], 0), advance, after, played)
+    rows = np.flatnonzero(playing & (stage != CARD_STAGE))
+    if rows.size:
+        _decide(config, after, rows, index[rows] - base)
+    return after, played
+
+
+def _on_one_axis(config: Config, games: Games, index: Array, advance: bool) -> tuple[Games, Played]:
+    shape = games.card.shape
+    size = games.card.size
+    flat = Games(*(np.reshape(field, (*field.shape[: field.ndim - len(shape)], size)) for field in games))
+    after, played = play_doubling(config, flat, index.reshape(-1), advance)
+    return (
+        Games(*(np.reshape(field, (*field.shape[:-1], *shape)) for field in after)),
+        Played(*(np.reshape(field, shape) for field in played)),
+    )
+
+
+def _play_card(
+    config: Config, games: Games, rows: Array, actions: Array, advance: bool, after: Games, played: Played
+) -> None:
+    """The games of ``rows`` play their card (``actions``), written into ``after`` and ``played``;
+    a new turn begins before the draw, the players who dropped out passed over."""
+    from pardon.batch.play import _passed_on, play_move
+
+    some = Games(*(np.take(field, rows, axis=-1) for field in games))
+    moved, what = play_move(config, some, actions, advance)
+    if advance:
+        mover = some.turn
+        for _ in range(config.players - 1):  # pass over the seats that dropped out
+            out = ((moved.doubling[OUT] >> moved.turn) & 1).astype(bool) & (moved.winner < 0)
+            if not out.any():
+                break
+            moved = _passed_on(config, moved, out)
+        new_turn = (moved.turn != mover) & (moved.winner < 0)
+        doubling = moved.doubling.copy()
+        doubling[STAGE] = np.where(new_turn, BEFORE_DRAW, doubling[STAGE])
+        doubling[DECIDED] = doubling[ACCEPTED] = 0
+        moved = moved._replace(doubling=doubling, card=np.where(new_turn, I8(0), moved.card))
+    for whole, part in zip(after, moved, strict=True):
+        whole[..., rows] = part
+    for whole, part in zip(played, what, strict=True):
+        whole[rows] = part
+
+
+def _decide(config: Config, after: Games, rows: Array, decision: Array) -> None:
+    """The games of ``rows`` (in ``after``, changed in place) make their decision."""
+    doubling = after.doubling[:, rows]
+    stage, answerer = doubling[STAGE], doubling[ANSWERER]
+    turn = after.turn[rows]
+    out = doubling[OUT].astype(np.int16)
+    going_on = decision == GO_ON
+    doubles = decision == DOUBLE
+    if (doubles & (doubling[DOUBLINGS] >= MOST_DOUBLINGS)).any():
+        raise InvalidError(f"a stake doubled more than {MOST_DOUBLINGS} times is beyond the batch engine")
+    answering = (decision == ACCEPT) | (decision == DROP)
+    dropping = decision == DROP
+    answering_seat = (turn + answerer) % config.players
+    out = np.where(dropping, out | (1 << answering_seat.astype(np.int16)), out)
+    accepted = np.where(decision == ACCEPT, 1, doubling[ACCEPTED])
+    # the next to answer: the first seat still in after the one who answered (or the mover)
+    start = np.where(doubles, 0, answerer)
+    following = np.zeros(rows.size, dtype=np.int8)
+    for ahead in range(config.players - 1, 0, -1):  # the nearest found last
+        seat = (turn + ahead) % config.players
+        still_in = ((out >> seat.astype(np.int16)) & 1) == 0
+        following = np.where((ahead > start) & still_in, ahead, following)
+    asking = (doubles | answering) & (following > 0)
+    done = (doubles | answering) & (following == 0)  # every player has answered
+    taken = done & (accepted == 1)
+    stage = np.where(going_on | done, CARD_STAGE, np.where(asking, ANSWERING, stage))
+    doubling[STAGE] = stage
+    doubling[ANSWERER] = np.where(asking, following, 0)
+    doubling[ACCEPTED] = np.where(doubles, 0, accepted)  # kept until a card is played, as the core keeps it
+    doubling[DOUBLINGS] = doubling[DOUBLINGS] + taken
+    doubling[OUT] = out.astype(np.int8)
+    doubling[DECIDED] = doubling[DECIDED] + 1
+    after.doubling[:, rows] = doubling
+    nobody = done & (accepted == 0)  # everybody dropped out: the doubler wins
+    after.winner[rows] = np.where(nobody, turn, after.winner[rows])

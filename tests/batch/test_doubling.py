@@ -1,0 +1,145 @@
+"""Doubling in the batch engine: the decisions before the draw and the answers, the players
+who dropped out passed over, the stake, the points; each against the core's state."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from pardon.batch.config import ANSWERING, BEFORE_DRAW, CARD_STAGE, OUT, STAGE
+from pardon.batch.convert import core_state
+from pardon.batch.doubling import (
+    ACCEPT,
+    DOUBLE,
+    DROP,
+    GO_ON,
+    MOST_DOUBLINGS,
+    card_actions,
+    describe_decision,
+    stake,
+)
+from pardon.batch.engine import Config, Games, decider, legal_lanes, new_games, points, random_moves, step
+from pardon.cli import main
+from pardon.core.errors import InvalidError
+from pardon.core.turn import apply, legal_moves, start
+from pardon.env.vector import SorryVectorEnv
+
+RULES = "classic-1939(scoring=1939,doubling=true)"
+
+
+def decide(config: Config, games: Games, decision: int) -> Games:
+    """Every game makes ``decision`` (an offset after the card's actions)."""
+    actions = np.full(games.card.shape, card_actions(config) + decision, dtype=np.int32)
+    after, played = step(config, games, actions, check=True)
+    assert not played.forfeit.any() and not played.bumps.any()
+    return after
+
+
+def legal(config: Config, games: Games, game: int = 0) -> list[int]:
+    return np.flatnonzero(legal_lanes(config, games)[:, game]).tolist()
+
+
+def test_a_turn_begins_before_the_draw_with_a_double_or_going_on() -> None:
+    config = Config.parse(RULES, 2)
+    games = new_games(config, np.arange(4, dtype=np.uint32))
+    base = card_actions(config)
+    assert config.actions == base + 4 == 145
+    assert (games.card == 0).all() and (games.doubling[STAGE] == BEFORE_DRAW).all()
+    assert legal(config, games) == [base + GO_ON, base + DOUBLE]
+    assert [describe_decision(config, action) for action in legal(config, games)] == ["go on to the draw", "double"]
+    drawn = decide(config, games, GO_ON)
+    assert (drawn.card > 0).all() and (drawn.doubling[STAGE] == CARD_STAGE).all()
+    assert all(action < base for action in legal(config, drawn))  # the card's moves only
+
+
+def test_a_double_is_answered_in_turn_and_a_player_who_drops_out_plays_no_more() -> None:
+    config = Config.parse(RULES, 3)
+    games = new_games(config, np.arange(1, dtype=np.uint32))
+    mover = int(games.turn[0])
+    games = decide(config, games, DOUBLE)
+    assert int(games.doubling[STAGE, 0]) == ANSWERING
+    assert int(decider(config, games)[0]) == (mover + 1) % 3  # the next player answers first
+    base = card_actions(config)
+    assert legal(config, games) == [base + ACCEPT, base + DROP]
+    games = decide(config, games, DROP)
+    assert int(decider(config, games)[0]) == (mover + 2) % 3
+    games = decide(config, games, ACCEPT)
+    assert stake(games).tolist() == [2] and int(games.card[0]) > 0  # accepted: the stake doubles, the card drawn
+    assert int(games.doubling[OUT, 0]) == 1 << (mover + 1) % 3
+    state = core_state(config, games, 0)
+    assert state.position.stake == 2 and state.position.out == (config.seats[(mover + 1) % 3],)
+    # the card played, the turn passes over the player who dropped out
+    for _ in range(3):
+        games, _ = step(config, games, random_moves(config, games))
+        if int(games.doubling[STAGE, 0]) == BEFORE_DRAW:
+            break
+    assert int(games.turn[0]) == (mover + 2) % 3
+
+
+def test_everybody_dropping_out_ends_the_game_and_the_doubler_scores_5_times_the_stake() -> None:
+    config = Config.parse(RULES, 3)
+    games = new_games(config, np.arange(2, dtype=np.uint32))
+    games = decide(config, decide(config, games, DOUBLE), ACCEPT)  # the first answer accepts...
+    games = decide(config, games, DROP)  # ...the second drops out: stake 2, play on
+    assert (games.winner < 0).all() and stake(games).tolist() == [2, 2]
+    while (games.doubling[STAGE] != BEFORE_DRAW).any():  # to the next turn
+        games, _ = step(config, games, random_moves(config, games))
+    doubler = games.turn.copy()
+    games = decide(config, decide(config, games, DOUBLE), DROP)  # the only one left drops out
+    assert games.winner.tolist() == doubler.tolist()
+    scores = points(config, games)
+    assert scores.dtype == np.int64
+    for game in range(2):
+        assert scores[:, game].tolist() == [10 if seat == doubler[game] else 0 for seat in range(3)]
+
+
+def test_after_a_2_the_player_draws_again_without_a_new_decision() -> None:
+    config = Config.parse(RULES, 2)
+    games = decide(config, new_games(config, np.arange(200, dtype=np.uint32)), GO_ON)
+    twos = np.flatnonzero(games.card == 2)
+    assert twos.size
+    after, _ = step(config, games, random_moves(config, games))
+    assert (after.turn[twos] == games.turn[twos]).all()
+    assert (after.doubling[STAGE, twos] == CARD_STAGE).all() and (after.card[twos] > 0).all()
+    others = np.setdiff1d(np.arange(200), twos)
+    assert (after.doubling[STAGE, others] == BEFORE_DRAW).all() and (after.card[others] == 0).all()
+
+
+def test_each_decision_has_its_own_random_bits() -> None:
+    # the random player's answer to a double is not tied to its own choice to double
+    config = Config.parse(RULES, 2)
+    games = decide(config, new_games(config, np.arange(4000, dtype=np.uint32)), DOUBLE)
+    answers = random_moves(config, games) - card_actions(config)
+    assert set(answers.tolist()) == {ACCEPT, DROP}
+    assert abs(float(np.mean(answers == DROP)) - 0.5) < 0.04
+
+
+def test_the_core_agrees_with_a_game_of_doubles() -> None:
+    config = Config.parse(RULES, 3)
+    games = new_games(config, np.array([9], dtype=np.uint32))
+    state, _ = start(config.rules, config.seats, 9, first=config.seats[int(games.leader[0])])
+    for decision in (DOUBLE, ACCEPT, DROP):
+        moves = legal_moves(config.rules, state)
+        assert len(moves) == 2
+        state = apply(config.rules, state, moves[0 if decision in (GO_ON, ACCEPT) else 1])
+        games = decide(config, games, decision)
+        batch = core_state(config, games, 0)
+        assert (batch.stage, batch.answering, batch.accepted) == (state.stage, state.answering, state.accepted)
+        assert (batch.position.stake, batch.position.out) == (state.position.stake, state.position.out)
+
+
+def test_a_stake_beyond_the_batch_is_refused() -> None:
+    config = Config.parse(RULES, 2)
+    games = new_games(config, np.arange(1, dtype=np.uint32))
+    games.doubling[3] = MOST_DOUBLINGS
+    with pytest.raises(InvalidError, match="doubled more than 56 times"):
+        decide(config, games, DOUBLE)
+
+
+def test_what_does_not_offer_doubling_yet_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(InvalidError, match="environments do not offer doubling"):
+        SorryVectorEnv(rules=RULES, players=2, num_envs=2)
+    assert main(["sim", "--engine", "batch", "--rules", RULES, "--games", "4", "--out", str(tmp_path / "run")]) == 2
+    assert "simulate doubling with --engine core" in capsys.readouterr().err
