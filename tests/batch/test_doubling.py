@@ -130,16 +130,52 @@ def test_the_core_agrees_with_a_game_of_doubles() -> None:
         assert (batch.position.stake, batch.position.out) == (state.position.stake, state.position.out)
 
 
-def test_a_stake_beyond_the_batch_is_refused() -> None:
+def test_a_stake_doubled_on_and_on_plays_on_and_its_points_beyond_int64_are_refused() -> None:
     config = Config.parse(RULES, 2)
     games = new_games(config, np.arange(1, dtype=np.uint32))
-    games.doubling[3] = MOST_DOUBLINGS
+    for _ in range(MOST_DOUBLINGS + 1):  # the same player doubles, the other accepts, on and on
+        games = decide(config, decide(config, games, DOUBLE), ACCEPT)
+        games = games._replace(doubling=games.doubling.copy())
+        games.doubling[STAGE] = BEFORE_DRAW
+    assert int(games.doubling[3, 0]) == MOST_DOUBLINGS + 1 and core_state(config, games, 0).position.stake == 2**57
+    finished = games._replace(winner=games.turn.copy())
     with pytest.raises(InvalidError, match="doubled more than 56 times"):
-        decide(config, games, DOUBLE)
+        points(config, finished)
 
 
-def test_what_does_not_offer_doubling_yet_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(InvalidError, match="environments do not offer doubling"):
-        SorryVectorEnv(rules=RULES, players=2, num_envs=2)
+def test_the_environments_offer_doubling_and_the_player_answering_decides() -> None:
+    from pettingzoo.test import api_test
+
+    from pardon.batch.observe import DOUBLING, FEATURES
+    from pardon.env.aec import SorryAECEnv
+    from pardon.env.single import SorryEnv
+
+    api_test(SorryAECEnv(rules=RULES, players=3), num_cycles=300)
+    env = SorryAECEnv(rules=RULES, players=3, render_mode="ansi")
+    env.reset(seed=4)
+    mover = env.agent_selection
+    base = card_actions(env.config)
+    env.step(base + DOUBLE)
+    answering = env.agent_selection
+    assert answering != mover and "to answer" in str(env.render())
+    seen = env.observe(answering)
+    assert seen["observation"].shape == (FEATURES + 10,) and seen["action_mask"][base + ACCEPT] == 1
+    assert seen["observation"][DOUBLING][:4].tolist() == [0, 0, 1, 1]  # answering, and this agent decides
+    assert not env.observe(mover)["action_mask"].any()
+    single = SorryEnv(rules=RULES, players=2, opponents="greedy")
+    observation, _ = single.reset(seed=1)
+    assert observation["observation"].shape == (FEATURES + 10,)
+    assert np.flatnonzero(observation["action_mask"]).tolist() == [base + GO_ON, base + DOUBLE]
+    vector = SorryVectorEnv(rules=RULES, players=3, num_envs=8, opponent="random")
+    observation, _ = vector.reset(seed=2)
+    for _ in range(20):  # the learner decides whenever its mask offers something, its answers too
+        actions = np.array([np.flatnonzero(mask)[0] for mask in observation["action_mask"]])
+        observation, *_ = vector.step(actions)
+        assert (observation["action_mask"].sum(axis=1) > 0).all()
+
+
+def test_pardon_sim_with_the_batch_engine_says_to_simulate_doubling_with_the_core(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["sim", "--engine", "batch", "--rules", RULES, "--games", "4", "--out", str(tmp_path / "run")]) == 2
     assert "simulate doubling with --engine core" in capsys.readouterr().err

@@ -331,7 +331,7 @@ class Games(NamedTuple):
     #: With hands of five, ``(players, 11, *batch)`` int8: how many cards of each kind (``CARDS``
     #: order) each seat holds, seat 0 the player to move, as ``pawns``; else ``(0, *batch)``.
     hands: Array
-    #: With doubling, ``(6, *batch)`` int8 (:mod:`pardon.batch.doubling`): the stage of the
+    #: With doubling, ``(6, *batch)`` int16 (:mod:`pardon.batch.doubling`): the stage of the
     #: turn, who answers a double, whether one has accepted, the doublings of the stake and
     #: the seats that dropped out, the decisions made since the last card; else ``(0, *batch)``.
     doubling: Array

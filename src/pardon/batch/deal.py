@@ -79,9 +79,9 @@ def new_games(config: Config, seeds: Array) -> Games:
     drawn = xp.zeros(shape, dtype=xp.int32)
     held = (config.players, len(CARDS)) if config.rules.hand else (0,)
     hands = xp.zeros((*held, *shape), dtype=xp.int8)
-    doubling = xp.zeros((DOUBLING_ROWS if config.rules.doubling else 0, *shape), dtype=xp.int8)
+    doubling = xp.zeros((DOUBLING_ROWS if config.rules.doubling else 0, *shape), dtype=xp.int16)
     if config.rules.doubling:  # each turn begins before the draw: a double, or going on
-        doubling = doubling + column(np.array([BEFORE_DRAW, 0, 0, 0, 0, 0]), batch)
+        doubling = doubling + column(np.array([BEFORE_DRAW, 0, 0, 0, 0, 0]), batch, np.int16)
     games = Games(pawns, turn, zero8, pack, left, seeds, drawn, zero8 - I8(1), turn, hands, doubling)
     return _dealt(config, games) if config.rules.hand else draw(config, games)
 

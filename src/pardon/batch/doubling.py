@@ -64,8 +64,9 @@ from pardon.core.errors import InvalidError
 #: The decisions without a card, as offsets after the card's actions.
 GO_ON, DOUBLE, ACCEPT, DROP = range(DECISIONS)
 DECISION_NAMES: Final = ("go on to the draw", "double", "accept", "drop out")
-#: The most doublings a stake may have in the batch (it is kept as a power of two in an int8,
-#: and points are int64): a game doubled further is refused, not wrapped round.
+#: The most doublings of a stake whose points the batch gives (int64): beyond, :func:`points
+#: <pardon.batch.scoring.points>` refuses (the game plays on: a stake's doublings are counted up
+#: to 32,767, more than a game has turns).
 MOST_DOUBLINGS: Final = 56
 
 
@@ -75,12 +76,10 @@ def card_actions(config: Config) -> int:
 
 
 def describe_decision(config: Config, action: int) -> str:
-    """A doubling game's action in words: a decision, or the card's move."""
+    """A doubling game's action in words: a decision, or the card's move
+    (:func:`~pardon.batch.hands.describe_move`)."""
     from pardon.batch.hands import describe_move
 
-    base = card_actions(config)
-    if base <= action < config.actions:
-        return DECISION_NAMES[action - base]
     return describe_move(config, action)
 
 
@@ -94,7 +93,7 @@ def decider(config: Config, games: Games) -> Array:
     turn = np.asarray(games.turn)
     if not config.rules.doubling:
         return turn
-    answering = (games.doubling[STAGE] == ANSWERING).astype(np.int8) * games.doubling[ANSWERER]
+    answering = (games.doubling[STAGE] == ANSWERING) * games.doubling[ANSWERER]
     return ((turn + answering) % config.players).astype(np.int8)
 
 
@@ -217,11 +216,9 @@ def _decide(config: Config, after: Games, rows: Array, decision: Array) -> None:
     doubling = after.doubling[:, rows]
     stage, answerer = doubling[STAGE], doubling[ANSWERER]
     turn = after.turn[rows]
-    out = doubling[OUT].astype(np.int16)
+    out = doubling[OUT]
     going_on = decision == GO_ON
     doubles = decision == DOUBLE
-    if (doubles & (doubling[DOUBLINGS] >= MOST_DOUBLINGS)).any():
-        raise InvalidError(f"a stake doubled more than {MOST_DOUBLINGS} times is beyond the batch engine")
     answering = (decision == ACCEPT) | (decision == DROP)
     dropping = decision == DROP
     answering_seat = (turn + answerer) % config.players
@@ -229,7 +226,7 @@ def _decide(config: Config, after: Games, rows: Array, decision: Array) -> None:
     accepted = np.where(decision == ACCEPT, 1, doubling[ACCEPTED])
     # the next to answer: the first seat still in after the one who answered (or the mover)
     start = np.where(doubles, 0, answerer)
-    following = np.zeros(rows.size, dtype=np.int8)
+    following = np.zeros(rows.size, dtype=np.int16)
     for ahead in range(config.players - 1, 0, -1):  # the nearest found last
         seat = (turn + ahead) % config.players
         still_in = ((out >> seat.astype(np.int16)) & 1) == 0
@@ -242,7 +239,7 @@ def _decide(config: Config, after: Games, rows: Array, decision: Array) -> None:
     doubling[ANSWERER] = np.where(asking, following, 0)
     doubling[ACCEPTED] = np.where(doubles, 0, accepted)  # kept until a card is played, as the core keeps it
     doubling[DOUBLINGS] = doubling[DOUBLINGS] + taken
-    doubling[OUT] = out.astype(np.int8)
+    doubling[OUT] = out
     doubling[DECIDED] = doubling[DECIDED] + 1
     after.doubling[:, rows] = doubling
     nobody = done & (accepted == 0)  # everybody dropped out: the doubler wins

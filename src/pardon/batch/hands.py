@@ -33,7 +33,7 @@ import numpy as np
 
 from pardon.batch.actions import ACTIONS, PASS, describe_action
 from pardon.batch.backend import Array, all0, any0, namespace, select
-from pardon.batch.config import I8, Config, Games, Played, tables
+from pardon.batch.config import DECISIONS, I8, Config, Games, Played, tables
 from pardon.core.board import HOME
 from pardon.core.cards import CARDS, SORRY
 
@@ -62,7 +62,11 @@ def describe_hand_action(action: int) -> str:
 def describe_move(config: Config, action: int) -> str:
     """An action of ``config``'s games in words (:func:`~pardon.batch.actions.describe_action`,
     with hands of five :func:`describe_hand_action`, with partners
-    :func:`~pardon.batch.partners.describe_team_action`)."""
+    :func:`~pardon.batch.partners.describe_team_action`; with doubling a decision by its name)."""
+    if config.rules.doubling and action >= config.actions - DECISIONS:
+        from pardon.batch.doubling import DECISION_NAMES
+
+        return DECISION_NAMES[action - (config.actions - DECISIONS)]
     if config.rules.partners:
         from pardon.batch.partners import describe_team_action
 

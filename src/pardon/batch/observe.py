@@ -47,6 +47,16 @@ CARD: Final = slice(PAWNS.stop, PAWNS.stop + len(CARDS))
 TURN: Final = slice(CARD.stop, CARD.stop + SEATS)
 PACK: Final = slice(TURN.stop, TURN.stop + len(CARDS))
 FEATURES: Final = PACK.stop
+#: With doubling, ten numbers more (:func:`features`): the stage of the turn (one-hot: the
+#: card, before the draw, a double answered), whether the observer decides now, the stake
+#: (its doublings, up to 8, as a share of 8), whether anybody has accepted the double being
+#: answered, and who dropped out (each player counted clockwise from the observer).
+DOUBLING: Final = slice(FEATURES, FEATURES + 10)
+
+
+def features(config: Config) -> int:
+    """How many numbers an observation of ``config``'s games has: 1,098, or 1,108 with doubling."""
+    return DOUBLING.stop if config.rules.doubling else FEATURES
 
 
 def locations(config: Config, games: Games, observer: int = 0) -> Array:
@@ -71,7 +81,8 @@ def locations(config: Config, games: Games, observer: int = 0) -> Array:
 
 def observe(config: Config, games: Games, observer: int = 0) -> Array:
     """``(batch, 1098)`` float32 observations of a batch with one axis of games (or
-    ``(1098,)`` for a single game) from ``observer`` seats after the player to move."""
+    ``(1098,)`` for a single game) from ``observer`` seats after the player to move (1,108
+    numbers with doubling: :func:`features`)."""
     xp = namespace(games.pawns)
     single = games.card.ndim == 0
     if single:
@@ -84,7 +95,7 @@ def observe(config: Config, games: Games, observer: int = 0) -> Array:
         kinds = np.array(CARDS)
         to_play = (games.card[None] == column(kinds, 1)) & (observer == 0)  # (11, count)
         whose = column(np.arange(SEATS), 1) == ((-observer) % config.players)  # (4, 1): the mover
-        out = np.zeros((count, FEATURES), dtype=np.float32)
+        out = np.zeros((count, features(config)), dtype=np.float32)
         rows = np.broadcast_to(np.arange(count), place.shape)
         index = (offsets + place).astype(np.int64)
         keep = place >= 0
@@ -95,6 +106,8 @@ def observe(config: Config, games: Games, observer: int = 0) -> Array:
         else:
             out[:, CARD] = to_play.T
             out[:, PACK] = (games.pack.astype(np.float32) / column(table.deck, 1, dtype=np.float32)).T
+        if config.rules.doubling:
+            out[:, DOUBLING] = _doubling_planes(config, games, observer)
     else:
         ones, pack = entries(config, games, observer)
         mover = xp.full((1, count), TURN.start + (-observer) % config.players, dtype=xp.int32)
@@ -102,6 +115,24 @@ def observe(config: Config, games: Games, observer: int = 0) -> Array:
         zeros = xp.zeros((count, FEATURES), dtype=xp.float32)
         out = write(zeros, xp.zeros((0, count), dtype=xp.int32), ones, pack)
     return out[0] if single else out
+
+
+def _doubling_planes(config: Config, games: Games, observer: int) -> Array:
+    """With doubling, ``(count, 10)``: the stage of the turn, whether the observer decides,
+    the stake, whether anybody accepted, and who dropped out, from the observer on."""
+    from pardon.batch.config import ACCEPTED, DOUBLINGS, OUT, STAGE
+    from pardon.batch.doubling import decider
+
+    doubling = games.doubling
+    players = config.players
+    stage = doubling[STAGE][None] == column(np.arange(3), 1)  # (3, count)
+    observer_seat = (games.turn + observer) % players
+    decides = decider(config, games) == observer_seat
+    stake = np.minimum(doubling[DOUBLINGS], 8).astype(np.float32) / np.float32(8)
+    seats = (observer_seat[None] + column(np.arange(SEATS), 1)) % players  # (4, count), from the observer
+    out = ((doubling[OUT][None] >> seats) & 1).astype(bool) & (column(np.arange(SEATS), 1) < players)
+    planes = [stage, decides[None], stake[None], (doubling[ACCEPTED] > 0)[None], out]
+    return np.concatenate([plane.astype(np.float32) for plane in planes]).T
 
 
 def _hand_planes(config: Config, games: Games, observer: int) -> tuple[Array, Array]:

@@ -20,7 +20,7 @@ import numpy as np
 
 from pardon.batch.actions import ACTIONS, SLOTS
 from pardon.batch.backend import Array
-from pardon.batch.engine import STREAM_CHOICE, Config, Games, legal_lanes, play, random_bits, random_moves
+from pardon.batch.engine import STREAM_CHOICE, Config, Games, decider, legal_lanes, play, random_bits, random_moves
 from pardon.core.board import FIRST_TRACK, HOME, START
 from pardon.core.errors import InvalidError
 
@@ -85,13 +85,14 @@ def described(levels: Mapping[str, Mapping[str, Any]]) -> dict[str, dict[str, An
 
 
 def choose(config: Config, games: Games, players: Sequence[str]) -> Array:
-    """Each game's action by the player of the seat to move (``players[seat]``)."""
+    """Each game's action by the player of the seat to decide (``players[seat]``: the player
+    to move, or with doubling the player answering a double)."""
     kinds = set(players)
     if kinds == {"random"}:
         return random_moves(config, games)
     if kinds == {"greedy"}:
         return greedy_actions(config, games)
-    greedy_seat = np.array([name == "greedy" for name in players])[games.turn]
+    greedy_seat = np.array([name == "greedy" for name in players])[decider(config, games)]
     actions = random_moves(config, games)
     rows = np.flatnonzero(greedy_seat & (games.winner < 0))
     if rows.size:

@@ -37,6 +37,7 @@ from pardon.batch.actions import SLOTS
 from pardon.batch.backend import Array, column, namespace
 from pardon.batch.config import Config, Games, _check_games
 from pardon.core.board import HOME
+from pardon.core.errors import InvalidError
 from pardon.core.scoring import BONUS_1939, BONUS_1992, DROP_OUT_POINTS, largest_bonus
 
 #: Points per pawn, and the bonus by the most pawns Home of any one opponent (0 to 4), of each scoring.
@@ -86,8 +87,13 @@ def _staked(config: Config, games: Games, scores: Array, home: Array, seat: Arra
     """Doubling (NumPy): the points times the stake, 0 for a player who dropped out, and where
     everybody else dropped out (the winner, the doubler, has not every pawn Home) 5 times the
     stake for the doubler and 0 for the others (docs/rules.md: "Points")."""
-    from pardon.batch.doubling import dropped_out, stake
+    from pardon.batch.config import DOUBLINGS
+    from pardon.batch.doubling import MOST_DOUBLINGS, dropped_out, stake
 
+    if (games.doubling[DOUBLINGS] > MOST_DOUBLINGS).any():
+        raise InvalidError(
+            f"the points of a stake doubled more than {MOST_DOUBLINGS} times are beyond the batch engine"
+        )
     staked = stake(games)[None]
     scores = np.where(dropped_out(config, games), 0, scores.astype(np.int64) * staked)
     winner = seat == games.winner.astype(np.int32)[None]

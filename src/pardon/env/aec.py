@@ -28,9 +28,9 @@ from pettingzoo import AECEnv
 
 from pardon.batch.config import on_winning_side
 from pardon.batch.convert import core_position
-from pardon.batch.engine import legal_lanes, new_games, step
+from pardon.batch.engine import decider, legal_lanes, new_games, step
 from pardon.batch.hands import describe_move
-from pardon.batch.observe import observe
+from pardon.batch.observe import features, observe
 from pardon.core.board import COLOUR_NAMES
 from pardon.core.cards import card_name
 from pardon.core.errors import IllegalError, InvalidError
@@ -77,7 +77,8 @@ class SorryAECEnv(AECEnv):  # type: ignore[misc]
         self.config = game_config(rules, players)
         self.render_mode = render_mode
         self.possible_agents = [COLOUR_NAMES[colour] for colour in self.config.seats]
-        self.observation_spaces = {agent: observation_space(self.config.actions) for agent in self.possible_agents}
+        space = observation_space(self.config.actions, features(self.config))
+        self.observation_spaces = dict.fromkeys(self.possible_agents, space)
         self.action_spaces = {agent: spaces.Discrete(self.config.actions) for agent in self.possible_agents}
         self.reset()
 
@@ -112,8 +113,7 @@ class SorryAECEnv(AECEnv):  # type: ignore[misc]
 
     def _update(self) -> None:
         """Whose turn it is and what every agent is told of the position."""
-        turn = int(self.games.turn[0])
-        self.agent_selection = self.possible_agents[turn]
+        self.agent_selection = self.possible_agents[int(decider(self.config, self.games)[0])]
         position = core_position(self.config, self.games, 0)
         card = int(self.games.card[0])
         rules, shown = self.config.rules, card_name(card) if card else None
@@ -128,7 +128,8 @@ class SorryAECEnv(AECEnv):  # type: ignore[misc]
     def observe(self, agent: str) -> dict[str, Any]:
         turn = int(self.games.turn[0])
         observer = (self._seat(agent) - turn) % self.config.players
-        mask = self.offered[:, 0].astype(np.int8) if observer == 0 else np.zeros(self.config.actions, dtype=np.int8)
+        deciding = self._seat(agent) == int(decider(self.config, self.games)[0])
+        mask = self.offered[:, 0].astype(np.int8) if deciding else np.zeros(self.config.actions, dtype=np.int8)
         return {"observation": observe(self.config, self.games, observer)[0], "action_mask": mask}
 
     def step(self, action: int | None) -> None:
@@ -168,7 +169,7 @@ class SorryAECEnv(AECEnv):  # type: ignore[misc]
             line = f"{COLOUR_NAMES[position.winner].capitalize()} has won."
         else:
             moves = [describe_move(self.config, int(action)) for action in np.flatnonzero(self.offered[:, 0])]
-            player = COLOUR_NAMES[position.turn].capitalize()
+            player = COLOUR_NAMES[self.config.seats[int(decider(self.config, self.games)[0])]].capitalize()
             line = f"{player} {to_play(self.config, self.games, position)}: {'; '.join(moves)}"
         return f"{render(position)}\n{line}"
 

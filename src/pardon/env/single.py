@@ -31,9 +31,9 @@ from gymnasium import spaces
 
 from pardon.batch.config import on_winning_side
 from pardon.batch.convert import action_of, core_position, core_state
-from pardon.batch.engine import legal_lanes, new_games, step
+from pardon.batch.engine import decider, legal_lanes, new_games, step
 from pardon.batch.hands import describe_move
-from pardon.batch.observe import observe
+from pardon.batch.observe import features, observe
 from pardon.bots import Bot, make_bot
 from pardon.core.board import COLOUR_NAMES
 from pardon.core.cards import card_name
@@ -111,7 +111,7 @@ class SorryEnv(gymnasium.Env):
                 self.bots[other] = bots[len(self.bots)]
         self.seat = seat
         self.render_mode = render_mode
-        self.observation_space = observation_space(self.config.actions)
+        self.observation_space = observation_space(self.config.actions, features(self.config))
         self.action_space = spaces.Discrete(self.config.actions)
         self.decisions = 0
         self.forfeited = False
@@ -140,11 +140,11 @@ class SorryEnv(gymnasium.Env):
     def _others_play(self) -> None:
         """The computer players' turns, until the agent is to play or the game is over."""
         rules = self.config.rules
-        while int(self.games.winner[0]) < 0 and int(self.games.turn[0]) != self.seat:
+        while int(self.games.winner[0]) < 0 and (seat := int(decider(self.config, self.games)[0])) != self.seat:
             state = core_state(self.config, self.games, 0)
             moves = legal_moves(rules, state)
-            colour = self.config.seats[int(self.games.turn[0])]
-            bot = self.bots[int(self.games.turn[0])]
+            colour = self.config.seats[seat]
+            bot = self.bots[seat]
             move = moves[0] if len(moves) == 1 else bot.choose(observe_state(rules, state, colour), moves, self.chooser)
             action = action_of(self.config, self.games, 0, move)
             self.games, _ = step(self.config, self.games, np.array([action], dtype=np.int32))
@@ -207,5 +207,5 @@ class SorryEnv(gymnasium.Env):
         moves = "; ".join(
             f"{action}: {describe_move(self.config, int(action))}" for action in np.flatnonzero(self.offered[:, 0])
         )
-        player = COLOUR_NAMES[position.turn].capitalize()
+        player = COLOUR_NAMES[self.config.seats[int(decider(self.config, self.games)[0])]].capitalize()
         return f"{render(position)}\n{player} {to_play(self.config, self.games, position)}: {moves}"

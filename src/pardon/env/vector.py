@@ -46,9 +46,11 @@ from pardon.batch.backend import Array
 from pardon.batch.config import on_winning_side
 from pardon.batch.convert import games_at as take
 from pardon.batch.convert import put_games as put
+from pardon.batch.doubling import decider
 from pardon.batch.engine import SEEDS, Config, Games, distinct_lanes, draw, legal_lanes, new_games, play
-from pardon.batch.observe import FEATURES, observe
+from pardon.batch.observe import FEATURES, features, observe
 from pardon.batch.players import check_players, choose
+from pardon.core.board import COLOUR_NAMES
 from pardon.core.cards import card_name
 from pardon.core.errors import IllegalError, InvalidError, whole_number
 from pardon.core.rules import parse_rules
@@ -60,12 +62,12 @@ OPPONENTS = ("random", "greedy", "self")
 MASKS = ("legal", "distinct")
 
 
-def observation_space(actions: int = ACTIONS) -> spaces.Dict:
-    """One game's observation: the planes and the mask of legal actions (``actions`` of
-    them: ``config.actions``)."""
+def observation_space(actions: int = ACTIONS, size: int = FEATURES) -> spaces.Dict:
+    """One game's observation: the planes (``size`` numbers: ``features(config)``) and the
+    mask of legal actions (``actions`` of them: ``config.actions``)."""
     return spaces.Dict(
         {
-            "observation": spaces.Box(0.0, 1.0, (FEATURES,), dtype=np.float32),
+            "observation": spaces.Box(0.0, 1.0, (size,), dtype=np.float32),
             "action_mask": spaces.Box(0, 1, (actions,), dtype=np.int8),
         }
     )
@@ -73,18 +75,12 @@ def observation_space(actions: int = ACTIONS) -> spaces.Dict:
 
 def game_config(rules: str, players: int) -> Config:
     """The batch config of an environment's games: any rules the batch engine plays but the
-    solo challenge, which has no one to win against (its score is the cards drawn, not a win),
-    and doubling (not yet)."""
+    solo challenge, which has no one to win against (its score is the cards drawn, not a win)."""
     config = Config(parse_rules(rules), players)
     if config.rules.solo:
         raise InvalidError(
             "the environments are games won or lost against other players; the solo challenge "
             "(one player, scored by the cards drawn) is played by pardon.batch and pardon sim"
-        )
-    if config.rules.doubling:
-        raise InvalidError(
-            "the environments do not offer doubling yet (a double is answered by players other than the one "
-            "to move, and the observation has no stake): pardon.batch plays it, and pardon.env.openspiel offers it"
         )
     return config
 
@@ -98,7 +94,16 @@ def seen_by(position: Position, colour: int) -> Position:
 
 def to_play(config: Config, games: Games, position: Position) -> str:
     """What the player to move of game 0 plays, as a render says it: "to play a 7", or
-    with hands of five "to play from 2, 5, 7, 11, Sorry!"."""
+    with hands of five "to play from 2, 5, 7, 11, Sorry!"; with doubling before the draw
+    "to go on or double", and "to answer Red's double" by the player answering it."""
+    if config.rules.doubling:
+        from pardon.batch.config import ANSWERING, BEFORE_DRAW, STAGE
+
+        stage = int(games.doubling[STAGE, 0])
+        if stage == BEFORE_DRAW:
+            return "to go on to the draw or double"
+        if stage == ANSWERING:
+            return f"to answer {COLOUR_NAMES[position.turn].capitalize()}'s double"
     if config.rules.hand:
         return f"to play from {', '.join(card_name(card) for card in position.hands[position.turn])}"
     return f"to play a {card_name(int(games.card[0]))}"
@@ -235,7 +240,7 @@ class SorryVectorEnv(VectorEnv):
         self.num_envs = num_envs
         self.opponent, self.seat, self.skip_forced = opponent, seat, flag(skip_forced, "skip_forced")
         self.mask = mask_kind(mask)
-        self.single_observation_space = observation_space(self.config.actions)
+        self.single_observation_space = observation_space(self.config.actions, features(self.config))
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.single_action_space = spaces.Discrete(self.config.actions)
         self.action_space = spaces.MultiDiscrete(np.full(num_envs, self.config.actions))
@@ -260,7 +265,7 @@ class SorryVectorEnv(VectorEnv):
         forced move when those are skipped: one offered lane in ``lanes``)."""
         waiting = np.zeros(games.card.shape, dtype=bool)
         if self.opponent != "self":
-            waiting |= games.turn != self.seat
+            waiting |= decider(self.config, games) != self.seat
         if self.skip_forced:
             waiting |= lanes.sum(axis=0) == 1
         return waiting & (games.winner < 0)
@@ -322,7 +327,7 @@ class SorryVectorEnv(VectorEnv):
                 f"action {int(actions[game])} is not legal in game {game}: "
                 f"legal are {np.flatnonzero(self.lanes[:, game]).tolist()}"
             )
-        mover = self.games.turn.copy()
+        mover = decider(self.config, self.games)  # the player deciding: the mover, or one answering a double
         played, _ = play(self.config, self.games, actions.astype(np.int32))
         games = self._to_learner(draw(self.config, played))
         over = games.winner >= 0
