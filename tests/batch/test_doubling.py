@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pardon.batch.config import ANSWERING, BEFORE_DRAW, CARD_STAGE, OUT, STAGE
+from pardon.batch.config import ANSWERING, BEFORE_DRAW, CARD_STAGE, DOUBLINGS, OUT, STAGE
 from pardon.batch.convert import core_state
 from pardon.batch.doubling import (
     ACCEPT,
@@ -46,11 +46,11 @@ def test_a_turn_begins_before_the_draw_with_a_double_or_going_on() -> None:
     games = new_games(config, np.arange(4, dtype=np.uint32))
     base = card_actions(config)
     assert config.actions == base + 4 == 145
-    assert (games.card == 0).all() and (games.doubling[STAGE] == BEFORE_DRAW).all()
+    assert (games.card == 0).all() and (games.extras[STAGE] == BEFORE_DRAW).all()
     assert legal(config, games) == [base + GO_ON, base + DOUBLE]
     assert [describe_decision(config, action) for action in legal(config, games)] == ["go on to the draw", "double"]
     drawn = decide(config, games, GO_ON)
-    assert (drawn.card > 0).all() and (drawn.doubling[STAGE] == CARD_STAGE).all()
+    assert (drawn.card > 0).all() and (drawn.extras[STAGE] == CARD_STAGE).all()
     assert all(action < base for action in legal(config, drawn))  # the card's moves only
 
 
@@ -59,7 +59,7 @@ def test_a_double_is_answered_in_turn_and_a_player_who_drops_out_plays_no_more()
     games = new_games(config, np.arange(1, dtype=np.uint32))
     mover = int(games.turn[0])
     games = decide(config, games, DOUBLE)
-    assert int(games.doubling[STAGE, 0]) == ANSWERING
+    assert int(games.extras[STAGE, 0]) == ANSWERING
     assert int(decider(config, games)[0]) == (mover + 1) % 3  # the next player answers first
     base = card_actions(config)
     assert legal(config, games) == [base + ACCEPT, base + DROP]
@@ -67,13 +67,13 @@ def test_a_double_is_answered_in_turn_and_a_player_who_drops_out_plays_no_more()
     assert int(decider(config, games)[0]) == (mover + 2) % 3
     games = decide(config, games, ACCEPT)
     assert stake(games).tolist() == [2] and int(games.card[0]) > 0  # accepted: the stake doubles, the card drawn
-    assert int(games.doubling[OUT, 0]) == 1 << (mover + 1) % 3
+    assert int(games.extras[OUT, 0]) == 1 << (mover + 1) % 3
     state = core_state(config, games, 0)
     assert state.position.stake == 2 and state.position.out == (config.seats[(mover + 1) % 3],)
     # the card played, the turn passes over the player who dropped out
     for _ in range(3):
         games, _ = step(config, games, random_moves(config, games))
-        if int(games.doubling[STAGE, 0]) == BEFORE_DRAW:
+        if int(games.extras[STAGE, 0]) == BEFORE_DRAW:
             break
     assert int(games.turn[0]) == (mover + 2) % 3
 
@@ -84,7 +84,7 @@ def test_everybody_dropping_out_ends_the_game_and_the_doubler_scores_5_times_the
     games = decide(config, decide(config, games, DOUBLE), ACCEPT)  # the first answer accepts...
     games = decide(config, games, DROP)  # ...the second drops out: stake 2, play on
     assert (games.winner < 0).all() and stake(games).tolist() == [2, 2]
-    while (games.doubling[STAGE] != BEFORE_DRAW).any():  # to the next turn
+    while (games.extras[STAGE] != BEFORE_DRAW).any():  # to the next turn
         games, _ = step(config, games, random_moves(config, games))
     doubler = games.turn.copy()
     games = decide(config, decide(config, games, DOUBLE), DROP)  # the only one left drops out
@@ -102,9 +102,9 @@ def test_after_a_2_the_player_draws_again_without_a_new_decision() -> None:
     assert twos.size
     after, _ = step(config, games, random_moves(config, games))
     assert (after.turn[twos] == games.turn[twos]).all()
-    assert (after.doubling[STAGE, twos] == CARD_STAGE).all() and (after.card[twos] > 0).all()
+    assert (after.extras[STAGE, twos] == CARD_STAGE).all() and (after.card[twos] > 0).all()
     others = np.setdiff1d(np.arange(200), twos)
-    assert (after.doubling[STAGE, others] == BEFORE_DRAW).all() and (after.card[others] == 0).all()
+    assert (after.extras[STAGE, others] == BEFORE_DRAW).all() and (after.card[others] == 0).all()
 
 
 def test_each_decision_has_its_own_random_bits() -> None:
@@ -135,9 +135,10 @@ def test_a_stake_doubled_on_and_on_plays_on_and_its_points_beyond_int64_are_refu
     games = new_games(config, np.arange(1, dtype=np.uint32))
     for _ in range(MOST_DOUBLINGS + 1):  # the same player doubles, the other accepts, on and on
         games = decide(config, decide(config, games, DOUBLE), ACCEPT)
-        games = games._replace(doubling=games.doubling.copy())
-        games.doubling[STAGE] = BEFORE_DRAW
-    assert int(games.doubling[3, 0]) == MOST_DOUBLINGS + 1 and core_state(config, games, 0).position.stake == 2**57
+        games = games._replace(extras=games.extras.copy())
+        games.extras[STAGE] = BEFORE_DRAW
+    assert int(games.extras[DOUBLINGS, 0]) == MOST_DOUBLINGS + 1
+    assert core_state(config, games, 0).position.stake == 2**57
     finished = games._replace(winner=games.turn.copy())
     with pytest.raises(InvalidError, match="doubled more than 56 times"):
         points(config, finished)

@@ -25,13 +25,15 @@ I8 = np.int8
 I16 = np.int16
 U32 = np.uint32
 
-#: The rows of ``Games.doubling`` (:mod:`pardon.batch.doubling`): the stage of the turn; the
-#: player answering a double (seats after the mover, 1–3; 0 for none); whether a player has
-#: accepted it; how many times the stake has doubled; the seats that dropped out (bit ``s``
-#: for seat ``s``); the decisions without a card made since the last card was played (for the
-#: random player's stream: each decision its own bits).
-STAGE, ANSWERER, ACCEPTED, DOUBLINGS, OUT, DECIDED = range(6)
-DOUBLING_ROWS: Final = 6
+#: The rows of ``Games.extras``: the stage of the turn; the decisions without a card made since
+#: the last card was played (for the random player's stream: each decision its own bits); with
+#: doubling (:mod:`pardon.batch.doubling`) the player answering a double (seats after the
+#: mover, 1–3; 0 for none), whether a player has accepted it, how many times the stake has
+#: doubled, the seats that dropped out (bit ``s`` for seat ``s``); with Fire and Ice
+#: (:mod:`pardon.batch.tokens`) the pawns the Ice and the Fire sit on (``4 * seat + slot``, by
+#: seat, not from the mover; -1 in the centre).
+STAGE, DECIDED, ANSWERER, ACCEPTED, DOUBLINGS, OUT, ICE, FIRE = range(8)
+EXTRA_ROWS: Final = 8
 #: The stages of a turn: the card (drawn, or to be drawn), before the draw (a double, or going
 #: on to the draw), a double being answered.
 CARD_STAGE, BEFORE_DRAW, ANSWERING = range(3)
@@ -331,10 +333,11 @@ class Games(NamedTuple):
     #: With hands of five, ``(players, 11, *batch)`` int8: how many cards of each kind (``CARDS``
     #: order) each seat holds, seat 0 the player to move, as ``pawns``; else ``(0, *batch)``.
     hands: Array
-    #: With doubling, ``(6, *batch)`` int16 (:mod:`pardon.batch.doubling`): the stage of the
-    #: turn, who answers a double, whether one has accepted, the doublings of the stake and
-    #: the seats that dropped out, the decisions made since the last card; else ``(0, *batch)``.
-    doubling: Array
+    #: With doubling or Fire and Ice, ``(8, *batch)`` int16 (rows :data:`STAGE` to :data:`FIRE`):
+    #: the stage of the turn, the decisions made since the last card, who answers a double,
+    #: whether one has accepted, the doublings of the stake, the seats that dropped out, and
+    #: where the Ice and the Fire are; else ``(0, *batch)``.
+    extras: Array
 
 
 class Played(NamedTuple):

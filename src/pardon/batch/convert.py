@@ -81,7 +81,7 @@ def core_position(config: Config, games: Games, index: int) -> Position:
     for colour, hand in core_hands(config, games, index).items():
         position = with_hand(position, colour, hand)
     if config.rules.doubling:
-        doubling = np.asarray(games.doubling)[:, index]
+        doubling = np.asarray(games.extras)[:, index]
         out = tuple(sorted(seats[seat] for seat in range(config.players) if int(doubling[OUT]) >> seat & 1))
         position = position.with_extras(stake=2 ** int(doubling[DOUBLINGS]), out=out)
     return position
@@ -124,7 +124,7 @@ def core_state(config: Config, games: Games, index: int) -> GameState:
 def _doubling_stage(config: Config, games: Games, index: int, state: GameState) -> GameState:
     """``state`` at the batch game's stage of the turn: before the draw, or a double being
     answered (by the player answering and those after it still in, whether one has accepted)."""
-    doubling = np.asarray(games.doubling)[:, index]
+    doubling = np.asarray(games.extras)[:, index]
     stage, accepted = int(doubling[STAGE]), bool(doubling[ACCEPTED])
     if stage == BEFORE_DRAW:
         return state._replace(stage=core_turn.BEFORE_DRAW)

@@ -13,7 +13,7 @@ from pardon.batch.backend import Array, as_int8, column, namespace, select
 from pardon.batch.config import (
     BEFORE_DRAW,
     CARD_STAGE,
-    DOUBLING_ROWS,
+    EXTRA_ROWS,
     I8,
     SEEDS,
     STAGE,
@@ -79,10 +79,11 @@ def new_games(config: Config, seeds: Array) -> Games:
     drawn = xp.zeros(shape, dtype=xp.int32)
     held = (config.players, len(CARDS)) if config.rules.hand else (0,)
     hands = xp.zeros((*held, *shape), dtype=xp.int8)
-    doubling = xp.zeros((DOUBLING_ROWS if config.rules.doubling else 0, *shape), dtype=xp.int16)
-    if config.rules.doubling:  # each turn begins before the draw: a double, or going on
-        doubling = doubling + column(np.array([BEFORE_DRAW, 0, 0, 0, 0, 0]), batch, np.int16)
-    games = Games(pawns, turn, zero8, pack, left, seeds, drawn, zero8 - I8(1), turn, hands, doubling)
+    extras = xp.zeros((EXTRA_ROWS if config.rules.doubling or config.rules.tokens else 0, *shape), dtype=xp.int16)
+    if extras.shape[0]:  # with doubling a turn begins before the draw (a double, or going on); the tokens in the centre
+        first = [BEFORE_DRAW if config.rules.doubling else CARD_STAGE, 0, 0, 0, 0, 0, -1, -1]
+        extras = extras + column(np.array(first), batch, np.int16)
+    games = Games(pawns, turn, zero8, pack, left, seeds, drawn, zero8 - I8(1), turn, hands, extras)
     return _dealt(config, games) if config.rules.hand else draw(config, games)
 
 
@@ -141,8 +142,8 @@ def draw(config: Config, games: Games) -> Games:
     if config.rules.hand:
         return games
     taking = games.winner < 0
-    if config.rules.doubling:  # only at the card: not before the draw, nor while a double is answered
-        taking = taking & (games.doubling[STAGE] == CARD_STAGE)
+    if games.extras.shape[0]:  # only at the card: not before the draw, nor while a double is answered
+        taking = taking & (games.extras[STAGE] == CARD_STAGE)
     _, card, games = take(config, games, taking)
     return games._replace(card=card)
 

@@ -15,7 +15,7 @@ The decisions without a card are four actions after the card's own (``config.act
 ``base+3``  drop out
 ==========  =================================================
 
-``Games.doubling`` holds, per game, the stage of the turn (the card; before the draw; a
+``Games.extras`` holds, per game, the stage of the turn (the card; before the draw; a
 double being answered), the player answering (seats after the mover), whether anybody has
 accepted, how many times the stake has doubled (the stake is 2 to that power) and the seats
 that dropped out.  While a double is answered the decider is not the player to move:
@@ -85,7 +85,7 @@ def describe_decision(config: Config, action: int) -> str:
 
 def stake(games: Games) -> Array:
     """Each game's stake: the points are multiplied by it (2 to the power of its doublings)."""
-    return np.left_shift(np.int64(1), games.doubling[DOUBLINGS].astype(np.int64))
+    return np.left_shift(np.int64(1), games.extras[DOUBLINGS].astype(np.int64))
 
 
 def decider(config: Config, games: Games) -> Array:
@@ -93,23 +93,23 @@ def decider(config: Config, games: Games) -> Array:
     turn = np.asarray(games.turn)
     if not config.rules.doubling:
         return turn
-    answering = (games.doubling[STAGE] == ANSWERING) * games.doubling[ANSWERER]
+    answering = (games.extras[STAGE] == ANSWERING) * games.extras[ANSWERER]
     return ((turn + answering) % config.players).astype(np.int8)
 
 
 def dropped_out(config: Config, games: Games) -> Array:
     """``(players, *batch)`` booleans: the seats (by seat, not from the mover) that dropped out."""
     seats = np.arange(config.players, dtype=np.int8).reshape((-1,) + (1,) * games.card.ndim)
-    return ((games.doubling[OUT][None] >> seats) & 1).astype(bool)
+    return ((games.extras[OUT][None] >> seats) & 1).astype(bool)
 
 
 def choice_counter(config: Config, games: Games) -> Array:
     """The counter of each game's random choice (:func:`~pardon.batch.deal.random_bits`): the
-    cards drawn, and with doubling also the decisions made since the last card was played
+    cards drawn, and with doubling or Fire and Ice also the decisions made since the last card was played
     (several are made between two draws: each gets its own bits)."""
-    if not config.rules.doubling:
+    if not games.extras.shape[0]:
         return games.drawn
-    return games.drawn * 8 + games.doubling[DECIDED].astype(np.int32)
+    return games.drawn * 8 + games.extras[DECIDED].astype(np.int32)
 
 
 def _numpy_only(games: Games) -> None:
@@ -123,7 +123,7 @@ def doubling_lanes(config: Config, games: Games) -> Array:
     from pardon.batch.legal import play_lanes
 
     _numpy_only(games)
-    stage = games.doubling[STAGE]
+    stage = games.extras[STAGE]
     playing = games.winner < 0
     lanes = np.asarray(play_lanes(config, games)) & (stage == CARD_STAGE)[None]
     return np.concatenate([lanes, _decision_lanes(stage, playing)])
@@ -143,7 +143,7 @@ def doubling_distinct_lanes(config: Config, games: Games, lanes: Array | None = 
         lanes = doubling_lanes(config, games)
     base = card_actions(config)
     played = np.asarray(play_distinct_lanes(config, games, lanes[:base]))
-    return np.concatenate([played & (games.doubling[STAGE] == CARD_STAGE)[None], lanes[base:]])
+    return np.concatenate([played & (games.extras[STAGE] == CARD_STAGE)[None], lanes[base:]])
 
 
 def play_doubling(config: Config, games: Games, actions: Array, advance: bool = True) -> tuple[Games, Played]:
@@ -159,7 +159,7 @@ def play_doubling(config: Config, games: Games, actions: Array, advance: bool = 
         return _on_one_axis(config, games, index, advance)
     base = card_actions(config)
     playing = games.winner < 0
-    stage = games.doubling[STAGE]
+    stage = games.extras[STAGE]
     fields = [np.array(field, copy=True) for field in games]
     after = Games(*fields)
     zeros = np.zeros(games.card.shape, dtype=np.int8)
@@ -196,15 +196,15 @@ def _play_card(
     if advance:
         mover = some.turn
         for _ in range(config.players - 1):  # pass over the seats that dropped out
-            out = ((moved.doubling[OUT] >> moved.turn) & 1).astype(bool) & (moved.winner < 0)
+            out = ((moved.extras[OUT] >> moved.turn) & 1).astype(bool) & (moved.winner < 0)
             if not out.any():
                 break
             moved = _passed_on(config, moved, out)
         new_turn = (moved.turn != mover) & (moved.winner < 0)
-        doubling = moved.doubling.copy()
+        doubling = moved.extras.copy()
         doubling[STAGE] = np.where(new_turn, BEFORE_DRAW, doubling[STAGE])
         doubling[DECIDED] = doubling[ACCEPTED] = 0
-        moved = moved._replace(doubling=doubling, card=np.where(new_turn, I8(0), moved.card))
+        moved = moved._replace(extras=doubling, card=np.where(new_turn, I8(0), moved.card))
     for whole, part in zip(after, moved, strict=True):
         whole[..., rows] = part
     for whole, part in zip(played, what, strict=True):
@@ -213,7 +213,7 @@ def _play_card(
 
 def _decide(config: Config, after: Games, rows: Array, decision: Array) -> None:
     """The games of ``rows`` (in ``after``, changed in place) make their decision."""
-    doubling = after.doubling[:, rows]
+    doubling = after.extras[:, rows]
     stage, answerer = doubling[STAGE], doubling[ANSWERER]
     turn = after.turn[rows]
     out = doubling[OUT]
@@ -241,6 +241,6 @@ def _decide(config: Config, after: Games, rows: Array, decision: Array) -> None:
     doubling[DOUBLINGS] = doubling[DOUBLINGS] + taken
     doubling[OUT] = out
     doubling[DECIDED] = doubling[DECIDED] + 1
-    after.doubling[:, rows] = doubling
+    after.extras[:, rows] = doubling
     nobody = done & (accepted == 0)  # everybody dropped out: the doubler wins
     after.winner[rows] = np.where(nobody, turn, after.winner[rows])

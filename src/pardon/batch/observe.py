@@ -123,7 +123,7 @@ def _doubling_planes(config: Config, games: Games, observer: int) -> Array:
     from pardon.batch.config import ACCEPTED, DOUBLINGS, OUT, STAGE
     from pardon.batch.doubling import decider
 
-    doubling = games.doubling
+    doubling = games.extras
     players = config.players
     stage = doubling[STAGE][None] == column(np.arange(3), 1)  # (3, count)
     observer_seat = (games.turn + observer) % players

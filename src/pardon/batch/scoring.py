@@ -90,7 +90,7 @@ def _staked(config: Config, games: Games, scores: Array, home: Array, seat: Arra
     from pardon.batch.config import DOUBLINGS
     from pardon.batch.doubling import MOST_DOUBLINGS, dropped_out, stake
 
-    if (games.doubling[DOUBLINGS] > MOST_DOUBLINGS).any():
+    if (games.extras[DOUBLINGS] > MOST_DOUBLINGS).any():
         raise InvalidError(
             f"the points of a stake doubled more than {MOST_DOUBLINGS} times are beyond the batch engine"
         )

@@ -99,7 +99,7 @@ def to_play(config: Config, games: Games, position: Position) -> str:
     if config.rules.doubling:
         from pardon.batch.config import ANSWERING, BEFORE_DRAW, STAGE
 
-        stage = int(games.doubling[STAGE, 0])
+        stage = int(games.extras[STAGE, 0])
         if stage == BEFORE_DRAW:
             return "to go on to the draw or double"
         if stage == ANSWERING:
