@@ -41,6 +41,9 @@ CASES = [
     ("classic-1939(scoring=1939,doubling=true)", 4, 100),
     ("partners(scoring=1939,doubling=true)", 4, 60),
     ("classic(scoring=1939,doubling=true,hand=5)", 3, 60),
+    ("modern", 2, 60),  # Fire and Ice
+    ("modern", 4, 20),
+    ("classic(tokens=true,draw_again_on_2=true)", 3, 20),
 ]
 
 

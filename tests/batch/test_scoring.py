@@ -2,7 +2,7 @@
 :func:`~pardon.batch.engine.points` equal the core's :func:`~pardon.core.scoring.points_of`
 for the same final position, on many finished games and on positions made for each bonus;
 the cross-check compares them; JAX gives NumPy's; simulations write them as the core's do;
-rules with Fire and Ice are still refused (doubling: tests/batch/test_doubling.py)."""
+Fire and Ice with hands of five are still refused (doubling: tests/batch/test_doubling.py)."""
 
 from __future__ import annotations
 

@@ -98,7 +98,7 @@ def test_a_run_kept_while_random_chose_among_actions_is_not_resumed(
     ("arguments", "message"),
     [
         (["--bots", "mcts"], "plays the computer players random and greedy"),
-        (["--rules", "modern"], "does not play Fire and Ice"),
+        (["--rules", "modern(hand=5)"], "does not play Fire and Ice with hands of five"),
         (["--jobs", "2"], "plays its games in one process"),
     ],
 )

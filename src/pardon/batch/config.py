@@ -18,7 +18,7 @@ from pardon.batch.backend import Array, namespace
 from pardon.core.board import FIRST_TRACK, HOME, LAST_TRACK, START, START_EXIT
 from pardon.core.cards import CARDS, DECKS, SORRY
 from pardon.core.errors import InvalidError, whole_number
-from pardon.core.rules import Rules, parse_rules, to_text
+from pardon.core.rules import Rules, parse_rules
 from pardon.core.state import seats_for
 
 I8 = np.int8
@@ -78,7 +78,7 @@ class Config:
     split 7 between two pawns: :mod:`pardon.batch.partners`); and the solo challenge
     (``solo``: one player, the core's solo colour, red, alone on the board: its games'
     ``drawn`` is the challenge's count); doubling with Point Scoring (``doubling=true``:
-    :mod:`pardon.batch.doubling`).  Not Fire and Ice.
+    :mod:`pardon.batch.doubling`); Fire and Ice (``modern``: :mod:`pardon.batch.tokens`).
     """
 
     rules: Rules
@@ -113,7 +113,12 @@ class Config:
         """How many actions the games' moves are numbered among: 141 (:mod:`pardon.batch.actions`),
         with hands of five 11 × 141, one block of 141 per kind of card played from the hand
         (:mod:`pardon.batch.hands`), with partners 474 (:mod:`pardon.batch.partners`); with
-        doubling 4 more, the decisions without a card (:mod:`pardon.batch.doubling`)."""
+        doubling 4 more, the decisions without a card (:mod:`pardon.batch.doubling`); with Fire
+        and Ice 1,107 (:mod:`pardon.batch.tokens`)."""
+        if self.rules.tokens:
+            from pardon.batch.tokens import TOKEN_ACTIONS
+
+            return TOKEN_ACTIONS
         if self.rules.partners:
             from pardon.batch.partners import TEAM_ACTIONS
 
@@ -152,14 +157,10 @@ def check_rules(rules: Rules) -> Rules:
         from pardon.batch.partners import check_team_rules
 
         check_team_rules(rules)
-    unplayed = [(rules.tokens, "Fire and Ice")]
-    for present, what in unplayed:
-        if present:
-            raise InvalidError(
-                f"the batch engine does not play {what} (rules {to_text(rules)}): it plays classic and "
-                "modern-no-tokens with any deck, pawns and leaving-Start options, hands of five, partners, "
-                "scoring 1939 (with doubling) or 1992, and the solo challenge"
-            )
+    if rules.tokens:
+        from pardon.batch.tokens import check_token_rules
+
+        check_token_rules(rules)
     return rules
 
 

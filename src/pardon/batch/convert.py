@@ -20,16 +20,29 @@ from typing import Any
 import numpy as np
 
 from pardon.batch.actions import ACTIONS
-from pardon.batch.config import ACCEPTED, ANSWERER, ANSWERING, BEFORE_DRAW, DECISIONS, DOUBLINGS, OUT, STAGE
+from pardon.batch.config import (
+    ACCEPTED,
+    ANSWERER,
+    ANSWERING,
+    BEFORE_DRAW,
+    DECISIONS,
+    DOUBLINGS,
+    FIRE,
+    ICE,
+    OUT,
+    STAGE,
+)
 from pardon.batch.doubling import ACCEPT as ACCEPT_LANE
 from pardon.batch.doubling import DECISION_NAMES, GO_ON
 from pardon.batch.doubling import DOUBLE as DOUBLE_LANE
 from pardon.batch.doubling import DROP as DROP_LANE
 from pardon.batch.engine import Config, Games, legal_lanes, play
+from pardon.batch.tokens import FIRE_JUMP
+from pardon.batch.tokens import GO_ON as GO_ON_TOKENS
 from pardon.core import turn as core_turn
 from pardon.core.cards import CARDS, DECKS, NO_CARD, Pack
 from pardon.core.hands import with_hand
-from pardon.core.moves import ACCEPT, DOUBLE, DROP, Move
+from pardon.core.moves import ACCEPT, DOUBLE, DROP, STEP, Move
 from pardon.core.state import Position
 from pardon.core.turn import GameState
 
@@ -84,7 +97,21 @@ def core_position(config: Config, games: Games, index: int) -> Position:
         doubling = np.asarray(games.extras)[:, index]
         out = tuple(sorted(seats[seat] for seat in range(config.players) if int(doubling[OUT]) >> seat & 1))
         position = position.with_extras(stake=2 ** int(doubling[DOUBLINGS]), out=out)
+    if config.rules.tokens:
+        extras = np.asarray(games.extras)[:, index]
+        ice, fire = (_token(config, games, index, int(extras[row])) for row in (ICE, FIRE))
+        position = position.with_extras(ice=ice, fire=fire)
     return position
+
+
+def _token(config: Config, games: Games, index: int, at: int) -> tuple[int, int] | None:
+    """A token's pawn (``4 * seat + slot``, -1 for the centre) as the core names it: its colour
+    and its distance."""
+    if at < 0:
+        return None
+    seat, slot = divmod(at, 4)
+    relative = (seat - int(games.turn[index])) % config.players
+    return config.seats[seat], int(np.asarray(games.pawns)[relative, slot, index])
 
 
 def core_hands(config: Config, games: Games, index: int) -> dict[int, tuple[int, ...]]:
@@ -118,7 +145,7 @@ def core_state(config: Config, games: Games, index: int) -> GameState:
     held = [card for hand in core_hands(config, games, index).values() for card in hand]
     pack = Pack(pile, _discards(config, (*pile, *held), card), 1)
     state = GameState(position, pack, int(games.seed[index]), card if card else None)
-    return _doubling_stage(config, games, index, state) if config.rules.doubling else state
+    return _doubling_stage(config, games, index, state) if np.asarray(games.extras).shape[0] else state
 
 
 def _doubling_stage(config: Config, games: Games, index: int, state: GameState) -> GameState:
@@ -126,6 +153,8 @@ def _doubling_stage(config: Config, games: Games, index: int, state: GameState) 
     answered (by the player answering and those after it still in, whether one has accepted)."""
     doubling = np.asarray(games.extras)[:, index]
     stage, accepted = int(doubling[STAGE]), bool(doubling[ACCEPTED])
+    if config.rules.tokens:  # before the draw: the Fire pawn's move, or going on
+        return state._replace(stage=core_turn.BEFORE_DRAW) if stage == BEFORE_DRAW else state
     if stage == BEFORE_DRAW:
         return state._replace(stage=core_turn.BEFORE_DRAW)
     if stage != ANSWERING:  # at the card: a double accepted this turn is remembered
@@ -161,24 +190,45 @@ def outcomes(config: Config, games: Games, lanes: Any | None = None) -> dict[tup
         return {}
     after, _ = play(config, games_at(games, rows), actions.astype(np.int32))
     found: dict[tuple[int, int], Any] = {}
-    decisions = config.actions - DECISIONS if config.rules.doubling else config.actions
     for place, (row, action) in enumerate(zip(rows.tolist(), actions.tolist(), strict=True)):
-        if action >= decisions:  # a decision without a card: named, the pawns where they were
-            found[row, action] = DECISION_NAMES[action - decisions]
+        named = _decision_name(config, action)
+        if named is not None:  # a decision without a card: named
+            found[row, action] = named
             continue
-        key = position_key(core_position(config, after, place))
+        position = core_position(config, after, place)
+        key: Any = position_key(position)
+        if config.rules.tokens:
+            key = (key, position.ice, position.fire)
         found[row, action] = (CARDS[action // ACTIONS], key) if config.rules.hand else key
     return found
 
 
+#: The Fire pawn's move before the draw, as a decision is named.
+FIRE_JUMP_NAME = "move the Fire pawn"
+
+
+def _decision_name(config: Config, action: int) -> str | None:
+    """The name of a decision without a card (doubling's, the Fire pawn's before the draw),
+    else None."""
+    if config.rules.tokens:
+        return {GO_ON_TOKENS: DECISION_NAMES[GO_ON], FIRE_JUMP: FIRE_JUMP_NAME}.get(action)
+    decisions = config.actions - DECISIONS if config.rules.doubling else config.actions
+    return DECISION_NAMES[action - decisions] if action >= decisions else None
+
+
 def move_key(config: Config, move: Move) -> Any:
     """What a core move is compared by: its result's :func:`position_key`, and with hands of
-    five the card played from the hand (each card leaves a different hand); a decision
-    without a card (doubling) by its name."""
+    five the card played from the hand (each card leaves a different hand), with Fire and
+    Ice where the tokens are; a decision without a card (doubling's, the Fire pawn's before
+    the draw) by its name."""
     if move.card == NO_CARD:
         kind = move.actions[0].kind if move.actions else None
+        if kind == STEP:  # the Fire pawn's move before the draw
+            return FIRE_JUMP_NAME
         return DECISION_NAMES[{None: GO_ON, DOUBLE: DOUBLE_LANE, ACCEPT: ACCEPT_LANE, DROP: DROP_LANE}[kind]]
-    key = position_key(move.result)
+    key: Any = position_key(move.result)
+    if config.rules.tokens:
+        key = (key, move.result.ice, move.result.fire)
     return (move.card, key) if config.rules.hand else key
 
 

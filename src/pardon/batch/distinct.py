@@ -499,6 +499,10 @@ def distinct_lanes(config: Config, games: Games, lanes: Array | None = None) -> 
         from pardon.batch.doubling import doubling_distinct_lanes
 
         return doubling_distinct_lanes(config, games, lanes)
+    if config.rules.tokens:
+        from pardon.batch.tokens import token_distinct_lanes
+
+        return token_distinct_lanes(config, games, lanes)
     return play_distinct_lanes(config, games, lanes)
 
 

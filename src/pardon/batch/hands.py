@@ -63,6 +63,10 @@ def describe_move(config: Config, action: int) -> str:
     """An action of ``config``'s games in words (:func:`~pardon.batch.actions.describe_action`,
     with hands of five :func:`describe_hand_action`, with partners
     :func:`~pardon.batch.partners.describe_team_action`; with doubling a decision by its name)."""
+    if config.rules.tokens:
+        from pardon.batch.tokens import describe_token_action
+
+        return describe_token_action(action)
     if config.rules.doubling and action >= config.actions - DECISIONS:
         from pardon.batch.doubling import DECISION_NAMES
 

@@ -84,8 +84,9 @@ class SorryJax:
                 f"SorryJax does not play hands of five (rules {rules}): pardon.batch plays them on JAX, "
                 "and pardon.env's environments offer them"
             )
-        if self.config.rules.doubling:
-            raise InvalidError(f"SorryJax does not play doubling (rules {rules}): pardon.batch plays it with NumPy")
+        for present, what in ((self.config.rules.doubling, "doubling"), (self.config.rules.tokens, "Fire and Ice")):
+            if present:
+                raise InvalidError(f"SorryJax does not play {what} (rules {rules}): pardon.batch plays it with NumPy")
         if self.config.rules.partners:
             raise InvalidError(
                 f"SorryJax does not play the partners game (rules {rules}): pardon.batch plays it with NumPy, "

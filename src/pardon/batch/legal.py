@@ -167,11 +167,16 @@ def _split_masks_of(lanes: Array) -> Array:
 def legal_lanes(config: Config, games: Games) -> Array:
     """``(config.actions, *batch)`` booleans: which actions each game's player to decide may
     take: its card's (:func:`play_lanes`), and with doubling the decisions without a card
-    (:func:`~pardon.batch.doubling.doubling_lanes`)."""
+    (:func:`~pardon.batch.doubling.doubling_lanes`); with Fire and Ice the tokens' too
+    (:func:`~pardon.batch.tokens.token_lanes`)."""
     if config.rules.doubling:
         from pardon.batch.doubling import doubling_lanes
 
         return doubling_lanes(config, games)
+    if config.rules.tokens:
+        from pardon.batch.tokens import token_lanes
+
+        return token_lanes(config, games)
     return play_lanes(config, games)
 
 

@@ -54,8 +54,17 @@ FEATURES: Final = PACK.stop
 DOUBLING: Final = slice(FEATURES, FEATURES + 10)
 
 
+#: With Fire and Ice, 33 numbers more: the pawn the Ice sits on and the pawn the Fire sits on
+#: (each a one-hot over the 4 × 4 pawns, players counted clockwise from the observer, as in
+#: ``pawns``; zeros in the centre), and whether the turn is before the draw (the Fire pawn may move).
+TOKENS: Final = slice(FEATURES, FEATURES + 2 * SEATS * SLOTS + 1)
+
+
 def features(config: Config) -> int:
-    """How many numbers an observation of ``config``'s games has: 1,098, or 1,108 with doubling."""
+    """How many numbers an observation of ``config``'s games has: 1,098, or 1,108 with doubling,
+    1,131 with Fire and Ice."""
+    if config.rules.tokens:
+        return TOKENS.stop
     return DOUBLING.stop if config.rules.doubling else FEATURES
 
 
@@ -82,7 +91,7 @@ def locations(config: Config, games: Games, observer: int = 0) -> Array:
 def observe(config: Config, games: Games, observer: int = 0) -> Array:
     """``(batch, 1098)`` float32 observations of a batch with one axis of games (or
     ``(1098,)`` for a single game) from ``observer`` seats after the player to move (1,108
-    numbers with doubling: :func:`features`)."""
+    numbers with doubling, 1,131 with Fire and Ice: :func:`features`)."""
     xp = namespace(games.pawns)
     single = games.card.ndim == 0
     if single:
@@ -108,6 +117,8 @@ def observe(config: Config, games: Games, observer: int = 0) -> Array:
             out[:, PACK] = (games.pack.astype(np.float32) / column(table.deck, 1, dtype=np.float32)).T
         if config.rules.doubling:
             out[:, DOUBLING] = _doubling_planes(config, games, observer)
+        if config.rules.tokens:
+            out[:, TOKENS] = _token_planes(config, games, observer)
     else:
         ones, pack = entries(config, games, observer)
         mover = xp.full((1, count), TURN.start + (-observer) % config.players, dtype=xp.int32)
@@ -133,6 +144,24 @@ def _doubling_planes(config: Config, games: Games, observer: int) -> Array:
     out = ((doubling[OUT][None] >> seats) & 1).astype(bool) & (column(np.arange(SEATS), 1) < players)
     planes = [stage, decides[None], stake[None], (doubling[ACCEPTED] > 0)[None], out]
     return np.concatenate([plane.astype(np.float32) for plane in planes]).T
+
+
+def _token_planes(config: Config, games: Games, observer: int) -> Array:
+    """With Fire and Ice, ``(count, 33)``: where the Ice and the Fire sit (one-hots over the
+    pawns, players counted from the observer), and whether the turn is before the draw."""
+    from pardon.batch.config import BEFORE_DRAW, FIRE, ICE, STAGE
+
+    count = games.card.shape[0]
+    planes = np.zeros((count, 2 * SEATS * SLOTS + 1), dtype=np.float32)
+    observer_seat = (games.turn.astype(np.int32) + observer) % config.players
+    for plane, row in enumerate((ICE, FIRE)):
+        at = games.extras[row].astype(np.int32)
+        seat = (at // SLOTS - observer_seat) % config.players
+        column_of = plane * SEATS * SLOTS + seat * SLOTS + at % SLOTS
+        placed = np.flatnonzero(at >= 0)
+        planes[placed, column_of[placed]] = 1.0
+    planes[:, -1] = games.extras[STAGE] == BEFORE_DRAW
+    return planes
 
 
 def _hand_planes(config: Config, games: Games, observer: int) -> tuple[Array, Array]:

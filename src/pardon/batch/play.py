@@ -195,6 +195,10 @@ def play(config: Config, games: Games, actions: Array, advance: bool = True) -> 
         from pardon.batch.doubling import play_doubling
 
         return play_doubling(config, games, actions, advance)
+    if config.rules.tokens:
+        from pardon.batch.tokens import play_tokens
+
+        return play_tokens(config, games, actions, advance)
     return play_move(config, games, actions, advance)
 
 

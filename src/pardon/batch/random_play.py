@@ -96,7 +96,7 @@ def _random_choice(config: Config, games: Games, distinct: bool) -> Array:
     """:func:`random_moves` (``distinct``) or :func:`random_actions`."""
     xp = namespace(games.pawns)
     bits = random_bits(games.seed, choice_counter(config, games), STREAM_CHOICE)
-    if not _is_fast(xp, games.card) or config.rules.hand or config.rules.partners or config.rules.doubling:
+    if not _is_fast(xp, games.card) or config.rules.hand or config.rules.partners or games.extras.shape[0]:
         lanes = distinct_lanes(config, games) if distinct else legal_lanes(config, games)
         return choose_uniform(lanes, bits)
     table = tables(config)

@@ -139,6 +139,8 @@ def cross_check(config: Config, seeds: Iterable[int]) -> Report:
                 _check_hands(where, config, after, index, state, move.result.hands[mover], mover, taken)
             if config.rules.doubling:
                 _check_doubling(where, config, after, index, state)
+            if config.rules.tokens:
+                _check_tokens(where, config, after, index, state)
             states[index] = state
             decisions += 1
             compared += len(by_game[index])
@@ -240,7 +242,7 @@ def _core_draw(config: Config, games: Games, index: int, state: GameState, seeds
     if config.rules.hand:
         return _core_hands(config, games, index, state)
     card = int(games.card[index])
-    if config.rules.doubling and not awaiting_draw(config.rules, state):
+    if np.asarray(games.extras).shape[0] and not awaiting_draw(config.rules, state):
         if card:
             raise MismatchError(f"game of seed {int(seeds[index])}: the batch drew a {card} where the core draws none")
         return state
@@ -261,6 +263,16 @@ def _check_doubling(where: str, config: Config, games: Games, index: int, state:
         raise MismatchError(f"{where}: stake, out and stage are {mine} in the batch, {core} in the core")
 
 
+def _check_tokens(where: str, config: Config, games: Games, index: int, state: GameState) -> None:
+    """Fire and Ice, after a move: the tokens' pawns and the stage of the turn (before the
+    draw where the Fire pawn may move) are the core's."""
+    batch = core_state(config, games, index)
+    mine = (batch.position.ice, batch.position.fire, batch.stage)
+    core = (state.position.ice, state.position.fire, state.stage)
+    if mine != core:
+        raise MismatchError(f"{where}: Ice, Fire and stage are {mine} in the batch, {core} in the core")
+
+
 def _core_hands(config: Config, games: Games, index: int, state: GameState) -> GameState:
     """``state`` holding the batch game's hands and pack: the cards in the pack, the hands and
     the discards make the deck."""
@@ -276,7 +288,7 @@ def _describe_sets(where: str, config: Config, games: Games, index: int, mine: s
     position = core_position(config, games, index)
     return (
         f"{where}: position {position} with card {int(games.card[index])}: "
-        f"only the batch reaches {sorted(mine - core)}; only the core reaches {sorted(core - mine)}"
+        f"only the batch reaches {sorted(mine - core, key=repr)}; only the core reaches {sorted(core - mine, key=repr)}"
     )
 
 

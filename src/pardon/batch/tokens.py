@@ -1,0 +1,456 @@
+"""Fire and Ice in the batch engine (docs/rules.md: "The 2013 edition"; the core's
+:mod:`pardon.core.tokens`), as in the ``modern`` preset.
+
+* **Ice**: a 1 first puts the Ice on an opponent's pawn on the track (compulsory; back to the
+  centre when there is none).  The iced pawn cannot move or be moved, bumped, switched, hit by
+  a Sorry! or swept off by a slide, and no pawn may land on its square (a slide passing over it
+  leaves it there; one that would end on it is not allowed).
+* **Fire**: a 2 may first put the Fire on one of the player's pawns out of Start and not Home.
+  Before drawing, the owner of the Fire pawn may move it forward to the next corner strictly
+  ahead, bumping an opponent there.  When the Fire pawn comes Home its owner may send one other
+  pawn of the track or the Safety Zone straight Home; the Fire returns to the centre, as it does
+  when its pawn is sent to Start.
+
+A token sits on a pawn named by its seat and slot (``Games.extras`` rows ``ICE`` and ``FIRE``;
+a pawn keeps its slot all game, so a token follows its pawn).  An action is one of 1,107
+(``config.actions``):
+
+=============  ===========================================================================
+0–140          the card's move (:mod:`pardon.batch.actions`), no token placed (a 1 with no
+               opponent on the track: the Ice goes back to the centre)
+141–200        a 1: the Ice on the pawn ``t`` (``4 (o - 1) + s``: slot s of the player o
+               seats on), then ``m`` (0 the pass, 1–4 slot m - 1 forward):
+               ``141 + 5 t + m``
+201–220        a 2: the Fire on the player's slot ``f``, then ``m``: ``201 + 5 f + m``
+221–1104       one of those 221 moves ``u`` that brings the Fire pawn Home, then the
+               player's slot ``b`` straight Home: ``221 + 4 u + b`` (``u`` alone: no pawn sent)
+1105, 1106     before the draw: go on to the draw; move the Fire pawn to the next corner
+=============  ===========================================================================
+
+Fire and Ice are worked out with NumPy (not JAX), by making every candidate move with the
+classic rules and keeping those the tokens allow, as the core does; its distinct moves by
+comparing what the legal moves make, tokens included.  Fire and Ice are played without
+doubling and without hands of five in the batch.
+
+>>> import numpy as np
+>>> from pardon.batch.engine import Config, new_games, random_moves, step
+>>> config = Config.parse("modern", 2)
+>>> games = new_games(config, np.arange(4, dtype=np.uint32))
+>>> config.actions, describe_token_action(141 + 5 * 2 + 1)
+(1107, 'put the Ice on slot 2 of the next player, then: move slot 0')
+>>> while (games.winner < 0).any():
+...     games, _ = step(config, games, random_moves(config, games))
+>>> games.winner.tolist(), games.drawn.tolist()  # the same seeds, the same games
+([1, 1, 0, 1], [176, 124, 145, 116])
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import numpy as np
+
+from pardon.batch.actions import ACTIONS, DECODED, OPPONENTS, SLOTS, describe_action
+from pardon.batch.backend import Array, is_numpy, namespace
+from pardon.batch.config import (
+    BEFORE_DRAW,
+    CARD_STAGE,
+    DECIDED,
+    FIRE,
+    I8,
+    ICE,
+    STAGE,
+    Config,
+    Games,
+    Played,
+    Tables,
+    tables,
+)
+from pardon.batch.squares import _on_track, _relative_squares, _sides, _square, _wrapped
+from pardon.core.board import FIRST_TRACK, HOME, START
+from pardon.core.errors import InvalidError
+from pardon.core.rules import Rules
+
+CENTRE: Final = -1
+#: A token's move: the pass, or one of the four pawns forward (a 1's and a 2's moves).
+PER_TOKEN: Final = 1 + SLOTS
+ICE_BLOCK: Final = ACTIONS  # 141
+ICE_TARGETS: Final = OPPONENTS * SLOTS  # 12
+FIRE_BLOCK: Final = ICE_BLOCK + ICE_TARGETS * PER_TOKEN  # 201
+#: The moves without a pawn sent straight Home (each may have up to four with one).
+MOVES: Final = FIRE_BLOCK + SLOTS * PER_TOKEN  # 221
+BONUS_BLOCK: Final = MOVES
+GO_ON: Final = BONUS_BLOCK + MOVES * SLOTS  # 1105
+FIRE_JUMP: Final = GO_ON + 1
+TOKEN_ACTIONS: Final = FIRE_JUMP + 1  # 1107
+_KIND, _SLOT, _SECOND, _PART, _OPPONENT, _TARGET = range(6)
+_MOVE_KIND, _BACK1_KIND, _SPLIT_KIND, _SWITCH_KIND, _SORRY_KIND = 1, 2, 3, 4, 5
+
+
+def _decode_moves() -> np.ndarray:
+    """``(3, 221)``: each move's Ice target (-1: none), Fire slot (-1: none) and card action."""
+    table = np.full((3, MOVES), -1, dtype=np.int16)
+    table[2, :ACTIONS] = np.arange(ACTIONS)
+    for lane in range(ICE_BLOCK, FIRE_BLOCK):
+        table[0, lane], table[2, lane] = divmod(lane - ICE_BLOCK, PER_TOKEN)
+    for lane in range(FIRE_BLOCK, MOVES):
+        table[1, lane], table[2, lane] = divmod(lane - FIRE_BLOCK, PER_TOKEN)
+    return table
+
+
+_MOVE_OF: Final = _decode_moves()
+
+
+def describe_token_action(action: int) -> str:
+    """A Fire and Ice game's action in words."""
+    if not 0 <= action < TOKEN_ACTIONS:
+        raise ValueError(f"no action {action}: with Fire and Ice actions are numbered 0 to {TOKEN_ACTIONS - 1}")
+    if action == GO_ON:
+        return "go on to the draw"
+    if action == FIRE_JUMP:
+        return "move the Fire pawn to the next corner"
+    move, bonus = (action, -1) if action < MOVES else divmod(action - BONUS_BLOCK, SLOTS)
+    target, fire, card_action = (int(value) for value in _MOVE_OF[:, move])
+    said = describe_action(card_action)
+    if target >= 0:
+        opponent, slot = divmod(target, SLOTS)
+        whose = "the next player" if opponent == 0 else f"the player {opponent + 1} seats on"
+        said = f"put the Ice on slot {slot} of {whose}, then: {said}"
+    elif fire >= 0:
+        said = f"put the Fire on slot {fire}, then: {said}"
+    return said if bonus < 0 else f"{said}; then slot {bonus} straight Home"
+
+
+def check_token_rules(rules: Rules) -> None:
+    """InvalidError for what the batch's Fire and Ice do not play with."""
+    for present, what in ((rules.doubling, "doubling"), (rules.hand, "hands of five")):
+        if present:
+            raise InvalidError(f"the batch engine does not play Fire and Ice with {what}")
+
+
+def _numpy_only(games: Games) -> None:
+    if not is_numpy(namespace(games.pawns)):
+        raise InvalidError("the batch engine plays Fire and Ice with NumPy arrays, not JAX's")
+
+
+# --- where the tokens are ------------------------------------------------------------------
+
+
+def token_pawn(config: Config, games: Games, row: int) -> tuple[Array, Array]:
+    """The pawn a token (``row``: ``ICE`` or ``FIRE``) sits on, as its seat counted from the
+    player to move and its slot; -1 and -1 in the centre."""
+    at = games.extras[row].astype(np.int32)
+    seat = np.where(at >= 0, (at // SLOTS - games.turn) % config.players, -1)
+    return seat, np.where(at >= 0, at % SLOTS, -1)
+
+
+def _marked(config: Config, seat: Array, slot: Array) -> Array:
+    """``(players, 4, n)``: the one pawn of ``seat`` and ``slot`` (none where -1)."""
+    seats = np.arange(config.players)[:, None, None]
+    slots = np.arange(SLOTS)[None, :, None]
+    return (seats == seat[None, None]) & (slots == slot[None, None]) & (seat >= 0)[None, None]
+
+
+def _absolute(config: Config, games: Games, seat: Array, slot: Array) -> Array:
+    """A pawn of ``seat`` (counted from the player to move) and ``slot`` as a token's row value."""
+    return np.where(seat >= 0, ((games.turn + seat) % config.players) * SLOTS + slot, CENTRE).astype(np.int16)
+
+
+# --- the moves ------------------------------------------------------------------------------
+
+
+def _made(config: Config, games: Games, move: Array, bonus: Array) -> tuple[Games, Played, Array, Array]:
+    """Each game's ``move`` (0–220) and ``bonus`` slot (-1: none) made, the turn not passed
+    on: the games after it (tokens placed and followed), what it did, whether the tokens allow
+    it, and ``(4, n)`` which other pawns may go straight Home (where it brings the Fire pawn Home)."""
+    from pardon.batch.play import _pick, play_card
+
+    target, fire_slot, action = (np.take(_MOVE_OF[row], move).astype(np.int32) for row in range(3))
+    card = games.card
+    ice_seat, ice_slot = token_pawn(config, games, ICE)
+    placing = card == 1
+    ice_seat = np.where(placing, np.where(target >= 0, target // SLOTS + 1, -1), ice_seat)
+    ice_slot = np.where(placing, np.where(target >= 0, target % SLOTS, -1), ice_slot)
+    fire_seat, fire_pawn = token_pawn(config, games, FIRE)
+    fire_seat = np.where(fire_slot >= 0, 0, fire_seat)
+    fire_pawn = np.where(fire_slot >= 0, fire_slot, fire_pawn)
+    iced = _marked(config, ice_seat, ice_slot)
+    allowed = ~_touches(config, games, action, iced)
+    after, played = play_card(config, games, action, advance=False)
+    pawns: Array = after.pawns
+    swept = iced & (pawns == START) & (games.pawns != START)  # a slide swept the iced pawn: it stays
+    pawns = np.asarray(np.where(swept, games.pawns, pawns))
+    bumps = played.bumps - swept.reshape((-1, swept.shape[-1])).sum(axis=0).astype(np.int8)
+    allowed &= ~_taken_twice(config, games, pawns, iced)
+    fire = _marked(config, fire_seat, fire_pawn)
+    fire_at = _pick(pawns.reshape((-1, pawns.shape[-1])), fire.reshape((-1, pawns.shape[-1])))
+    fire_home = (fire_seat == 0) & (fire_at == HOME)
+    fire_gone = (fire_seat >= 0) & ((fire_at == START) | (fire_at == HOME))
+    won = (pawns[0] == HOME).all(axis=0)
+    own = pawns[0]
+    eligible = fire_home & ~won & (own > HOME) & (own < START) & ~iced[0]
+    sent = (np.arange(SLOTS)[:, None] == bonus[None]) & eligible
+    allowed &= (bonus < 0) | sent.any(axis=0)
+    pawns = pawns.copy()
+    pawns[0] = np.where(sent, I8(HOME), own)
+    extras = games.extras.copy()
+    extras[ICE] = _absolute(config, games, ice_seat, ice_slot)
+    extras[FIRE] = np.where(fire_gone, CENTRE, _absolute(config, games, fire_seat, fire_pawn))
+    moved = games._replace(pawns=pawns, extras=extras)
+    return moved, played._replace(bumps=bumps), allowed, eligible
+
+
+def _touches(config: Config, games: Games, action: Array, iced: Array) -> Array:
+    """Whether ``action`` moves the iced pawn, acts on it (a switch, a Sorry!), or lands a pawn
+    on its square (each part of a split 7), which is blocked even to a pawn sliding on from it."""
+    from pardon.batch.legal import _main_landing
+    from pardon.batch.play import _pick
+
+    fields = (np.take(DECODED[field], action).astype(np.int32) for field in range(6))
+    kind, slot, second, part, opponent, target = fields
+    own = games.pawns[0]
+    slots = np.arange(SLOTS)[:, None]
+    moving = (slots == slot[None]) | ((slots == second[None]) & (kind == _SPLIT_KIND)[None])
+    touched = (iced[0] & moving).any(axis=0)
+    targets = (np.arange(config.players)[:, None, None] == opponent[None, None]) & (
+        np.arange(SLOTS)[None, :, None] == target[None, None]
+    )
+    touched |= ((kind == _SWITCH_KIND) | (kind == _SORRY_KIND)) & (iced & targets).any(axis=(0, 1))
+    sides = _sides(config, games.turn)
+    ice_square = np.where(iced.any(axis=(0, 1)), _iced_square(games.pawns, sides, iced), -1)
+    origin = _pick(own, slots == np.maximum(slot, 0)[None])
+    landing = np.where(
+        kind == _MOVE_KIND,
+        _main_landing(_tables(config), origin[None], games.card)[0][0],
+        np.where(kind == _BACK1_KIND, _wrapped(origin + I8(1)), origin - part),
+    )
+    lands = ((kind == _MOVE_KIND) | (kind == _BACK1_KIND) | (kind == _SPLIT_KIND)) & (_square(landing) == ice_square)
+    second_origin = _pick(own, slots == np.maximum(second, 0)[None])
+    second_landing = (second_origin - (7 - part)).astype(np.int8)
+    lands |= (kind == _SPLIT_KIND) & (_square(second_landing) == ice_square)
+    return touched | lands
+
+
+def _tables(config: Config) -> Tables:
+    return tables(config)
+
+
+def _iced_square(pawns: Array, sides: Array, iced: Array) -> Array:
+    """The relative square of the iced pawn of each game (one marked in ``iced``)."""
+    squares = _relative_squares(pawns, sides).astype(np.int32)
+    return np.where(iced, squares, 0).sum(axis=(0, 1))
+
+
+def _taken_twice(config: Config, games: Games, pawns: Array, iced: Array) -> Array:
+    """Whether a pawn other than the iced one ended on its square (after a slide)."""
+    sides = _sides(config, games.turn)
+    squares = _relative_squares(pawns, sides)
+    ice_square = np.where(iced.any(axis=(0, 1)), _iced_square(pawns, sides, iced), -1)
+    return ((squares == ice_square[None, None]) & ~iced).any(axis=(0, 1))
+
+
+def _candidates(config: Config, games: Games) -> Array:
+    """``(221, n)``: the moves worth making, the card's classic lanes under each token placement
+    (every pass: whether a group's pass is legal is decided once its moves are known)."""
+    from pardon.batch.legal import card_lanes
+
+    card = games.card
+    lanes = np.asarray(card_lanes(config, games))
+    playing = (games.winner < 0) & (card != 0)
+    targets = np.zeros((ICE_TARGETS, card.size), dtype=bool)
+    targets[: (config.players - 1) * SLOTS] = _on_track(games.pawns[1:]).reshape((-1, card.size))
+    icing = (card == 1) & targets.any(axis=0)
+    candidates = np.zeros((MOVES, card.size), dtype=bool)
+    candidates[:ACTIONS] = lanes & ~icing[None]
+    candidates[0] = playing & ~icing
+    first = lanes[:PER_TOKEN].copy()
+    first[0] = True
+    for target in range(ICE_TARGETS):
+        start = ICE_BLOCK + target * PER_TOKEN
+        candidates[start : start + PER_TOKEN] = first & (targets[target] & (card == 1) & playing)[None]
+    _, fire_slot = token_pawn(config, games, FIRE)
+    fire_seat, _ = token_pawn(config, games, FIRE)
+    own = games.pawns[0]
+    for slot in range(SLOTS):
+        free = (own[slot] > HOME) & (own[slot] < START) & ~((fire_seat == 0) & (fire_slot == slot))
+        start = FIRE_BLOCK + slot * PER_TOKEN
+        candidates[start : start + PER_TOKEN] = first & (free & (card == 2) & playing)[None]
+    return candidates
+
+
+def _groups() -> list[tuple[int, int]]:
+    """The first lane and size of each group of moves with one token placement."""
+    return [(0, ACTIONS)] + [(start, PER_TOKEN) for start in range(ICE_BLOCK, MOVES, PER_TOKEN)]
+
+
+def token_lanes(config: Config, games: Games) -> Array:
+    """``(1107, games)``: the legal actions of each game's player to move (NumPy, one axis)."""
+    _numpy_only(games)
+    if games.card.ndim != 1:
+        flat = _one_axis(games)
+        return token_lanes(config, flat).reshape((TOKEN_ACTIONS, *games.card.shape))
+    lanes = np.zeros((TOKEN_ACTIONS, games.card.size), dtype=bool)
+    at_card = (games.extras[STAGE] == CARD_STAGE) & (games.winner < 0)
+    before = (games.extras[STAGE] == BEFORE_DRAW) & (games.winner < 0)
+    lanes[GO_ON] = lanes[FIRE_JUMP] = before
+    candidates = _candidates(config, games) & at_card[None]
+    moves, rows = np.nonzero(candidates)
+    if not rows.size:
+        return lanes
+    tried = _take(games, rows)
+    _, _, allowed, eligible = _made(config, tried, moves, np.full(rows.size, -1))
+    legal = np.zeros_like(candidates)
+    legal[moves[allowed], rows[allowed]] = True
+    card = games.card
+    for start, size in _groups():  # a group's pass: legal where it has no other move (an 11: no forward move)
+        group = legal[start : start + size]
+        group[0] = candidates[start] & (~group[1:].any(axis=0) | ((card == 11) & ~group[1 : 1 + SLOTS].any(axis=0)))
+    kept = legal[moves, rows]
+    lanes[:MOVES] = legal
+    bonus = eligible & kept[None]
+    slot, place = np.nonzero(bonus)
+    lanes[BONUS_BLOCK + moves[place] * SLOTS + slot, rows[place]] = True
+    return lanes
+
+
+def _take(games: Games, rows: Array) -> Games:
+    return Games(*(np.take(field, rows, axis=-1) for field in games))
+
+
+def _one_axis(games: Games) -> Games:
+    size = games.card.size
+    return Games(*(np.reshape(field, (*field.shape[: field.ndim - games.card.ndim], size)) for field in games))
+
+
+def fire_jump(config: Config, games: Games) -> tuple[Array, Array, Array]:
+    """Each game's Fire jump before the draw: whether its player may make it, the Fire pawn's
+    slot and the corner's distance (the next corner strictly ahead, short of the Safety Zone,
+    not the iced pawn's square nor one of the player's pawns')."""
+    from pardon.batch.play import _pick
+
+    fire_seat, fire_slot = token_pawn(config, games, FIRE)
+    own = games.pawns[0]
+    at = _pick(own, np.arange(SLOTS)[:, None] == np.maximum(fire_slot, 0)[None])
+    square = _square(at).astype(np.int32)
+    ahead = 15 - square % 15  # a corner every 15 squares: strictly ahead
+    corner = (at - ahead).astype(np.int8)
+    ice_seat, ice_slot = token_pawn(config, games, ICE)
+    iced = _marked(config, ice_seat, ice_slot)
+    sides = _sides(config, games.turn)
+    ice_square = np.where(iced.any(axis=(0, 1)), _iced_square(games.pawns, sides, iced), -1)
+    fire_iced = (ice_seat == 0) & (ice_slot == fire_slot)
+    own_there = (own == corner[None]).any(axis=0)
+    able = (fire_seat == 0) & _on_track(at) & (corner >= FIRST_TRACK) & ~fire_iced
+    able &= ~own_there & (_square(corner) != ice_square) & (games.winner < 0)
+    return able, fire_slot, corner
+
+
+def _jumped(config: Config, games: Games) -> tuple[Games, Array]:
+    """The Fire pawn moved to its corner, an opponent there bumped; and how many were bumped."""
+    from pardon.batch.play import _land
+
+    able, fire_slot, corner = fire_jump(config, games)
+    moving = np.arange(SLOTS)[:, None] == fire_slot[None]
+    sides = _sides(config, games.turn)
+    pawns, bumps, _ = _land(_tables(config), games.pawns, sides, moving, corner, able)
+    return games._replace(pawns=pawns), bumps
+
+
+# --- playing ----------------------------------------------------------------------------------
+
+
+def play_tokens(config: Config, games: Games, actions: Array, advance: bool = True) -> tuple[Games, Played]:
+    """Each game's action (0–1106) played (trusted: one of :func:`token_lanes`): its move, the
+    tokens placed and followed, a pawn sent Home; then the turn passed on, the next player's
+    turn beginning before the draw where it may move the Fire pawn.  Before the draw: going on,
+    or the Fire pawn to its corner.  With ``advance=False`` only the pawns and tokens move."""
+    from pardon.batch.play import _action_index, _advance
+
+    _numpy_only(games)
+    index = _action_index(np, games.card, actions, TOKEN_ACTIONS)
+    if games.card.ndim != 1:
+        shape = games.card.shape
+        after, played = play_tokens(config, _one_axis(games), index.reshape(-1), advance)
+        return (
+            Games(*(np.reshape(field, (*field.shape[:-1], *shape)) for field in after)),
+            Played(*(np.reshape(field, shape) for field in played)),
+        )
+    playing = games.winner < 0
+    stage = games.extras[STAGE]
+    at_card = playing & (stage == CARD_STAGE)
+    move = np.where(index < MOVES, index, np.where(index < GO_ON, (index - BONUS_BLOCK) // SLOTS, 0))
+    bonus = np.where((index >= BONUS_BLOCK) & (index < GO_ON), (index - BONUS_BLOCK) % SLOTS, -1)
+    move = np.where(at_card, move, 0)
+    card_games = games._replace(card=np.where(at_card, games.card, I8(0)))
+    moved, played, _, _ = _made(config, card_games, move, np.where(at_card, bonus, -1))
+    moved = moved._replace(card=games.card)
+    jumping = playing & (stage == BEFORE_DRAW) & (index == FIRE_JUMP)
+    if jumping.any():
+        jumped, bumped = _jumped(config, _take(moved, np.flatnonzero(jumping)))
+        moved.pawns[..., jumping] = jumped.pawns
+        played = played._replace(bumps=np.where(jumping, 0, played.bumps))
+        played.bumps[jumping] = bumped
+    extras = moved.extras.copy()
+    deciding = playing & (stage == BEFORE_DRAW)
+    extras[STAGE] = np.where(deciding, CARD_STAGE, extras[STAGE])
+    extras[DECIDED] = np.where(deciding, extras[DECIDED] + 1, extras[DECIDED])
+    moved = moved._replace(extras=extras)
+    played = played._replace(forfeit=played.forfeit & at_card, card=np.where(at_card, played.card, I8(0)))
+    if not advance:
+        return moved, played
+    again = (games.card == 2) if config.rules.draw_again_on_2 else np.zeros_like(playing)
+    after = _advance(config, moved._replace(card=np.where(at_card, games.card, I8(0))), at_card, again)
+    new_turn = at_card & (after.turn != games.turn) & (after.winner < 0)
+    able, _, _ = fire_jump(config, after)
+    extras = after.extras.copy()
+    extras[STAGE] = np.where(new_turn & able, BEFORE_DRAW, extras[STAGE])
+    extras[DECIDED] = np.where(at_card, 0, extras[DECIDED])
+    after = after._replace(extras=extras, card=np.where(at_card | deciding, I8(0), after.card))
+    return after, played
+
+
+# --- distinct moves -----------------------------------------------------------------------------
+
+
+def token_distinct_lanes(config: Config, games: Games, lanes: Array | None = None) -> Array:
+    """``(1107, games)``: the legal lanes (or ``lanes``), only the lowest of those that leave the
+    same pawns and tokens (found by making each): one lane for each of the core's legal moves."""
+    from pardon.batch.distinct import _rank
+
+    _numpy_only(games)
+    if lanes is None:
+        lanes = token_lanes(config, games)
+    if games.card.ndim != 1:
+        flat = np.reshape(lanes, (TOKEN_ACTIONS, -1))
+        return token_distinct_lanes(config, _one_axis(games), flat).reshape(np.shape(lanes))
+    kept = np.array(lanes, dtype=bool)
+    several = np.flatnonzero(kept[:GO_ON].sum(axis=0) > 1)
+    actions, place = np.nonzero(kept[:GO_ON, several])
+    if not actions.size:
+        return kept
+    rows = several[place]
+    tried = _take(games, rows)
+    after, _ = play_tokens(config, tried, actions.astype(np.int32), advance=False)
+    ranks = [_rank(list(after.pawns[seat])).astype(np.uint64) for seat in range(config.players)]
+    ranks += [np.zeros_like(ranks[0])] * (4 - config.players)
+    tokens = [_token_key(config, after, row).astype(np.uint64) for row in (ICE, FIRE)]
+    high = (place.astype(np.uint64) << np.uint64(40)) | (ranks[0] << np.uint64(20)) | ranks[1]
+    low = (ranks[2] << np.uint64(20)) | ranks[3]
+    token = (tokens[0] << np.uint64(16)) | tokens[1]
+    order = np.lexsort((token, low, high))  # stable: a lower action before a higher one of its outcome
+    same = (high[order][1:] == high[order][:-1]) & (low[order][1:] == low[order][:-1])
+    same &= token[order][1:] == token[order][:-1]
+    dropped = order[np.r_[False, same]]
+    kept[actions[dropped], rows[dropped]] = False
+    return kept
+
+
+def _token_key(config: Config, games: Games, row: int) -> Array:
+    """A token's place as an outcome tells it: its pawn's seat and distance (pawns of a seat are
+    alike), 0 in the centre."""
+    from pardon.batch.play import _pick
+
+    seat, slot = token_pawn(config, games, row)
+    marked = _marked(config, seat, slot).reshape((-1, seat.size))
+    distance = _pick(games.pawns.reshape((-1, seat.size)), marked).astype(np.int32)
+    return np.where(seat >= 0, 1 + seat * 67 + distance, 0)
