@@ -34,7 +34,7 @@ CASES = [
     ("classic(hand=5,draw_again_on_2=false)", 3, 20),
     ("modern-no-tokens(hand=5)", 2, 20),
     ("solo(hand=5)", 1, 20),
-    ("partners", 4, 40),  # a team's pawns, its 7 split between two of them
+    ("partners", 4, 30),  # a team's pawns, its 7 split between two of them
     ("partners(scoring=1992,pawns=3,deck=45)", 4, 20),
     ("modern-no-tokens(partners=true,draw_again_on_2=true)", 4, 20),
     ("classic-1939(scoring=1939,doubling=true)", 2, 150),  # doubles: most games end at one
@@ -49,7 +49,8 @@ CASES = [
 
 #: Every case in full (CI), and a few games of each for the quick loop (``make check``).
 RUNS = [pytest.param(*case, marks=pytest.mark.slow, id="-".join(map(str, case))) for case in CASES] + [
-    pytest.param(rules, players, 12, id=f"{rules}-{players}-quick") for rules, players, _ in CASES
+    pytest.param(rules, players, min(12, max(3, games // 5)), id=f"{rules}-{players}-quick")
+    for rules, players, games in CASES
 ]
 
 
