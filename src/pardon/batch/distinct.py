@@ -492,34 +492,12 @@ def _subset(games: Games, rows: Array) -> Games:
 
 def distinct_lanes(config: Config, games: Games, lanes: Array | None = None) -> Array:
     """``(config.actions, *batch)`` booleans: the legal lanes (:func:`legal_lanes`, or
-    ``lanes``), only the lowest of those that make the same move (:func:`play_distinct_lanes`;
-    with doubling, each decision without a card is one:
-    :func:`~pardon.batch.doubling.doubling_distinct_lanes`)."""
-    if config.rules.doubling:
-        from pardon.batch.doubling import doubling_distinct_lanes
+    ``lanes``), only the lowest of those that make the same move, as its edition says
+    (:func:`pardon.batch.editions.edition`: the card in hand's :func:`card_distinct_lanes`, a hand's,
+    the partners', doubling's, Fire and Ice's)."""
+    from pardon.batch.editions import edition
 
-        return doubling_distinct_lanes(config, games, lanes)
-    if config.rules.tokens:
-        from pardon.batch.tokens import token_distinct_lanes
-
-        return token_distinct_lanes(config, games, lanes)
-    return play_distinct_lanes(config, games, lanes)
-
-
-def play_distinct_lanes(config: Config, games: Games, lanes: Array | None = None) -> Array:
-    """The legal lanes of a card (or ``lanes``), only the lowest of those that make the same
-    move: with the card in hand (:func:`card_distinct_lanes`), with hands of five the same
-    card to the same position (:func:`~pardon.batch.hands.hand_distinct_lanes`), with
-    partners the same position (:func:`~pardon.batch.partners.team_distinct_lanes`)."""
-    if config.rules.hand:
-        from pardon.batch.hands import hand_distinct_lanes
-
-        return hand_distinct_lanes(config, games, lanes)
-    if config.rules.partners:
-        from pardon.batch.partners import team_distinct_lanes
-
-        return team_distinct_lanes(config, games, lanes)
-    return card_distinct_lanes(config, games, lanes)
+    return edition(config).distinct(config, games, lanes)
 
 
 def card_distinct_lanes(config: Config, games: Games, lanes: Array | None = None) -> Array:

@@ -59,6 +59,7 @@ from pardon.batch.config import (
     Games,
     Played,
 )
+from pardon.batch.editions import card_edition
 from pardon.core.errors import InvalidError
 
 #: The decisions without a card, as offsets after the card's actions.
@@ -120,12 +121,10 @@ def _numpy_only(games: Games) -> None:
 def doubling_lanes(config: Config, games: Games) -> Array:
     """``(config.actions, *batch)``: the card's legal lanes where the turn is at its card, and the
     decisions before the draw (go on, double) and of the player answering (accept, drop out)."""
-    from pardon.batch.legal import play_lanes
-
     _numpy_only(games)
     stage = games.extras[STAGE]
     playing = games.winner < 0
-    lanes = np.asarray(play_lanes(config, games)) & (stage == CARD_STAGE)[None]
+    lanes = np.asarray(card_edition(config).lanes(config, games)) & (stage == CARD_STAGE)[None]
     return np.concatenate([lanes, _decision_lanes(stage, playing)])
 
 
@@ -136,18 +135,16 @@ def _decision_lanes(stage: Array, playing: Array) -> Array:
 
 def doubling_distinct_lanes(config: Config, games: Games, lanes: Array | None = None) -> Array:
     """The legal lanes (or ``lanes``), only the lowest of those that make the same move: the
-    card's (:func:`~pardon.batch.distinct.play_distinct_lanes`), and each decision its own."""
-    from pardon.batch.distinct import play_distinct_lanes
-
+    card's (:func:`~pardon.batch.editions.card_edition`), and each decision its own."""
     if lanes is None:
         lanes = doubling_lanes(config, games)
     base = card_actions(config)
-    played = np.asarray(play_distinct_lanes(config, games, lanes[:base]))
+    played = np.asarray(card_edition(config).distinct(config, games, lanes[:base]))
     return np.concatenate([played & (games.extras[STAGE] == CARD_STAGE)[None], lanes[base:]])
 
 
 def play_doubling(config: Config, games: Games, actions: Array, advance: bool = True) -> tuple[Games, Played]:
-    """Each game's action played: its card's (:func:`~pardon.batch.play.play_move`, then the
+    """Each game's action played: its card's (:func:`~pardon.batch.editions.card_edition`, then the
     next player's turn begins before the draw, passing over those who dropped out), or its
     decision (trusted: one of :func:`doubling_lanes`).  With ``advance=False`` a card moves
     the pawns only, and a decision is made as it is."""
@@ -189,10 +186,10 @@ def _play_card(
 ) -> None:
     """The games of ``rows`` play their card (``actions``), written into ``after`` and ``played``;
     a new turn begins before the draw, the players who dropped out passed over."""
-    from pardon.batch.play import _passed_on, play_move
+    from pardon.batch.play import _passed_on
 
     some = Games(*(np.take(field, rows, axis=-1) for field in games))
-    moved, what = play_move(config, some, actions, advance)
+    moved, what = card_edition(config).play(config, some, actions, advance)
     if advance:
         mover = some.turn
         for _ in range(config.players - 1):  # pass over the seats that dropped out

@@ -28,8 +28,9 @@ an action, the step) and :mod:`~pardon.batch.scoring` (a finished game's points)
 :mod:`~pardon.batch.squares` (where pawns stand) and :mod:`~pardon.batch.fast_path` (NumPy's
 way with the rare cards); the editions with more to decide each have theirs:
 :mod:`~pardon.batch.hands` (hands of five), :mod:`~pardon.batch.partners` (the partners
-game) and :mod:`~pardon.batch.doubling` (doubling, where :func:`decider` names the player
-answering a double).
+game), :mod:`~pardon.batch.doubling` (doubling, where :func:`decider` names the player
+answering a double) and :mod:`~pardon.batch.tokens` (Fire and Ice), which
+:mod:`~pardon.batch.editions` names for each config.
 
 >>> import numpy as np
 >>> config = Config(parse_rules("classic"), 2)

@@ -166,34 +166,11 @@ def _split_masks_of(lanes: Array) -> Array:
 
 def legal_lanes(config: Config, games: Games) -> Array:
     """``(config.actions, *batch)`` booleans: which actions each game's player to decide may
-    take: its card's (:func:`play_lanes`), and with doubling the decisions without a card
-    (:func:`~pardon.batch.doubling.doubling_lanes`); with Fire and Ice the tokens' too
-    (:func:`~pardon.batch.tokens.token_lanes`)."""
-    if config.rules.doubling:
-        from pardon.batch.doubling import doubling_lanes
+    take, as its edition says (:func:`pardon.batch.editions.edition`: the card in hand's
+    :func:`card_lanes`, a hand's, the partners', doubling's, Fire and Ice's)."""
+    from pardon.batch.editions import edition
 
-        return doubling_lanes(config, games)
-    if config.rules.tokens:
-        from pardon.batch.tokens import token_lanes
-
-        return token_lanes(config, games)
-    return play_lanes(config, games)
-
-
-def play_lanes(config: Config, games: Games) -> Array:
-    """Which of the actions of a card each game's player to move may take: with its card
-    (:func:`card_lanes`), with hands of five with a card of its hand
-    (:func:`~pardon.batch.hands.hand_lanes`), with partners for its team's pawns
-    (:func:`~pardon.batch.partners.team_lanes`)."""
-    if config.rules.hand:
-        from pardon.batch.hands import hand_lanes
-
-        return hand_lanes(config, games)
-    if config.rules.partners:
-        from pardon.batch.partners import team_lanes
-
-        return team_lanes(config, games)
-    return card_lanes(config, games)
+    return edition(config).lanes(config, games)
 
 
 def card_lanes(config: Config, games: Games) -> Array:

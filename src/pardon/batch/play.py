@@ -189,32 +189,11 @@ def _switch(
 
 
 def play(config: Config, games: Games, actions: Array, advance: bool = True) -> tuple[Games, Played]:
-    """Each game's action played: a card's (:func:`play_move`), and with doubling the
-    decisions without a card (:func:`~pardon.batch.doubling.play_doubling`)."""
-    if config.rules.doubling:
-        from pardon.batch.doubling import play_doubling
+    """Each game's action played, as its edition says (:func:`pardon.batch.editions.edition`:
+    the card in hand's :func:`play_card`, a hand's, the partners', doubling's, Fire and Ice's)."""
+    from pardon.batch.editions import edition
 
-        return play_doubling(config, games, actions, advance)
-    if config.rules.tokens:
-        from pardon.batch.tokens import play_tokens
-
-        return play_tokens(config, games, actions, advance)
-    return play_move(config, games, actions, advance)
-
-
-def play_move(config: Config, games: Games, actions: Array, advance: bool = True) -> tuple[Games, Played]:
-    """Each game's card played: with its card (:func:`play_card`), or with hands of five
-    the card it names from the hand (:func:`~pardon.batch.hands.play_from_hand`), with
-    partners for the team (:func:`~pardon.batch.partners.play_team`)."""
-    if config.rules.hand:
-        from pardon.batch.hands import play_from_hand
-
-        return play_from_hand(config, games, actions, advance)
-    if config.rules.partners:
-        from pardon.batch.partners import play_team
-
-        return play_team(config, games, actions, advance)
-    return play_card(config, games, actions, advance)
+    return edition(config).play(config, games, actions, advance)
 
 
 def play_card(config: Config, games: Games, actions: Array, advance: bool = True) -> tuple[Games, Played]:
