@@ -131,3 +131,16 @@ def test_one_game_a_batch_and_a_batch_of_batches_agree() -> None:
 def test_hands_of_five_are_refused_with_a_message() -> None:
     with pytest.raises(InvalidError, match="SorryJax does not play hands of five"):
         SorryJax("adult")
+
+
+@pytest.mark.parametrize(
+    ("rules", "players", "said"),
+    [
+        ("partners", 4, "SorryJax does not play the partners game"),
+        ("classic-1939(scoring=1939,doubling=true)", 2, "SorryJax does not play doubling"),
+        ("modern", 2, "SorryJax does not play Fire and Ice"),
+    ],
+)
+def test_the_editions_played_with_numpy_only_are_refused_with_a_message(rules: str, players: int, said: str) -> None:
+    with pytest.raises(InvalidError, match=said):
+        SorryJax(rules, players)

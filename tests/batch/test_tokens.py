@@ -38,7 +38,6 @@ from pardon.batch.tokens import (
     fire_jump,
 )
 from pardon.cli import main
-from pardon.core.errors import InvalidError
 from pardon.core.turn import legal_moves
 
 CONFIG = Config.parse("modern", 2)
@@ -147,7 +146,6 @@ def test_one_lane_for_each_core_move_in_positions_of_every_kind(rules: str, play
 def test_the_observation_shows_the_tokens_and_the_environments_play_them() -> None:
     from pettingzoo.test import api_test
 
-    from pardon.batch.jax_env import SorryJax
     from pardon.env.aec import SorryAECEnv
 
     games = with_tokens(positions(CONFIG, [[40, START, START, HOME], [30, START, START, HOME]], 5, 1), ice=4, fire=0)
@@ -155,8 +153,6 @@ def test_the_observation_shows_the_tokens_and_the_environments_play_them() -> No
     assert seen.shape == (1, features(CONFIG)) == (1, 1131)
     assert np.flatnonzero(seen[0, TOKENS]).tolist() == [4, 16]  # the Ice on Blue's slot 0, the Fire on Red's
     api_test(SorryAECEnv(rules="modern", players=2), num_cycles=300)
-    with pytest.raises(InvalidError, match="SorryJax does not play Fire and Ice"):
-        SorryJax("modern", 2)
 
 
 def test_pardon_sim_plays_fire_and_ice_with_the_batch_engine(tmp_path: Path) -> None:
