@@ -159,10 +159,10 @@ def test_both_partners_are_rewarded_for_the_teams_win() -> None:
     rewards = env.rewards
     agents = env.possible_agents
     assert rewards[agents[0]] == rewards[agents[2]] == -rewards[agents[1]] == -rewards[agents[3]]
-    vector = SorryVectorEnv(rules="partners", players=4, num_envs=16, opponent="random")
+    vector = SorryVectorEnv(rules="partners", players=4, num_envs=8, opponent="random")
     observation, _ = vector.reset(seed=3)
     rewards_seen: list[float] = []
-    while len(rewards_seen) < 16:
+    while len(rewards_seen) < 8:
         actions = np.array([np.flatnonzero(mask)[0] for mask in observation["action_mask"]])
         observation, reward, over, _, info = vector.step(actions)
         rewards_seen += reward[over].tolist()

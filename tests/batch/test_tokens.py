@@ -4,6 +4,7 @@ core's moves."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -158,4 +159,8 @@ def test_the_observation_shows_the_tokens_and_the_environments_play_them() -> No
 def test_pardon_sim_plays_fire_and_ice_with_the_batch_engine(tmp_path: Path) -> None:
     out = tmp_path / "run"
     assert main(["sim", "--engine", "batch", "--rules", "modern", "--games", "8", "--out", str(out)]) == 0
-    assert len([line for line in (out / "games.jsonl").read_text().splitlines() if line]) == 8
+    rows = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines() if line]
+    assert len(rows) == 8
+    for row in rows:  # as the core counts them: the cards played, and every decision (the Fire's jumps too)
+        assert sum(played for played, _ in row["cards"].values()) == row["draws"] <= row["turns"]
+    assert any(row["turns"] > row["draws"] for row in rows)

@@ -109,6 +109,7 @@ class _Tally:
         self.leader = np.full(count, -1, dtype=np.int64)
         self.played = np.zeros((count, len(CARDS)), dtype=np.int64)  # by game and kind of card
         self.forfeited = np.zeros((count, len(CARDS)), dtype=np.int64)
+        self.decisions = np.zeros(count, dtype=np.int64)  # every decision, those without a card too
 
 
 def play_games(config: Config, simulation: Simulation, numbers: range) -> list[dict[str, Any]]:
@@ -120,7 +121,8 @@ def play_games(config: Config, simulation: Simulation, numbers: range) -> list[d
     while (games.winner < 0).any() and int(games.drawn.max()) < CARD_LIMIT:
         playing = games.winner < 0
         after, played = play(config, games, choose(config, games, players))
-        rows = np.flatnonzero(playing)
+        tally.decisions += playing
+        rows = np.flatnonzero(playing & (played.card != 0))  # a card played (not the Fire's jump, nor going on)
         tally.bumps += played.bumps
         tally.slides += played.slides
         tally.forfeits += played.forfeit
@@ -180,7 +182,7 @@ def _row(
         "winner": None if winner < 0 else COLOUR_NAMES[seats[winner]],
         "winner_place": None if winner < 0 else (winner - first) % config.players,
         "draws": draws,
-        "turns": draws,
+        "turns": int(tally.decisions[index]),
         "bumps": int(tally.bumps[index]),
         "slides": int(tally.slides[index]),
         "sorry": cards.get("sorry", [0, 0])[0],
