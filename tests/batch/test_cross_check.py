@@ -14,9 +14,9 @@ from pardon.batch.engine import STREAM_CHOICE, Config, Games, choose_uniform, le
 from pardon.batch.verify import MismatchError, cross_check, main
 
 CASES = [
-    ("classic", 2, 300),
-    ("classic", 3, 80),
-    ("classic", 4, 80),
+    ("classic", 2, 200),
+    ("classic", 3, 60),
+    ("classic", 4, 60),
     ("modern-no-tokens", 2, 60),
     ("modern-no-tokens", 4, 50),
     ("classic(pawns=3)", 3, 50),

@@ -54,9 +54,9 @@ def one_game(rules: str, players: int = 2, seed: int = 5) -> tuple[Config, Games
 
 def test_each_seat_is_dealt_five_and_holds_five_while_the_cards_make_one_deck() -> None:
     config = Config.parse("adult", 4)
-    games = new_games(config, np.arange(150, dtype=np.uint32))
+    games = new_games(config, np.arange(60, dtype=np.uint32))
     deck = tables(config).deck.astype(np.int64)[:, None]
-    assert games.hands.shape == (4, 11, 150) and (games.hands.sum(axis=1) == 5).all()
+    assert games.hands.shape == (4, 11, 60) and (games.hands.sum(axis=1) == 5).all()
     assert (games.card == 0).all() and (games.drawn == 20).all()  # the deal, and no card turned up
     steps = 0
     while (games.winner < 0).any():
