@@ -14,7 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pardon.batch.actions import ACTIONS, SLOTS, SPLIT_COUNTS
-from pardon.batch.backend import Array, namespace
+from pardon.batch.backend import Array, is_numpy, namespace
 from pardon.core.board import FIRST_TRACK, HOME, LAST_TRACK, START, START_EXIT
 from pardon.core.cards import CARDS, DECKS, SORRY
 from pardon.core.errors import InvalidError, whole_number
@@ -371,3 +371,29 @@ def _check_games(config: Config, games: Games) -> None:
 def batch_of_one(games: Games) -> Games:
     """One game as a batch of one (a last axis of 1), as the engine's functions take it."""
     return Games(*(field[..., None] for field in games))
+
+
+def games_at(games: Games, rows: Any) -> Games:
+    """The games of ``rows`` (indices into the batch's one axis), in that order (NumPy)."""
+    return Games(*(np.take(np.asarray(field), rows, axis=-1) for field in games))
+
+
+def one_axis(games: Games) -> Games:
+    """The games of a batch of any shape on one axis (NumPy), as the editions worked out game
+    by game take them (:func:`shaped` puts their results back)."""
+    size = games.card.size
+    return Games(*(np.reshape(field, (*field.shape[: field.ndim - games.card.ndim], size)) for field in games))
+
+
+def shaped(games: Games, played: Played, shape: tuple[int, ...]) -> tuple[Games, Played]:
+    """Games and what was played on one axis (:func:`one_axis`), back in a batch of ``shape``."""
+    return (
+        Games(*(np.reshape(field, (*field.shape[:-1], *shape)) for field in games)),
+        Played(*(np.reshape(field, shape) for field in played)),
+    )
+
+
+def numpy_only(games: Games, what: str) -> None:
+    """InvalidError unless ``games`` are NumPy's: ``what`` (an edition) is not played on JAX."""
+    if not is_numpy(namespace(games.pawns)):
+        raise InvalidError(f"the batch engine plays {what} with NumPy arrays, not JAX's")

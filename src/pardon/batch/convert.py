@@ -31,6 +31,7 @@ from pardon.batch.config import (
     ICE,
     OUT,
     STAGE,
+    games_at,
 )
 from pardon.batch.doubling import ACCEPT as ACCEPT_LANE
 from pardon.batch.doubling import DECISION_NAMES, GO_ON
@@ -54,11 +55,6 @@ PositionKey = tuple[tuple[tuple[int, ...], ...], int, int | None]
 def game(games: Games, index: int) -> Games:
     """Game ``index`` of a batch with one axis of games, as a batch of one."""
     return Games(*(np.asarray(field)[..., index : index + 1] for field in games))
-
-
-def games_at(games: Games, rows: Any) -> Games:
-    """The games of ``rows`` (indices into the batch's one axis), in that order."""
-    return Games(*(np.asarray(field)[..., rows] for field in games))
 
 
 def put_games(games: Games, rows: Any, part: Games) -> Games:

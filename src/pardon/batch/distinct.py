@@ -4,6 +4,7 @@ position, only the lowest: one lane for each of the core's legal moves."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Final
 
 import numpy as np
@@ -31,6 +32,7 @@ from pardon.batch.config import (
     Games,
     Tables,
     _lookup_pair,
+    games_at,
     tables,
 )
 from pardon.batch.fast_path import _is_fast, _rows_of
@@ -486,10 +488,6 @@ def _group_duplicates(config: Config, games: Games, lanes: Array) -> Array:
     return xp.concatenate(parts, axis=0)
 
 
-def _subset(games: Games, rows: Array) -> Games:
-    return Games(*(np.take(field, rows, axis=-1) for field in games))
-
-
 def distinct_lanes(config: Config, games: Games, lanes: Array | None = None) -> Array:
     """``(config.actions, *batch)`` booleans: the legal lanes (:func:`legal_lanes`, or
     ``lanes``), only the lowest of those that make the same move, as its edition says
@@ -516,29 +514,29 @@ def card_distinct_lanes(config: Config, games: Games, lanes: Array | None = None
     fours, tens, sevens, elevens = _rows_of(card, _COMPARED)
     steps = np.concatenate([fours, tens])
     if steps.size:
-        some, legal = _subset(games, steps), lanes[:, steps]
+        some, legal = games_at(games, steps), lanes[:, steps]
         move, back1 = legal[MOVE_LANE:BACK1_LANE], legal[BACK1_LANE:SPLIT]
         steps = steps[_steps_compared(table, some.pawns[0], some.card, move, back1)]
     if steps.size:
-        some, legal = _subset(games, steps), lanes[:, steps]
+        some, legal = games_at(games, steps), lanes[:, steps]
         sides = _sides(config, some.turn)
         move, back1 = legal[MOVE_LANE:BACK1_LANE], legal[BACK1_LANE:SPLIT]
         kept[MOVE_LANE:SPLIT, steps] &= ~_step_duplicates(table, some.pawns, sides, some.card, move, back1)
     sevens = sevens[lanes[SPLIT:SWITCH, sevens].any(axis=0)]
     if sevens.size:
-        some, legal = _subset(games, sevens), lanes[:, sevens]
+        some, legal = games_at(games, sevens), lanes[:, sevens]
         sides = _sides(config, some.turn)
         masks = _split_masks_of(legal[SPLIT:SWITCH])
         found = _seven_found(table, some.pawns, sides, some.card, legal[MOVE_LANE:BACK1_LANE], masks)
         kept[MOVE_LANE:BACK1_LANE, sevens] &= ~found[:SLOTS]
         kept[SPLIT:SWITCH, sevens] &= ~found[SLOTS:]
     if elevens.size:
-        some = _subset(games, elevens)
+        some = games_at(games, elevens)
         elevens = elevens[
             _sliding_switches(config, some.pawns, _sides(config, some.turn), lanes[SWITCH:SORRY_LANE, elevens])
         ]
     if elevens.size:
-        some, legal = _subset(games, elevens), lanes[:, elevens]
+        some, legal = games_at(games, elevens), lanes[:, elevens]
         sides = _sides(config, some.turn)
         found = _eleven_found(
             table,
@@ -551,4 +549,37 @@ def card_distinct_lanes(config: Config, games: Games, lanes: Array | None = None
         )
         kept[MOVE_LANE:BACK1_LANE, elevens] &= ~found[MOVE_LANE:BACK1_LANE]
         kept[SWITCH:SORRY_LANE, elevens] &= ~found[BACK1_LANE:]
+    return kept
+
+
+def distinct_by_outcome(
+    games: Games,
+    lanes: Array,
+    made: Callable[[Games, Array], Games],
+    keys: Callable[[Games], list[Array]] | None = None,
+) -> Array:
+    """``lanes`` (one axis of games) less each lane whose outcome a lower lane of its game
+    has, for the editions worked out by making their moves (partners, Fire and Ice): every
+    lane of a game with two or more made (``made(games, actions)``: the games after them, the
+    turn not passed on), and compared by the pawns (a seat's as a set: they are alike) and
+    ``keys(after)`` (the rest of an outcome, as uint64 arrays)."""
+    kept = np.array(lanes, dtype=bool)
+    several = np.flatnonzero(kept.sum(axis=0) > 1)
+    actions, place = np.nonzero(kept[:, several])  # by action: the lowest of a game's first
+    if not actions.size:
+        return kept
+    rows = several[place]
+    after = made(games_at(games, rows), actions.astype(np.int32))
+    ranks = [_rank(list(after.pawns[seat])).astype(np.uint64) for seat in range(after.pawns.shape[0])]
+    ranks += [np.zeros(rows.size, dtype=np.uint64)] * (SLOTS - len(ranks))  # each rank below 2**20
+    twenty = np.uint64(20)
+    columns = [place.astype(np.uint64), (ranks[0] << twenty) | ranks[1], (ranks[2] << twenty) | ranks[3]]
+    columns += keys(after) if keys is not None else []
+    order = np.lexsort(columns[::-1])  # the game first; stable: a lower action before a higher one alike
+    same = np.ones(order.size - 1, dtype=bool)
+    for key in columns:
+        ordered = key[order]
+        same &= ordered[1:] == ordered[:-1]
+    dropped = order[np.r_[False, same]]
+    kept[actions[dropped], rows[dropped]] = False
     return kept

@@ -42,7 +42,7 @@ from typing import Final
 
 import numpy as np
 
-from pardon.batch.backend import Array, is_numpy, namespace
+from pardon.batch.backend import Array
 from pardon.batch.config import (
     ACCEPTED,
     ANSWERER,
@@ -58,9 +58,12 @@ from pardon.batch.config import (
     Config,
     Games,
     Played,
+    games_at,
+    numpy_only,
+    one_axis,
+    shaped,
 )
 from pardon.batch.editions import card_edition
-from pardon.core.errors import InvalidError
 
 #: The decisions without a card, as offsets after the card's actions.
 GO_ON, DOUBLE, ACCEPT, DROP = range(DECISIONS)
@@ -113,15 +116,10 @@ def choice_counter(config: Config, games: Games) -> Array:
     return games.drawn * 8 + games.extras[DECIDED].astype(np.int32)
 
 
-def _numpy_only(games: Games) -> None:
-    if not is_numpy(namespace(games.pawns)):
-        raise InvalidError("the batch engine plays doubling with NumPy arrays, not JAX's")
-
-
 def doubling_lanes(config: Config, games: Games) -> Array:
     """``(config.actions, *batch)``: the card's legal lanes where the turn is at its card, and the
     decisions before the draw (go on, double) and of the player answering (accept, drop out)."""
-    _numpy_only(games)
+    numpy_only(games, "doubling")
     stage = games.extras[STAGE]
     playing = games.winner < 0
     lanes = np.asarray(card_edition(config).lanes(config, games)) & (stage == CARD_STAGE)[None]
@@ -150,10 +148,10 @@ def play_doubling(config: Config, games: Games, actions: Array, advance: bool = 
     the pawns only, and a decision is made as it is."""
     from pardon.batch.play import _action_index
 
-    _numpy_only(games)
+    numpy_only(games, "doubling")
     index = _action_index(np, games.card, actions, config.actions)
     if games.card.ndim != 1:
-        return _on_one_axis(config, games, index, advance)
+        return shaped(*play_doubling(config, one_axis(games), index.reshape(-1), advance), games.card.shape)
     base = card_actions(config)
     playing = games.winner < 0
     stage = games.extras[STAGE]
@@ -170,17 +168,6 @@ def play_doubling(config: Config, games: Games, actions: Array, advance: bool = 
     return after, played
 
 
-def _on_one_axis(config: Config, games: Games, index: Array, advance: bool) -> tuple[Games, Played]:
-    shape = games.card.shape
-    size = games.card.size
-    flat = Games(*(np.reshape(field, (*field.shape[: field.ndim - len(shape)], size)) for field in games))
-    after, played = play_doubling(config, flat, index.reshape(-1), advance)
-    return (
-        Games(*(np.reshape(field, (*field.shape[:-1], *shape)) for field in after)),
-        Played(*(np.reshape(field, shape) for field in played)),
-    )
-
-
 def _play_card(
     config: Config, games: Games, rows: Array, actions: Array, advance: bool, after: Games, played: Played
 ) -> None:
@@ -188,7 +175,7 @@ def _play_card(
     a new turn begins before the draw, the players who dropped out passed over."""
     from pardon.batch.play import _passed_on
 
-    some = Games(*(np.take(field, rows, axis=-1) for field in games))
+    some = games_at(games, rows)
     moved, what = card_edition(config).play(config, some, actions, advance)
     if advance:
         mover = some.turn

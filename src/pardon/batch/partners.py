@@ -63,8 +63,9 @@ from pardon.batch.actions import (
     describe_action,
     split_action,
 )
-from pardon.batch.backend import Array, is_numpy, namespace
-from pardon.batch.config import I8, Config, Games, Played, Tables, tables
+from pardon.batch.backend import Array
+from pardon.batch.config import I8, Config, Games, Played, Tables, games_at, numpy_only, one_axis, shaped, tables
+from pardon.batch.distinct import distinct_by_outcome
 from pardon.batch.squares import _relative_squares, _sides, _square, _wrapped
 from pardon.core.board import HOME, START
 from pardon.core.cards import SORRY as SORRY_CARD
@@ -142,17 +143,6 @@ def check_team_rules(rules: Rules) -> None:
         raise InvalidError("the batch engine does not play partners with hands of five")
 
 
-def _numpy_only(games: Games) -> None:
-    if not is_numpy(namespace(games.pawns)):
-        raise InvalidError("the batch engine plays the partners game with NumPy arrays, not JAX's")
-
-
-def _one_axis(games: Games) -> Games:
-    """The games on one axis (a batch of any shape flattened)."""
-    size = games.card.size
-    return Games(*(np.reshape(field, (*field.shape[: field.ndim - games.card.ndim], size)) for field in games))
-
-
 def turned(games: Games) -> Games:
     """The games seen from the partner's seat: its pawns first (seats 2 on), its turn."""
     pawns = np.concatenate([games.pawns[PARTNER_SEAT:], games.pawns[:PARTNER_SEAT]])
@@ -181,9 +171,9 @@ def team_lanes(config: Config, games: Games) -> Array:
     pawns of its team."""
     from pardon.batch.legal import _main_landing, card_lanes
 
-    _numpy_only(games)
+    numpy_only(games, "the partners game")
     if games.card.ndim != 1:
-        return team_lanes(config, _one_axis(games)).reshape((TEAM_ACTIONS, *games.card.shape))
+        return team_lanes(config, one_axis(games)).reshape((TEAM_ACTIONS, *games.card.shape))
     table = tables(config)
     card = games.card
     own = card_lanes(config, games)
@@ -301,15 +291,10 @@ def play_team(config: Config, games: Games, actions: Array, advance: bool = True
     again after a 2 with ``draw_again_on_2``).  With ``advance=False`` only the pawns move."""
     from pardon.batch.play import _action_index, _advance
 
-    _numpy_only(games)
+    numpy_only(games, "the partners game")
     index = _action_index(np, games.card, actions, TEAM_ACTIONS)
     if games.card.ndim != 1:
-        shape = games.card.shape
-        after, played = play_team(config, _one_axis(games), index.reshape(-1), advance)
-        return (
-            Games(*(np.reshape(field, (*field.shape[:-1], *shape)) for field in after)),
-            Played(*(np.reshape(field, shape) for field in played)),
-        )
+        return shaped(*play_team(config, one_axis(games), index.reshape(-1), advance), games.card.shape)
     table = tables(config)
     playing = games.winner < 0
     pawns = np.array(games.pawns)
@@ -342,7 +327,7 @@ def _play_member(
     the player, 1: the partner), written into ``into``'s pawns, bumps and slides."""
     from pardon.batch.play import play_card
 
-    some = Games(*(np.take(field, rows, axis=-1) for field in games))
+    some = games_at(games, rows)
     seen = turned(some) if member else some
     after, played = play_card(config, seen, actions, advance=False)
     pawns, bumps, slides = into
@@ -358,31 +343,5 @@ def team_distinct_lanes(config: Config, games: Games, lanes: Array | None = None
         lanes = team_lanes(config, games)
     if games.card.ndim != 1:
         flat = np.reshape(lanes, (TEAM_ACTIONS, -1))
-        return lowest_of_each_outcome(config, _one_axis(games), flat).reshape(np.shape(lanes))
-    return lowest_of_each_outcome(config, games, lanes)
-
-
-def lowest_of_each_outcome(config: Config, games: Games, lanes: Array) -> Array:
-    """``lanes`` less each lane that makes the same pawns as a lower one of its game (pawns of
-    one seat compared as a set: they are alike), every lane of a game with two or more
-    played (:func:`play_team`)."""
-    from pardon.batch.distinct import _rank
-
-    _numpy_only(games)
-    kept = np.array(lanes, dtype=bool)
-    several = np.flatnonzero(kept.sum(axis=0) > 1)
-    actions, place = np.nonzero(kept[:, several])  # by action: the lowest of a game's first
-    if not actions.size:
-        return kept
-    rows = several[place]
-    tried = Games(*(np.take(field, rows, axis=-1) for field in games))
-    after, _ = play_team(config, tried, actions.astype(np.int32), advance=False)
-    ranks = [_rank(list(after.pawns[seat])).astype(np.uint64) for seat in range(4)]  # each below 2**20
-    high = (place.astype(np.uint64) << np.uint64(40)) | (ranks[0] << np.uint64(20)) | ranks[1]
-    low = (ranks[2] << np.uint64(20)) | ranks[3]
-    order = np.lexsort((low, high))  # stable: a lower action before a higher one of its outcome
-    high, low = high[order], low[order]
-    repeated = np.r_[False, (high[1:] == high[:-1]) & (low[1:] == low[:-1])]
-    dropped = order[repeated]
-    kept[actions[dropped], rows[dropped]] = False
-    return kept
+        return team_distinct_lanes(config, one_axis(games), flat).reshape(np.shape(lanes))
+    return distinct_by_outcome(games, lanes, lambda tried, actions: play_team(config, tried, actions, advance=False)[0])

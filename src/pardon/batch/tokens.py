@@ -51,7 +51,7 @@ from typing import Final
 import numpy as np
 
 from pardon.batch.actions import ACTIONS, DECODED, OPPONENTS, SLOTS, describe_action
-from pardon.batch.backend import Array, is_numpy, namespace
+from pardon.batch.backend import Array
 from pardon.batch.config import (
     BEFORE_DRAW,
     CARD_STAGE,
@@ -63,9 +63,13 @@ from pardon.batch.config import (
     Config,
     Games,
     Played,
-    Tables,
+    games_at,
+    numpy_only,
+    one_axis,
+    shaped,
     tables,
 )
+from pardon.batch.distinct import distinct_by_outcome
 from pardon.batch.squares import _on_track, _relative_squares, _sides, _square, _wrapped
 from pardon.core.board import FIRST_TRACK, HOME, START
 from pardon.core.errors import InvalidError
@@ -126,11 +130,6 @@ def check_token_rules(rules: Rules) -> None:
     for present, what in ((rules.doubling, "doubling"), (rules.hand, "hands of five")):
         if present:
             raise InvalidError(f"the batch engine does not play Fire and Ice with {what}")
-
-
-def _numpy_only(games: Games) -> None:
-    if not is_numpy(namespace(games.pawns)):
-        raise InvalidError("the batch engine plays Fire and Ice with NumPy arrays, not JAX's")
 
 
 # --- where the tokens are ------------------------------------------------------------------
@@ -221,7 +220,7 @@ def _touches(config: Config, games: Games, action: Array, iced: Array) -> Array:
     origin = _pick(own, slots == np.maximum(slot, 0)[None])
     landing = np.where(
         kind == _MOVE_KIND,
-        _main_landing(_tables(config), origin[None], games.card)[0][0],
+        _main_landing(tables(config), origin[None], games.card)[0][0],
         np.where(kind == _BACK1_KIND, _wrapped(origin + I8(1)), origin - part),
     )
     lands = ((kind == _MOVE_KIND) | (kind == _BACK1_KIND) | (kind == _SPLIT_KIND)) & (_square(landing) == ice_square)
@@ -229,10 +228,6 @@ def _touches(config: Config, games: Games, action: Array, iced: Array) -> Array:
     second_landing = (second_origin - (7 - part)).astype(np.int8)
     lands |= (kind == _SPLIT_KIND) & (_square(second_landing) == ice_square)
     return touched | lands
-
-
-def _tables(config: Config) -> Tables:
-    return tables(config)
 
 
 def _iced_square(pawns: Array, sides: Array, iced: Array) -> Array:
@@ -268,8 +263,7 @@ def _candidates(config: Config, games: Games) -> Array:
     for target in range(ICE_TARGETS):
         start = ICE_BLOCK + target * PER_TOKEN
         candidates[start : start + PER_TOKEN] = first & (targets[target] & (card == 1) & playing)[None]
-    _, fire_slot = token_pawn(config, games, FIRE)
-    fire_seat, _ = token_pawn(config, games, FIRE)
+    fire_seat, fire_slot = token_pawn(config, games, FIRE)
     own = games.pawns[0]
     for slot in range(SLOTS):
         free = (own[slot] > HOME) & (own[slot] < START) & ~((fire_seat == 0) & (fire_slot == slot))
@@ -285,9 +279,9 @@ def _groups() -> list[tuple[int, int]]:
 
 def token_lanes(config: Config, games: Games) -> Array:
     """``(1107, games)``: the legal actions of each game's player to move (NumPy, one axis)."""
-    _numpy_only(games)
+    numpy_only(games, "Fire and Ice")
     if games.card.ndim != 1:
-        flat = _one_axis(games)
+        flat = one_axis(games)
         return token_lanes(config, flat).reshape((TOKEN_ACTIONS, *games.card.shape))
     lanes = np.zeros((TOKEN_ACTIONS, games.card.size), dtype=bool)
     at_card = (games.extras[STAGE] == CARD_STAGE) & (games.winner < 0)
@@ -297,7 +291,7 @@ def token_lanes(config: Config, games: Games) -> Array:
     moves, rows = np.nonzero(candidates)
     if not rows.size:
         return lanes
-    tried = _take(games, rows)
+    tried = games_at(games, rows)
     _, _, allowed, eligible = _made(config, tried, moves, np.full(rows.size, -1))
     legal = np.zeros_like(candidates)
     legal[moves[allowed], rows[allowed]] = True
@@ -311,15 +305,6 @@ def token_lanes(config: Config, games: Games) -> Array:
     slot, place = np.nonzero(bonus)
     lanes[BONUS_BLOCK + moves[place] * SLOTS + slot, rows[place]] = True
     return lanes
-
-
-def _take(games: Games, rows: Array) -> Games:
-    return Games(*(np.take(field, rows, axis=-1) for field in games))
-
-
-def _one_axis(games: Games) -> Games:
-    size = games.card.size
-    return Games(*(np.reshape(field, (*field.shape[: field.ndim - games.card.ndim], size)) for field in games))
 
 
 def fire_jump(config: Config, games: Games) -> tuple[Array, Array, Array]:
@@ -352,7 +337,7 @@ def _jumped(config: Config, games: Games) -> tuple[Games, Array]:
     able, fire_slot, corner = fire_jump(config, games)
     moving = np.arange(SLOTS)[:, None] == fire_slot[None]
     sides = _sides(config, games.turn)
-    pawns, bumps, _ = _land(_tables(config), games.pawns, sides, moving, corner, able)
+    pawns, bumps, _ = _land(tables(config), games.pawns, sides, moving, corner, able)
     return games._replace(pawns=pawns), bumps
 
 
@@ -366,15 +351,10 @@ def play_tokens(config: Config, games: Games, actions: Array, advance: bool = Tr
     or the Fire pawn to its corner.  With ``advance=False`` only the pawns and tokens move."""
     from pardon.batch.play import _action_index, _advance
 
-    _numpy_only(games)
+    numpy_only(games, "Fire and Ice")
     index = _action_index(np, games.card, actions, TOKEN_ACTIONS)
     if games.card.ndim != 1:
-        shape = games.card.shape
-        after, played = play_tokens(config, _one_axis(games), index.reshape(-1), advance)
-        return (
-            Games(*(np.reshape(field, (*field.shape[:-1], *shape)) for field in after)),
-            Played(*(np.reshape(field, shape) for field in played)),
-        )
+        return shaped(*play_tokens(config, one_axis(games), index.reshape(-1), advance), games.card.shape)
     playing = games.winner < 0
     stage = games.extras[STAGE]
     at_card = playing & (stage == CARD_STAGE)
@@ -386,7 +366,7 @@ def play_tokens(config: Config, games: Games, actions: Array, advance: bool = Tr
     moved = moved._replace(card=games.card)
     jumping = playing & (stage == BEFORE_DRAW) & (index == FIRE_JUMP)
     if jumping.any():
-        jumped, bumped = _jumped(config, _take(moved, np.flatnonzero(jumping)))
+        jumped, bumped = _jumped(config, games_at(moved, np.flatnonzero(jumping)))
         moved.pawns[..., jumping] = jumped.pawns
         played = played._replace(bumps=np.where(jumping, 0, played.bumps))
         played.bumps[jumping] = bumped
@@ -415,33 +395,21 @@ def play_tokens(config: Config, games: Games, actions: Array, advance: bool = Tr
 def token_distinct_lanes(config: Config, games: Games, lanes: Array | None = None) -> Array:
     """``(1107, games)``: the legal lanes (or ``lanes``), only the lowest of those that leave the
     same pawns and tokens (found by making each): one lane for each of the core's legal moves."""
-    from pardon.batch.distinct import _rank
-
-    _numpy_only(games)
+    numpy_only(games, "Fire and Ice")
     if lanes is None:
         lanes = token_lanes(config, games)
     if games.card.ndim != 1:
         flat = np.reshape(lanes, (TOKEN_ACTIONS, -1))
-        return token_distinct_lanes(config, _one_axis(games), flat).reshape(np.shape(lanes))
-    kept = np.array(lanes, dtype=bool)
-    several = np.flatnonzero(kept[:GO_ON].sum(axis=0) > 1)
-    actions, place = np.nonzero(kept[:GO_ON, several])
-    if not actions.size:
-        return kept
-    rows = several[place]
-    tried = _take(games, rows)
-    after, _ = play_tokens(config, tried, actions.astype(np.int32), advance=False)
-    ranks = [_rank(list(after.pawns[seat])).astype(np.uint64) for seat in range(config.players)]
-    ranks += [np.zeros_like(ranks[0])] * (4 - config.players)
-    tokens = [_token_key(config, after, row).astype(np.uint64) for row in (ICE, FIRE)]
-    high = (place.astype(np.uint64) << np.uint64(40)) | (ranks[0] << np.uint64(20)) | ranks[1]
-    low = (ranks[2] << np.uint64(20)) | ranks[3]
-    token = (tokens[0] << np.uint64(16)) | tokens[1]
-    order = np.lexsort((token, low, high))  # stable: a lower action before a higher one of its outcome
-    same = (high[order][1:] == high[order][:-1]) & (low[order][1:] == low[order][:-1])
-    same &= token[order][1:] == token[order][:-1]
-    dropped = order[np.r_[False, same]]
-    kept[actions[dropped], rows[dropped]] = False
+        return token_distinct_lanes(config, one_axis(games), flat).reshape(np.shape(lanes))
+    kept = np.array(lanes, dtype=bool)  # the decisions before the draw are never alike: both kept
+
+    def made(tried: Games, actions: Array) -> Games:
+        return play_tokens(config, tried, actions, advance=False)[0]
+
+    def tokens(after: Games) -> list[Array]:
+        return [_token_key(config, after, row).astype(np.uint64) for row in (ICE, FIRE)]
+
+    kept[:GO_ON] = distinct_by_outcome(games, kept[:GO_ON], made, tokens)
     return kept
 
 

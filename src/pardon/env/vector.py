@@ -43,8 +43,8 @@ from gymnasium.vector.utils import batch_space
 
 from pardon.batch.actions import ACTIONS
 from pardon.batch.backend import Array
+from pardon.batch.config import games_at as take
 from pardon.batch.config import on_winning_side
-from pardon.batch.convert import games_at as take
 from pardon.batch.convert import put_games as put
 from pardon.batch.doubling import decider
 from pardon.batch.engine import SEEDS, Config, Games, distinct_lanes, draw, legal_lanes, new_games, play
