@@ -495,6 +495,21 @@ def test_a_game_half_entered_survives_a_reload_until_it_is_recorded(page: Any, p
 # ---- Changing and removing a recorded game ------------------------------------------------------------
 
 
+def open_with_game(page: Any, number: int) -> None:
+    """Open the scorekeeper in ``page``, a second tab, once it shows game ``number``.
+
+    A new tab reads localStorage through the browser process, which under load may not yet hold what the
+    first tab wrote a moment ago; a tab opened later (or reloaded) sees it, as a person would."""
+    for _ in range(3):
+        page.goto(PAGE_FILE.as_uri())
+        try:
+            expect(page.get_by_role("button", name=f"Edit game {number}")).to_be_visible(timeout=5000)
+            return
+        except AssertionError:
+            continue
+    expect(page.get_by_role("button", name=f"Edit game {number}")).to_be_visible()
+
+
 def edit_game(page: Any, number: int) -> Any:
     """Open game ``number`` in the form for changes; the form."""
     page.get_by_role("button", name=f"Edit game {number}").click()
@@ -749,7 +764,7 @@ def test_another_tab_changing_the_game_open_here_says_so(page: Any) -> None:
     add_players(page, "Red", "Blue")
     enter_points_game(page, {"Red": 4, "Blue": 1}, winner="Red")
     other = page.context.new_page()
-    other.goto(PAGE_FILE.as_uri())
+    open_with_game(other, 1)
     form = edit_game(page, 1)
     form.get_by_label("Blue: pawns Home").fill("3")  # typed here, not saved
     edit_game(other, 1).get_by_label("Blue: pawns Home").fill("2")
