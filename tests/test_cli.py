@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib.util
 import json
 import os
@@ -14,6 +15,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -565,13 +567,26 @@ def test_a_short_list_of_levels_repeats_round_the_table() -> None:
     assert solo.returncode == 0 and "computer players: Red greedy\n" in solo.stdout, solo.stderr
 
 
+@contextlib.contextmanager
+def heeding_ctrl_c() -> Iterator[None]:
+    """Commands started here heed Ctrl+C, as in a terminal: a suite started in the background of
+    a shell inherits SIGINT ignored, which a command inherits too (and Python then never raises
+    KeyboardInterrupt); a signal handled here is the default again in the command."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def test_ctrl_c_in_a_simulation_ends_the_progress_line_and_says_the_run_resumes(tmp_path: Path) -> None:
-    run = subprocess.Popen(
-        [sys.executable, "-m", "pardon", "sim", "--games", "100000", "--jobs", "1", "--out", str(tmp_path / "run")],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    with heeding_ctrl_c():
+        run = subprocess.Popen(
+            [sys.executable, "-m", "pardon", "sim", "--games", "100000", "--jobs", "1", "--out", str(tmp_path / "run")],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
     assert run.stderr is not None
     while run.stderr.read(1) != "[":  # until the progress bar has begun
         pass
@@ -585,13 +600,14 @@ def test_ctrl_c_in_a_simulation_ends_the_progress_line_and_says_the_run_resumes(
 def test_ctrl_c_in_a_run_on_two_processes_is_one_line_not_a_traceback_from_each(tmp_path: Path) -> None:
     """Ctrl+C in a terminal interrupts every process of the command: the workers leave it to
     the parent, which says the one line (they each printed a KeyboardInterrupt traceback)."""
-    run = subprocess.Popen(
-        [sys.executable, "-m", "pardon", "sim", "--games", "100000", "--jobs", "2", "--out", str(tmp_path / "run")],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,  # its own process group, as a terminal's foreground job
-    )
+    with heeding_ctrl_c():
+        run = subprocess.Popen(
+            [sys.executable, "-m", "pardon", "sim", "--games", "100000", "--jobs", "2", "--out", str(tmp_path / "run")],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            start_new_session=True,  # its own process group, as a terminal's foreground job
+        )
     assert run.stderr is not None
     seen = ""
     while "games/s" not in seen:  # until games have come back from the workers
