@@ -41,13 +41,14 @@ DB ?=
 play: $(PLAY_STAMP)
 	$(BIN)/pardon serve --host $(HOST) --port $(PORT)$(if $(DB), --db $(DB)) || test $$? -eq 130
 
-# The tests run on every core at once (pytest-xdist: each worker its own servers and browser).
+# The tests run on every core at once (pytest-xdist: each worker its own servers and browser),
+# and name the slowest (the suite's time is watched).
 WORKERS ?= auto
 test: setup
 	$(BIN)/ruff check src tests benchmarks scripts examples
 	$(BIN)/ruff format --check src tests benchmarks scripts examples
 	$(BIN)/mypy
-	$(BIN)/python -m pytest -n $(WORKERS) --dist worksteal
+	$(BIN)/python -m pytest -n $(WORKERS) --dist worksteal --durations=25
 
 # The quick loop for daily work: lint, types, and every test not marked slow (CI runs them all).
 check: setup

@@ -108,3 +108,71 @@ def test_a_database_file_made_read_only_refuses_moves_and_comes_back(tmp_path: P
         assert process.poll() is None
         record = httpx.get(f"{base}/api/games/{game['id']}", timeout=10).json()
         assert record["event"] >= event > before  # every move stored, none lost
+
+
+#: Run as the server's owner would: the database made read-only with every connection closed,
+#: then read, so that SQLite makes its WAL files then, read-only as the database was.
+WAL_FILES_MADE_READ_ONLY = """
+import sys
+from pathlib import Path
+from sqlalchemy import text
+from sqlalchemy.exc import OperationalError
+from pardon.web.settings import sqlite_url
+from pardon.web.storage import make_engine
+
+path = Path(sys.argv[1])
+url = sqlite_url(path)
+wal, shm = path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")
+
+
+def writes(engine, times):
+    said = []
+    for _ in range(times):
+        try:
+            with engine.begin() as connection:
+                connection.execute(text("INSERT INTO t VALUES (1)"))
+            said.append("stored")
+        except OperationalError as error:
+            said.append(str(error.orig))
+    return said
+
+
+def made_read_only(engine):
+    engine.dispose()  # every connection closed: SQLite takes its WAL files away
+    assert not wal.exists() and not shm.exists()
+    path.chmod(0o444)
+    with engine.connect() as connection:
+        connection.execute(text("SELECT count(*) FROM t")).scalar()
+    assert oct(shm.stat().st_mode & 0o777) == "0o444"  # made now, as read-only as the database
+
+
+engine = make_engine(url)
+with engine.begin() as connection:
+    connection.execute(text("CREATE TABLE t (x INTEGER)"))
+made_read_only(engine)
+print(writes(engine, 1))
+path.chmod(0o644)
+print(writes(engine, 4))
+engine.dispose()
+for side in (wal, shm):
+    side.chmod(0o444)  # as the read-only database made them, the server stopped
+print(writes(make_engine(url), 2))  # the server started again
+with make_engine(url).connect() as connection:
+    print(connection.execute(text("SELECT count(*) FROM t")).scalar())
+"""
+
+
+def test_wal_files_made_while_the_database_was_read_only_do_not_keep_it_so(tmp_path: Path) -> None:
+    """SQLite makes its WAL files with the database's mode: made while it was read-only, they
+    refused every write after, the database writable again, the server restarted or not."""
+    if AS_OWNER and shutil.which("setpriv") is None:
+        pytest.skip("run as root without setpriv: a read-only file would be written anyway")
+    command = [*AS_OWNER, sys.executable, "-c", WAL_FILES_MADE_READ_ONLY, str(tmp_path / "games.sqlite3")]
+    run = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
+    assert run.returncode == 0, run.stderr
+    refused, again, restarted, count = run.stdout.splitlines()
+    assert refused == "['attempt to write a readonly database']"
+    again_said = eval(again)
+    assert again_said[1:] == ["stored"] * 3, again  # the first may meet a connection opened before
+    assert eval(restarted) == ["stored", "stored"]
+    assert int(count) == again_said.count("stored") + 2

@@ -12,10 +12,13 @@ One server process uses a SQLite file (:func:`lock_database`); several may share
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import functools
 import hashlib
 import logging
 import os
 import queue
+import stat
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -218,11 +221,13 @@ def make_engine(url: str) -> Engine:
     server promises (a power cut may lose the last moves)."""
     if url.startswith("sqlite"):
         path = make_url(url).database or ""
-        if path and path != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        database = Path(path) if path and path != ":memory:" else None
+        if database is not None:
+            database.parent.mkdir(parents=True, exist_ok=True)
+            _wal_files_writable(database)  # a server restarted after the file was read-only a while
         engine = create_engine(url, connect_args={"check_same_thread": False})
         event.listen(engine, "connect", _sqlite_pragmas)
-        event.listen(engine, "handle_error", _read_only_is_stale)
+        event.listen(engine, "handle_error", functools.partial(_read_only_is_stale, database))
         return engine
     return create_engine(url, pool_pre_ping=True)
 
@@ -308,13 +313,49 @@ def _sqlite_pragmas(connection: Any, _record: Any) -> None:
     cursor.close()
 
 
-def _read_only_is_stale(context: Any) -> None:
+def _read_only_is_stale(database: Path | None, context: Any) -> None:
     """A SQLite connection refused a write because it opened the file read-only (the file was
     made read-only while the server ran): drop it, and the pool's other connections, as after a
     lost connection, so that once the file is writable again new connections store moves; kept,
-    they refused every move until the server was restarted."""
+    they refused every move until the server was restarted.
+
+    The idle ones are closed now, not when next taken out: a process's connections to a file
+    share its WAL index, read-only if it was opened so, for as long as any of them is open.  And
+    the WAL files themselves, where SQLite made them while the file was read-only, are given
+    the file's own mode again (:func:`_wal_files_writable`)."""
     if "readonly database" in str(context.original_exception):
         context.is_disconnect = True
+        if database is not None:
+            _wal_files_writable(database)
+        if context.engine is not None:
+            context.engine.pool.dispose()
+
+
+#: The files SQLite keeps beside a database in WAL mode: the log of changes and its index.
+WAL_FILES = ("-wal", "-shm")
+
+
+def _wal_files_writable(database: Path) -> None:
+    """Where ``database``'s mode lets its owner write it and its WAL files' modes do not, give
+    them its mode.
+
+    SQLite makes them with the database's mode: made while the file was read-only (every
+    connection closed, then one opened to read), they are read-only, and every connection
+    after was refused every write, the file writable again or not, the server restarted or
+    not, until someone changed them by hand.  Files this process may not change are left as
+    they are (the log still says why writes fail)."""
+    try:
+        mode = stat.S_IMODE(database.stat().st_mode)
+    except OSError:
+        return
+    if not mode & stat.S_IWUSR:
+        return
+    for suffix in WAL_FILES:
+        side = database.with_name(database.name + suffix)
+        with contextlib.suppress(OSError):
+            if not side.stat().st_mode & stat.S_IWUSR:
+                side.chmod(mode)
+                log.warning("%s was read-only (made while the database was): given the database's mode again", side)
 
 
 class Store:
