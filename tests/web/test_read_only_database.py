@@ -99,7 +99,8 @@ def test_a_database_file_made_read_only_refuses_moves_and_comes_back(tmp_path: P
         assert process.poll() is None, log.read_text()
         if any(answer == "server_error" for _, answer in refused):
             assert "readonly database" in log.read_text()
-            assert httpx.get(f"{base}/healthz", timeout=10).status_code == 503
+        if refused[-1][1] == "server_error":  # the health check tells of the last write (one opened before may store)
+            assert httpx.get(f"{base}/healthz", timeout=10).status_code == 503, refused
 
         database.chmod(0o644)  # writable again: a connection opened read-only may refuse one more move, no more
         again = [_move(url, token) for _ in range(6)]
