@@ -3,6 +3,7 @@ misbehaves later (an endless search, a string used as a number, "false" read as 
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
 import pytest
@@ -77,3 +78,21 @@ def test_a_network_file_that_is_missing_or_not_a_network_is_an_invalid_error(tmp
     (tmp_path / "empty.json").write_text("{}")
     with pytest.raises(InvalidError, match="is not a network"):
         make_bot(f"expert(network={tmp_path / 'empty.json'})")
+
+
+def test_a_network_kept_by_name_plays_as_it_was_shipped() -> None:
+    """``expert(network=2026-12)`` is the 2-player network shipped in December 2026, kept as it
+    was (its file's digest) for a later network to be measured against."""
+    from pardon.bots.expert import KEPT_NETWORKS, Network, kept_networks
+
+    assert "2026-12" in kept_networks()
+    kept = KEPT_NETWORKS / "2026-12.json"
+    assert hashlib.sha256(kept.read_bytes()).hexdigest() == KEPT_2026_12
+    bot = make_bot("expert(network=2026-12)")
+    assert bot._networks[2] == Network.load(kept)  # type: ignore[attr-defined]
+    with pytest.raises(InvalidError, match=r"the networks kept by name: .*2026-12"):
+        make_bot("expert(network=1999-01)")
+
+
+#: The digest of the kept network of December 2026: a kept network never changes.
+KEPT_2026_12 = "bc37a9c6cdd2fd267639407bb83e3c37c087533ac8c26d3e256b294ede4420bc"

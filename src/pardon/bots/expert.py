@@ -45,6 +45,10 @@ from pardon.core.rules import Rules, parse_rules
 from pardon.core.state import Position
 
 NETWORK_FILES: Final = {2: Path(__file__).with_name("expert.json"), 4: Path(__file__).with_name("expert-4.json")}
+#: Networks kept as they were shipped, for ``expert(network=NAME)`` to play: each named by
+#: the month it was the shipped 2-player one (``2026-12``), so that a network that replaces it
+#: can be measured against it (docs/bots.md).
+KEPT_NETWORKS: Final = Path(__file__).with_name("networks")
 NETWORK_FILE: Final = NETWORK_FILES[2]
 TRACK_SQUARES: Final = TRACK_LENGTH
 DISTANCES: Final = START + 1  # 0 (Home) .. 66 (Start)
@@ -290,13 +294,24 @@ def _trained_rules() -> Rules:
     return parse_rules("classic")
 
 
+def kept_networks() -> list[str]:
+    """The names of the networks kept as they were shipped (``expert(network=NAME)``)."""
+    return sorted(path.stem for path in KEPT_NETWORKS.glob("*.json"))
+
+
 def _network_file(name: str) -> Network:
-    """The network in the file ``name`` (``expert(network=PATH)``); a file that is missing
-    or is not a network is an InvalidError that names it."""
+    """The network kept under ``name`` (:data:`KEPT_NETWORKS`), else in the file ``name``
+    (``expert(network=PATH)``); a file that is missing or is not a network is an
+    InvalidError that names it."""
+    kept = KEPT_NETWORKS / f"{name}.json"
+    path = kept if name in kept_networks() else Path(name)
     try:
-        return Network.load(Path(name))
+        return Network.load(path)
     except OSError as error:
-        raise InvalidError(f"cannot read the network {name!r}: {error.strerror or error}") from None
+        names = ", ".join(kept_networks())
+        raise InvalidError(
+            f"cannot read the network {name!r}: {error.strerror or error} (the networks kept by name: {names})"
+        ) from None
     except (ValueError, KeyError, TypeError) as error:
         raise InvalidError(f"{name!r} is not a network written by scripts/train_expert.py ({error})") from None
 
@@ -308,7 +323,7 @@ class ExpertBot(ExpectimaxBot):
 
     def __init__(self, network: str = "", **options: Any) -> None:
         super().__init__(**options)
-        self.network = network  # another network's file (experiments); "" for the ones shipped
+        self.network = network  # a kept network's name or another network's file; "" for the ones shipped
         self._networks = dict(shipped_networks())
         if network:
             chosen = _network_file(network)
