@@ -1,4 +1,4 @@
-"""Benchmark the peer Sorry! engine ``apologies`` (0.4.2) for comparison with pardon.
+"""Benchmark the peer Sorry! engine ``apologies`` (0.4.3) for comparison with pardon.
 
 What is measured, single-threaded, for 2 and 4 players in GameMode.STANDARD with
 random players (``apologies.source.RandomInputSource``):
@@ -54,7 +54,7 @@ from apologies.game import GameMode, PlayerView
 from apologies.rules import Move, Rules
 from apologies.source import RandomInputSource
 
-EXPECTED_VERSION = "0.4.2"
+EXPECTED_VERSION = "0.4.3"
 DEFAULT_GAMES = {2: 30, 4: 15}
 PROGRESS_BATCH = 5
 
