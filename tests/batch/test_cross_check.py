@@ -14,8 +14,8 @@ from pardon.batch.engine import STREAM_CHOICE, Config, Games, choose_uniform, le
 from pardon.batch.verify import MismatchError, cross_check, main
 
 CASES = [
-    ("classic", 2, 200),
-    ("classic", 3, 60),
+    ("classic", 2, 120),
+    ("classic", 3, 40),
     ("classic", 4, 60),
     ("modern-no-tokens", 2, 60),
     ("modern-no-tokens", 4, 50),
