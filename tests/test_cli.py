@@ -579,14 +579,21 @@ def heeding_ctrl_c() -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
 
 
-def test_ctrl_c_in_a_simulation_ends_the_progress_line_and_says_the_run_resumes(tmp_path: Path) -> None:
+def long_simulation(tmp_path: Path, jobs: int, start_new_session: bool = False) -> subprocess.Popen[str]:
+    """``pardon sim`` of far more games than a test waits for, on ``jobs`` processes, heeding Ctrl+C."""
+    command = [sys.executable, "-m", "pardon", "sim", "--games", "100000", "--jobs", str(jobs)]
     with heeding_ctrl_c():
-        run = subprocess.Popen(
-            [sys.executable, "-m", "pardon", "sim", "--games", "100000", "--jobs", "1", "--out", str(tmp_path / "run")],
+        return subprocess.Popen(
+            [*command, "--out", str(tmp_path / "run")],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
+            start_new_session=start_new_session,
         )
+
+
+def test_ctrl_c_in_a_simulation_ends_the_progress_line_and_says_the_run_resumes(tmp_path: Path) -> None:
+    run = long_simulation(tmp_path, jobs=1)
     assert run.stderr is not None
     while run.stderr.read(1) != "[":  # until the progress bar has begun
         pass
@@ -600,14 +607,7 @@ def test_ctrl_c_in_a_simulation_ends_the_progress_line_and_says_the_run_resumes(
 def test_ctrl_c_in_a_run_on_two_processes_is_one_line_not_a_traceback_from_each(tmp_path: Path) -> None:
     """Ctrl+C in a terminal interrupts every process of the command: the workers leave it to
     the parent, which says the one line (they each printed a KeyboardInterrupt traceback)."""
-    with heeding_ctrl_c():
-        run = subprocess.Popen(
-            [sys.executable, "-m", "pardon", "sim", "--games", "100000", "--jobs", "2", "--out", str(tmp_path / "run")],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            start_new_session=True,  # its own process group, as a terminal's foreground job
-        )
+    run = long_simulation(tmp_path, jobs=2, start_new_session=True)  # its own group, as a terminal's foreground job
     assert run.stderr is not None
     seen = ""
     while "games/s" not in seen:  # until games have come back from the workers
