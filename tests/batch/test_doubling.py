@@ -3,8 +3,6 @@ who dropped out passed over, the stake, the points; each against the core's stat
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
@@ -21,7 +19,6 @@ from pardon.batch.doubling import (
     stake,
 )
 from pardon.batch.engine import Config, Games, decider, legal_lanes, new_games, points, random_moves, step
-from pardon.cli import main
 from pardon.core.errors import InvalidError
 from pardon.core.turn import apply, legal_moves, start
 from pardon.env.vector import SorryVectorEnv
@@ -173,10 +170,3 @@ def test_the_environments_offer_doubling_and_the_player_answering_decides() -> N
         actions = np.array([np.flatnonzero(mask)[0] for mask in observation["action_mask"]])
         observation, *_ = vector.step(actions)
         assert (observation["action_mask"].sum(axis=1) > 0).all()
-
-
-def test_pardon_sim_with_the_batch_engine_says_to_simulate_doubling_with_the_core(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    assert main(["sim", "--engine", "batch", "--rules", RULES, "--games", "4", "--out", str(tmp_path / "run")]) == 2
-    assert "simulate doubling with --engine core" in capsys.readouterr().err

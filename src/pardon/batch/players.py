@@ -21,6 +21,7 @@ import numpy as np
 from pardon.batch.actions import ACTIONS, SLOTS
 from pardon.batch.backend import Array
 from pardon.batch.engine import STREAM_CHOICE, Config, Games, decider, legal_lanes, play, random_bits, random_moves
+from pardon.batch.outlook import doubling_actions
 from pardon.core.board import FIRST_TRACK, HOME, START
 from pardon.core.errors import InvalidError
 
@@ -86,7 +87,16 @@ def described(levels: Mapping[str, Mapping[str, Any]]) -> dict[str, dict[str, An
 
 def choose(config: Config, games: Games, players: Sequence[str]) -> Array:
     """Each game's action by the player of the seat to decide (``players[seat]``: the player
-    to move, or with doubling the player answering a double)."""
+    to move, or with doubling the player answering a double).  Doubles are decided as every
+    computer player of pardon decides them (:mod:`pardon.batch.outlook`)."""
+    actions = _card_choices(config, games, players)
+    if config.rules.doubling:
+        decided = np.asarray(doubling_actions(config, games))
+        actions = np.where(decided >= 0, decided, np.asarray(actions)).astype(np.int32)
+    return actions
+
+
+def _card_choices(config: Config, games: Games, players: Sequence[str]) -> Array:
     kinds = set(players)
     if kinds == {"random"}:
         return random_moves(config, games)

@@ -65,12 +65,7 @@ _KIND_OF_CARD[list(CARDS)] = np.arange(len(CARDS))
 def check_batch_simulation(simulation: Simulation) -> Simulation:
     """The run, checked for the batch engine (its rules, players and computer players)."""
     simulation = check_simulation(simulation)
-    config = Config(parse_rules(simulation.rules), simulation.players)
-    if config.rules.doubling:
-        raise InvalidError(
-            "the batch engine's computer players would double and answer doubles at random, not as pardon's "
-            'players weigh them (docs/bots.md, "Doubling"): simulate doubling with --engine core'
-        )
+    Config(parse_rules(simulation.rules), simulation.players)  # the batch plays these rules
     check_players(simulation.seat_bots())
     return simulation
 

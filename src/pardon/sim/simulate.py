@@ -143,7 +143,7 @@ def play_game(simulation: Simulation, game_number: int) -> dict[str, Any]:
         bot = bots[decider]
         if len(moves) == 1:
             move = moves[0]
-        elif isinstance(bot, RandomBot):  # needs no observation: skip building one
+        elif isinstance(bot, RandomBot) and not rules.doubling:  # no observation needed: skip building one
             move = moves[rng.randrange(len(moves))]
         else:
             move = bot.choose(game.observe(decider), moves, rng)
@@ -301,9 +301,20 @@ def write_settings(directory: Path, settings: dict[str, Any], held: int) -> None
     (directory / SETTINGS).write_text(json.dumps(recorded, indent=2) + "\n", encoding="utf-8")
 
 
+#: How ``random`` doubles, recorded with a doubling run (docs/bots.md: "Doubling").
+RANDOM_DOUBLES: Final = {"doubles": "by its chance of winning"}
+
+
 def settings_of(simulation: Simulation) -> dict[str, Any]:
-    """What ``DIR/run.json`` records: the run, and what each of its players plays with."""
-    return {**simulation.to_json(), LEVELS: {spec: describe_bot(spec) for spec in dict.fromkeys(simulation.bots)}}
+    """What ``DIR/run.json`` records: the run, and what each of its players plays with.
+    With doubling, ``random`` records that it doubles by its chance of winning, as every
+    computer player does: a run kept while it doubled at random is not resumed."""
+    levels = {spec: describe_bot(spec) for spec in dict.fromkeys(simulation.bots)}
+    if parse_rules(simulation.rules).doubling:
+        levels = {
+            spec: {**level, **RANDOM_DOUBLES} if level["level"] == "random" else level for spec, level in levels.items()
+        }
+    return {**simulation.to_json(), LEVELS: levels}
 
 
 def run_simulation(
