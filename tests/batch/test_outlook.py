@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pardon.batch.config import ANSWERING, BEFORE_DRAW, STAGE
+from pardon.batch.config import ANSWERING, BEFORE_DRAW, DOUBLINGS, STAGE
 from pardon.batch.convert import action_of, core_state
 from pardon.batch.doubling import DECISIONS, decider
 from pardon.batch.engine import Config, new_games, random_moves, step
@@ -21,6 +21,7 @@ from pardon.batch.players import choose
 from pardon.bots.doubling import doubling_move, without_double
 from pardon.bots.evaluation import SEARCHED, Evaluator, card_chances
 from pardon.cli import main
+from pardon.core.board import START
 from pardon.core.turn import legal_moves, observe_state
 
 DOUBLING = "scoring=1939,doubling=true"
@@ -130,3 +131,18 @@ def test_a_doubling_run_kept_while_random_doubled_at_random_is_not_resumed(
     assert main([*arguments[:-3], "--games", "12", "--out", str(tmp_path), "--quiet"]) == 2
     assert "'random' played with doubles None, now 'by its chance of winning'" in capsys.readouterr().err
     assert (tmp_path / "games.jsonl").read_text() == before
+
+
+def test_a_stake_doubled_past_what_an_integer_holds_is_doubled_no_more() -> None:
+    # a learner in an environment may double on and on: the computers stop at a stake of 8
+    config = Config.parse(f"classic-1939({DOUBLING})", 2)
+    games = new_games(config, np.arange(4, dtype=np.uint32))
+    games.pawns[:] = START
+    games.pawns[0, 0, :] = 20  # the player to move leads by a pawn out and on its way: it doubles
+    base = config.actions - DECISIONS
+    assert (doubling_actions(config, games) == base + 1).all()
+    for doublings in (3, 63, 64, 65, 1000):
+        games.extras[DOUBLINGS] = doublings
+        assert (doubling_actions(config, games) == base).all(), doublings  # it goes on to the draw
+    games.extras[DOUBLINGS] = 2
+    assert (doubling_actions(config, games) == base + 1).all()

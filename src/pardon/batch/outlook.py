@@ -236,7 +236,7 @@ def _accepts(config: Config, games: Games, seat: Array, chances: Array, playing:
 def _doubles(config: Config, games: Games, seat: Array, chances: Array, playing: Array) -> Array:
     """Whether ``seat`` doubles now (``Outlook.doubles``, below the stake of ``MOST_STAKE``)."""
     count, chance, lead = _outlook(config, games, seat, chances, playing)
-    stake = np.left_shift(1, games.extras[DOUBLINGS].astype(np.int64))
+    stake = np.ldexp(1.0, games.extras[DOUBLINGS].astype(np.int32))  # exact, and never wrapped round
     answered = -2 * lead >= -DROP_OUT_POINTS  # the other side accepts, judging as this one
     two = np.where(answered, lead >= LEAD * stake, lead < DROP_OUT_POINTS)
     return (stake < MOST_STAKE) & np.where(count != 2, chance >= DOUBLE_AT, two)
