@@ -37,6 +37,8 @@ CASES = [
     ("partners", 4, 20),  # a team's pawns, its 7 split between two of them
     ("partners(scoring=1992,pawns=3,deck=45)", 4, 10),
     ("modern-no-tokens(partners=true,draw_again_on_2=true)", 4, 10),
+    ("partners(hand=5)", 4, 2),  # a hand of five for the team's pawns: 11 blocks of 474 actions
+    ("partners(hand=5,scoring=1939,doubling=true)", 4, 10),
     ("classic-1939(scoring=1939,doubling=true)", 2, 150),  # doubles: most games end at one
     ("classic-1939(scoring=1939,doubling=true)", 4, 100),
     ("partners(scoring=1939,doubling=true)", 4, 60),
@@ -50,7 +52,7 @@ CASES = [
 #: Every case in full (CI), and a few games of each for the quick loop (``make check``: the
 #: quick runs replay the first games of the full ones, so a run with the full ones skips them).
 RUNS = [pytest.param(*case, marks=pytest.mark.slow, id="-".join(map(str, case))) for case in CASES] + [
-    pytest.param(rules, players, min(12, max(3, games // 5)), id=f"{rules}-{players}-quick")
+    pytest.param(rules, players, min(games, 12, max(3, games // 5)), id=f"{rules}-{players}-quick")
     for rules, players, games in CASES
 ]
 

@@ -178,7 +178,6 @@ def test_games_take_little_memory() -> None:
     ("rules", "players", "message"),
     [
         ("partners(partner_split=any)", 4, "split 7 between two pawns"),
-        ("partners(hand=5)", 4, "does not play partners with hands of five"),
         ("partners", 2, "partners game is played by 4 players, not 2"),
         ("modern(hand=5)", 2, "does not play Fire and Ice with hands of five"),
         ("classic(tokens=true,scoring=1939,doubling=true)", 2, "does not play Fire and Ice with doubling"),

@@ -177,3 +177,20 @@ def test_pardon_sim_plays_partners_with_the_batch_engine(tmp_path: Path) -> None
     assert main(["sim", "--engine", "batch", "--rules", "partners", "--games", "12", "--out", str(out)]) == 0
     rows = [line for line in (out / "games.jsonl").read_text().splitlines() if line]
     assert len(rows) == 12
+
+
+def test_partners_with_hands_of_five_play_a_card_of_the_hand_for_the_team() -> None:
+    from pardon.batch.hands import describe_hand_action, hand_action
+
+    config = Config.parse("partners(hand=5)")
+    assert config.actions == 11 * 474
+    split = hand_action(7, 282 + 24 * 1 + 6 * 2 + 3, 474)
+    assert describe_hand_action(split, partners=True) == (
+        "play a 7: split: slot 1 forward 4, then partner's slot 2 forward 3"
+    )
+    vector = SorryVectorEnv(rules="partners(hand=5)", players=4, num_envs=4, opponent="random")
+    observation, _ = vector.reset(seed=1)
+    for _ in range(30):  # the learner plays its first card each turn, the others theirs
+        masks = observation["action_mask"]
+        assert masks.shape == (4, config.actions) and (masks.sum(axis=1) > 0).all()
+        observation, *_ = vector.step(np.array([np.flatnonzero(mask)[0] for mask in masks]))

@@ -14,7 +14,7 @@ JAX arrays.
 from __future__ import annotations
 
 from types import ModuleType
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 
@@ -98,11 +98,15 @@ def cumsum0(array: Array) -> Array:
     return out
 
 
+#: From how many rows NumPy's own reduction along the first axis beats a row-by-row loop.
+LONG_AXIS: Final = 64
+
+
 def any0(array: Array) -> Array:
     """Whether any entry along the first axis is true (none, along an empty one: the
     opponents of the solo challenge)."""
     xp = namespace(array)
-    if not is_numpy(xp) or not array.shape[0]:
+    if not is_numpy(xp) or not array.shape[0] or array.shape[0] > LONG_AXIS:
         return xp.any(array, axis=0)
     found = array[0]
     for index in range(1, array.shape[0]):

@@ -112,19 +112,21 @@ class Config:
     def actions(self) -> int:
         """How many actions the games' moves are numbered among: 141 (:mod:`pardon.batch.actions`),
         with hands of five 11 × 141, one block of 141 per kind of card played from the hand
-        (:mod:`pardon.batch.hands`), with partners 474 (:mod:`pardon.batch.partners`); with
+        (:mod:`pardon.batch.hands`), with partners 474 (:mod:`pardon.batch.partners`), both
+        11 × 474; with
         doubling 4 more, the decisions without a card (:mod:`pardon.batch.doubling`); with Fire
         and Ice 1,107 (:mod:`pardon.batch.tokens`)."""
         if self.rules.tokens:
             from pardon.batch.tokens import TOKEN_ACTIONS
 
             return TOKEN_ACTIONS
+        card_actions = ACTIONS
         if self.rules.partners:
             from pardon.batch.partners import TEAM_ACTIONS
 
             card_actions = TEAM_ACTIONS
-        else:
-            card_actions = ACTIONS * (len(CARDS) if self.rules.hand else 1)
+        if self.rules.hand:
+            card_actions *= len(CARDS)
         return card_actions + (DECISIONS if self.rules.doubling else 0)
 
     @classmethod

@@ -38,6 +38,7 @@ from pardon.batch.doubling import DECISION_NAMES, GO_ON
 from pardon.batch.doubling import DOUBLE as DOUBLE_LANE
 from pardon.batch.doubling import DROP as DROP_LANE
 from pardon.batch.engine import Config, Games, legal_lanes, play
+from pardon.batch.hands import card_moves
 from pardon.batch.tokens import FIRE_JUMP
 from pardon.batch.tokens import GO_ON as GO_ON_TOKENS
 from pardon.core import turn as core_turn
@@ -185,6 +186,7 @@ def outcomes(config: Config, games: Games, lanes: Any | None = None) -> dict[tup
     if not len(rows):
         return {}
     after, _ = play(config, games_at(games, rows), actions.astype(np.int32))
+    block = card_moves(config).actions if config.rules.hand else ACTIONS  # a card's actions in the hand
     found: dict[tuple[int, int], Any] = {}
     for place, (row, action) in enumerate(zip(rows.tolist(), actions.tolist(), strict=True)):
         named = _decision_name(config, action)
@@ -195,7 +197,7 @@ def outcomes(config: Config, games: Games, lanes: Any | None = None) -> dict[tup
         key: Any = position_key(position)
         if config.rules.tokens:
             key = (key, position.ice, position.fire)
-        found[row, action] = (CARDS[action // ACTIONS], key) if config.rules.hand else key
+        found[row, action] = (CARDS[action // block], key) if config.rules.hand else key
     return found
 
 

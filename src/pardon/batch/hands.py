@@ -1,9 +1,11 @@
 """Hands of five in the batch engine (docs/rules.md: "Hand of five"; the core's
 :mod:`pardon.core.hands`): each seat holds five cards (``Games.hands``, counts of each kind),
-and a turn is the choice of a card and of its move, one action among 11 × 141.
+and a turn is the choice of a card and of its move, one action among 11 × 141 (with partners
+11 × 474: :mod:`pardon.batch.partners`).
 
 Action ``k * 141 + a`` plays the card of kind ``k`` (its index in ``CARDS``: 0 is the 1, 10
-the Sorry!) with the card's action ``a`` of :mod:`pardon.batch.actions`; ``a = 0``, the
+the Sorry!) with the card's action ``a`` of :mod:`pardon.batch.actions` (with partners
+``k * 474 + a``, ``a`` the team's action); ``a = 0``, the
 card's pass, is then its **discard** from a dead hand.  A card is *usable* when it has a
 lane other than its pass, and a player holding a card whose use is compulsory (it has a
 use and no pass) must play a card: then no card's pass is legal.  Otherwise the hand may
@@ -26,14 +28,16 @@ after a 2 discarded.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from types import ModuleType
-from typing import Final
+from typing import Final, NamedTuple
 
 import numpy as np
 
 from pardon.batch.actions import ACTIONS, PASS, describe_action
 from pardon.batch.backend import Array, all0, any0, namespace, select
-from pardon.batch.config import DECISIONS, I8, Config, Games, Played, tables
+from pardon.batch.config import DECISIONS, I8, Config, Games, Played, games_at, tables
+from pardon.batch.fast_path import _is_fast
 from pardon.core.board import HOME
 from pardon.core.cards import CARDS, SORRY
 
@@ -44,19 +48,57 @@ HAND_ACTIONS: Final = len(CARDS) * ACTIONS
 _CARD_OF_KIND: Final = np.array(CARDS, dtype=np.int8)
 
 
-def hand_action(card: int, action: int) -> int:
-    """The action playing ``card`` (1–12, 13 the Sorry!) from the hand with its ``action`` (0–140)."""
-    return CARDS.index(card) * ACTIONS + action
+class CardMoves(NamedTuple):
+    """What a card of the hand does: its legal lanes, distinct lanes and play as the card in
+    hand's edition has them (the classic card's, or the partners' team's), and how many
+    actions each card's block has."""
+
+    lanes: Callable[[Config, Games], Array]
+    distinct: Callable[[Config, Games, Array | None], Array]
+    play: Callable[..., tuple[Games, Played]]
+    actions: int
 
 
-def describe_hand_action(action: int) -> str:
-    """A hand game's action in words: the card, then what it does."""
-    if not 0 <= action < HAND_ACTIONS:
-        raise ValueError(f"no action {action}: with hands of five actions are numbered 0 to {HAND_ACTIONS - 1}")
-    kind, move = divmod(action, ACTIONS)
+def card_moves(config: Config) -> CardMoves:
+    """The moves of a card played from the hand in ``config``'s games."""
+    if config.rules.partners:
+        from pardon.batch import partners
+
+        return CardMoves(partners.team_lanes, partners.team_distinct_lanes, partners.play_team, partners.TEAM_ACTIONS)
+    from pardon.batch.distinct import card_distinct_lanes
+    from pardon.batch.legal import card_lanes
+    from pardon.batch.play import play_card
+
+    return CardMoves(card_lanes, card_distinct_lanes, play_card, ACTIONS)
+
+
+def hand_action(card: int, action: int, block: int = ACTIONS) -> int:
+    """The action playing ``card`` (1–12, 13 the Sorry!) from the hand with its ``action``
+    (0–140; with partners 0–473, and ``block`` 474)."""
+    return CARDS.index(card) * block + action
+
+
+def describe_hand_action(action: int, partners: bool = False) -> str:
+    """A hand game's action in words: the card, then what it does (with ``partners``, for the team)."""
+    block = _team_actions() if partners else ACTIONS
+    if not 0 <= action < len(CARDS) * block:
+        raise ValueError(f"no action {action}: with hands of five actions are numbered 0 to {len(CARDS) * block - 1}")
+    kind, move = divmod(action, block)
     card = CARDS[kind]
     name = "a Sorry!" if card == SORRY else f"an {card}" if card in (8, 11) else f"a {card}"
-    return f"discard {name}" if move == PASS else f"play {name}: {describe_action(move)}"
+    if move == PASS:
+        return f"discard {name}"
+    if partners:
+        from pardon.batch.partners import describe_team_action
+
+        return f"play {name}: {describe_team_action(move)}"
+    return f"play {name}: {describe_action(move)}"
+
+
+def _team_actions() -> int:
+    from pardon.batch.partners import TEAM_ACTIONS
+
+    return TEAM_ACTIONS
 
 
 def describe_move(config: Config, action: int) -> str:
@@ -71,11 +113,13 @@ def describe_move(config: Config, action: int) -> str:
         from pardon.batch.doubling import DECISION_NAMES
 
         return DECISION_NAMES[action - (config.actions - DECISIONS)]
+    if config.rules.hand:
+        return describe_hand_action(action, config.rules.partners)
     if config.rules.partners:
         from pardon.batch.partners import describe_team_action
 
         return describe_team_action(action)
-    return describe_hand_action(action) if config.rules.hand else describe_action(action)
+    return describe_action(action)
 
 
 def _card_held(games: Games, kind: int) -> Array:
@@ -85,14 +129,29 @@ def _card_held(games: Games, kind: int) -> Array:
 
 
 def hand_lanes(config: Config, games: Games) -> Array:
-    """``(1551, *batch)`` booleans: the legal actions of each game's player to move, card by
-    card (:func:`~pardon.batch.legal.card_lanes` of each card held), the passes (discards)
-    only where no card's use is compulsory."""
-    from pardon.batch.legal import card_lanes
-
+    """``(1551, *batch)`` booleans (with partners 5,214): the legal actions of each game's
+    player to move, card by card (the lanes of each card held, :func:`card_moves`), the passes
+    (discards) only where no card's use is compulsory."""
     xp = namespace(games.pawns)
-    blocks = [card_lanes(config, games._replace(card=_card_held(games, kind))) for kind in range(len(CARDS))]
+    moves = card_moves(config)
+    blocks = [
+        _held_only(xp, games, kind, moves.actions, lambda some: moves.lanes(config, some)) for kind in range(len(CARDS))
+    ]
     return _discards_if_dead(xp, blocks)
+
+
+def _held_only(xp: ModuleType, games: Games, kind: int, actions: int, lanes: Callable[[Games], Array]) -> Array:
+    """``(actions, *batch)``: ``lanes`` of each game with its card of ``kind`` in hand (none
+    for a game whose player does not hold one); on NumPy worked out for the games holding
+    it only (most games hold 4 or 5 of the 11 kinds), on JAX for every game."""
+    card = _card_held(games, kind)
+    if not _is_fast(xp, games.card):
+        return lanes(games._replace(card=card))
+    rows = np.flatnonzero(card)
+    block = np.zeros((actions, *card.shape), dtype=bool)
+    if rows.size:
+        block[:, rows] = lanes(games_at(games, rows)._replace(card=card[rows]))
+    return block
 
 
 def _discards_if_dead(xp: ModuleType, blocks: list[Array]) -> Array:
@@ -107,36 +166,46 @@ def hand_distinct_lanes(config: Config, games: Games, lanes: Array | None = None
     """``(1551, *batch)``: the legal lanes (or ``lanes``), only the lowest of those that play the
     same card to the same position (cards of different kinds leave different hands: each is
     its own move, as in the core's :func:`~pardon.core.hands.hand_moves`)."""
-    from pardon.batch.distinct import card_distinct_lanes
-
     xp = namespace(games.pawns)
     if lanes is None:
         lanes = hand_lanes(config, games)
+    moves = card_moves(config)
     blocks = []
     for kind in range(len(CARDS)):
-        block = lanes[kind * ACTIONS : (kind + 1) * ACTIONS]
-        blocks.append(card_distinct_lanes(config, games._replace(card=_card_held(games, kind)), block))
+        block = lanes[kind * moves.actions : (kind + 1) * moves.actions]
+        if _is_fast(xp, games.card):  # the games holding the kind only: the others have no lane in its block
+            rows = np.flatnonzero(np.asarray(block).any(axis=0))
+            found = np.zeros_like(block)
+            if rows.size:
+                some = games_at(games, rows)
+                found[:, rows] = moves.distinct(config, some._replace(card=_card_held(some, kind)), block[:, rows])
+            blocks.append(found)
+            continue
+        blocks.append(moves.distinct(config, games._replace(card=_card_held(games, kind)), block))
     return xp.concatenate(blocks, axis=0)
 
 
 def play_from_hand(config: Config, games: Games, actions: Array, advance: bool = True) -> tuple[Games, Played]:
-    """Each game's action (0–1550) played: the card leaves the hand and moves as its action
-    says (:func:`~pardon.batch.play.play_card`), the hand is drawn back up, and the turn passes on
-    (the same player again after a 2 played with ``draw_again_on_2``).  With
+    """Each game's action (0–1550, with partners 0–5,213) played: the card leaves the hand and
+    moves as its action says (:func:`card_moves`), the hand is drawn back up, and the turn
+    passes on (the same player again after a 2 played with ``draw_again_on_2``).  With
     ``advance=False`` only the card leaves the hand and the pawns move (an afterstate)."""
     from pardon.batch.deal import into_hand, take
-    from pardon.batch.play import _action_index, _advance, play_card
+    from pardon.batch.play import _action_index, _advance
 
     xp = namespace(games.pawns)
-    index = _action_index(xp, games.card, actions, HAND_ACTIONS)
-    kind = (index // ACTIONS).astype(xp.int8)
+    moves = card_moves(config)
+    index = _action_index(xp, games.card, actions, len(CARDS) * moves.actions)
+    kind = (index // moves.actions).astype(xp.int8)
     playing = games.winner < 0
     card = select(playing, xp.take(xp.asarray(_CARD_OF_KIND), kind.astype(xp.int32)), I8(0))
-    moved, played = play_card(config, games._replace(card=card), index % ACTIONS, advance=False)
+    moved, played = moves.play(config, games._replace(card=card), index % moves.actions, advance=False)
     moved = moved._replace(hands=into_hand(moved.hands, 0, select(playing, kind, I8(-1)), -1))  # out of it
     if not advance:
         return moved, played
     won = all0(moved.pawns[0] == HOME) & playing
+    if config.rules.partners:  # the team wins
+        won = won & all0(moved.pawns[2] == HOME)
     taken, _, moved = take(config, moved, playing & ~won)
     moved = moved._replace(hands=into_hand(moved.hands, 0, taken))
     again = (card == 2) & ~played.forfeit if tables(config).draw_again_on_2 else xp.zeros_like(won)

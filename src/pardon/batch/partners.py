@@ -139,8 +139,6 @@ def check_team_rules(rules: Rules) -> None:
             "the batch engine plays the partners' split 7 between two pawns (partner_split=two), not "
             "between any number of team pawns: a split of up to seven parts has no fixed set of actions"
         )
-    if rules.hand:
-        raise InvalidError("the batch engine does not play partners with hands of five")
 
 
 def turned(games: Games) -> Games:
