@@ -233,6 +233,8 @@ def generation(
         lanes = legal_lanes(config, games)
         playing = np.flatnonzero(games.winner < 0)
         if trainer is None:
+            # ties broken among the legal actions (not the distinct moves), as when the shipped
+            # network was made: the same command still writes the same network
             actions = greedy_actions(config, games, lanes)
             after, _ = play(config, games, actions)
             after = games_at(after, playing)

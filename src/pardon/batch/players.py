@@ -20,7 +20,7 @@ import numpy as np
 
 from pardon.batch.actions import ACTIONS, SLOTS
 from pardon.batch.backend import Array
-from pardon.batch.engine import STREAM_CHOICE, Config, Games, decider, legal_lanes, play, random_bits, random_moves
+from pardon.batch.engine import STREAM_CHOICE, Config, Games, decider, distinct_lanes, play, random_bits, random_moves
 from pardon.batch.outlook import doubling_actions
 from pardon.core.board import FIRST_TRACK, HOME, START
 from pardon.core.errors import InvalidError
@@ -53,13 +53,19 @@ def scores(pawns: Array) -> Array:
 
 def greedy_actions(config: Config, games: Games, lanes: Array | None = None) -> Array:
     """The legal action whose position is worth most to the mover (its score times the
-    number of opponents, less theirs), ties broken at random; 0 for a game over.  Alone (the
-    solo challenge) every move is worth 0, and the core's greedy breaks the tie uniformly
-    among its moves: it chooses as :func:`~pardon.batch.engine.random_moves` does."""
+    number of opponents, less theirs), ties broken at random among the distinct moves, as
+    the core's greedy breaks them (``lanes``: the distinct lanes, :func:`distinct_lanes`, if
+    already worked out); 0 for a game over.  Alone (the solo challenge) every move is worth 0,
+    and the core's greedy breaks the tie uniformly among its moves: it chooses as
+    :func:`~pardon.batch.engine.random_moves` does.
+
+    Among actions instead, a move that several actions make (a pawn out of Start, with
+    three there) won its ties as often as it had actions: 39.35 forfeits a game against the
+    core's 40.22 over 6,000 games against random (2 players, seed 5), 95% intervals apart."""
     if config.players == 1:
         return random_moves(config, games)
     if lanes is None:
-        lanes = legal_lanes(config, games)
+        lanes = distinct_lanes(config, games)
     rows, actions = np.nonzero(np.asarray(lanes).T)  # grouped by game
     chosen = np.zeros(games.card.shape, dtype=np.int32)
     if not rows.size:
