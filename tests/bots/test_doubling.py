@@ -106,3 +106,15 @@ def test_with_four_players_a_computer_accepts_an_even_game() -> None:
     game.play(game.parse("double"))
     assert decision("expectimax", game) == "accept"
     assert decision("tactician", game) == "accept"
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_random_rollout_of_mcts_plays_the_cards_out_without_doubling(seed: int) -> None:
+    # a random double, dropped half the time, would end most rollouts at once
+    from pardon.bots.mcts import _random_rollout
+
+    game = Game.new(parse_rules("classic-1939(scoring=1939,doubling=true)"), (0, 1, 2), seed)
+    value = _random_rollout(game, random.Random(seed))
+    assert game.is_over and game.position.stake == 1 and not game.position.out
+    assert game.winner is not None and value[game.winner] == 1.0 and sum(value) == 1.0
+    assert len(game.moves) > 100  # the cards played out, not a game ended by a double

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -90,24 +91,36 @@ def test_creating_games_is_limited_per_address(make_server: Callable[..., TestCl
         assert spare.post("/api/games", json={"seats": seats}).status_code == 201
 
 
+def _status_once_gone(server: TestClient, game_id: str, wait: float = 15.0) -> Any:
+    """The game's REST answer once it is gone (404), or its last answer after ``wait`` seconds."""
+    deadline = time.monotonic() + wait
+    answer = server.get(f"/api/games/{game_id}")
+    while answer.status_code != 404 and time.monotonic() < deadline:
+        time.sleep(0.1)
+        answer = server.get(f"/api/games/{game_id}")
+    return answer
+
+
 @pytest.mark.slow
 def test_a_game_nobody_comes_to_expires(make_server: Callable[..., TestClient]) -> None:
-    server = make_server(waiting_expiry=0.6, sweep_every=0.1)
+    # 2 s: on a busy machine creating a game and joining it may take longer than a shorter expiry
+    server = make_server(waiting_expiry=2.0, sweep_every=0.1)
     abandoned = create(server, [{"kind": "human"}, {"kind": "open"}], public=True)
     attended = create(server, [{"kind": "human"}, {"kind": "open"}], public=True)
-    playing = create(server, [{"kind": "human"}, {"kind": "bot"}])
     with server.websocket_connect(attended["websocket"]) as host_socket:
         Player(host_socket).hello(token_of(attended, "red"))  # the host waits in the game
+        playing = create(server, [{"kind": "human"}, {"kind": "bot"}])
         with server.websocket_connect(playing["websocket"]) as player_socket:
             Player(player_socket).hello(token_of(playing, "red"))  # this one starts at once
-        time.sleep(1.5)
-        gone = server.get(f"/api/games/{abandoned['id']}")
+        gone = _status_once_gone(server, abandoned["id"])
         assert gone.status_code == 404 and gone.json()["error"] == "no_game"
+        deadline = time.monotonic() + 5  # its room is forgotten by the sweep that deleted it, just after
+        while abandoned["id"] in _rooms(server).rooms and time.monotonic() < deadline:
+            time.sleep(0.02)
         assert abandoned["id"] not in _rooms(server).rooms
         listed = [game["id"] for game in server.get("/api/lobby").json()["games"]]
         assert abandoned["id"] not in listed and attended["id"] in listed
         assert server.get(f"/api/games/{playing['id']}").json()["status"] == "playing"  # only waiting games expire
-    time.sleep(1.5)  # the host has left too
-    assert server.get(f"/api/games/{attended['id']}").status_code == 404
+    assert _status_once_gone(server, attended["id"]).status_code == 404  # the host has left too
     with server.websocket_connect(attended["websocket"]) as socket:
         assert socket.receive_json()["code"] == "no_game"
