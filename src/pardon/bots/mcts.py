@@ -15,7 +15,7 @@ Rollouts (``rollout=``):
   the searcher's own move, where the evaluation was tuned (docs/bots.md: a horizon after
   the opponent's reply is what made ``expectimax(depth=2)`` no better than ``tactician``);
 - ``"random"``: play to the end with the engine's fast random-playout kernel and score
-  the winner.
+  the winner (with doubling nobody doubles or drops out in a rollout).
 
 With ``stratified`` (open games only), the card drawn after a move in the tree is not the
 deal's next but the one whose share of that move's draws lags its chance most.
