@@ -7,7 +7,9 @@ from collections import Counter
 import numpy as np
 import pytest
 
+from batch_positions import positions
 from pardon.batch.actions import ACTIONS, DECODED, decode, describe_action, sorry_action, split_action, switch_action
+from pardon.batch.convert import core_state, move_key, outcomes
 from pardon.batch.engine import (
     STREAM_CHOICE,
     Config,
@@ -22,8 +24,11 @@ from pardon.batch.engine import (
     step,
 )
 from pardon.batch.players import choose, greedy_actions
+from pardon.bots.greedy import value as greedy_value
+from pardon.core.board import START
 from pardon.core.cards import CARDS, DECKS
 from pardon.core.errors import InvalidError
+from pardon.core.turn import legal_moves
 
 
 def play_out(config: Config, games: Games, chooser: object = None) -> tuple[Games, list[np.ndarray]]:
@@ -166,6 +171,34 @@ def test_greedy_beats_random() -> None:
         config, new_games(config, np.arange(2000, dtype=np.uint32)), lambda c, g: choose(c, g, ["greedy", "random"])
     )
     assert (games.winner == 0).mean() > 0.7
+
+
+def test_greedy_breaks_its_ties_among_distinct_moves_as_the_core_does() -> None:
+    # a 1: the pawn on the track one square on, or a pawn out of Start (three there: three
+    # actions, one move), worth the same to greedy; among actions it chose the pawn out 3 times in 4
+    config = Config.parse("classic", 2)
+    games = positions(config, [[40, START, START, START], [START] * 4], 1, 4000)
+    chosen = greedy_actions(config, games)
+    assert set(np.unique(chosen).tolist()) == {1, 2}  # slot 0's pawn, or the first pawn out of Start
+    assert 0.45 < (chosen == 1).mean() < 0.55
+
+
+@pytest.mark.parametrize(("rules", "players", "count"), [("classic", 3, 30), ("partners", 4, 8), ("adult", 3, 12)])
+def test_greedy_chooses_a_move_the_core_s_greedy_would(rules: str, players: int, count: int) -> None:
+    config = Config.parse(rules, players)
+    games = new_games(config, np.arange(count, dtype=np.uint32))
+    checked = 0
+    for _ in range(120):
+        chosen, found = greedy_actions(config, games), outcomes(config, games)
+        for game in np.flatnonzero(games.winner < 0).tolist():
+            moves = legal_moves(config.rules, core_state(config, games, game))
+            mover = config.seats[int(games.turn[game])]
+            worth = [greedy_value(move.result, mover) for move in moves]
+            best = {move_key(config, move) for move, value in zip(moves, worth, strict=True) if value == max(worth)}
+            assert found[game, int(chosen[game])] in best
+            checked += 1
+        games, _ = step(config, games, random_moves(config, games))
+    assert checked > 500
 
 
 def test_games_take_little_memory() -> None:
