@@ -21,7 +21,8 @@ from pardon.batch.jax_env import SorryJax  # noqa: E402
 
 
 @pytest.mark.parametrize(
-    ("rules", "players"), [("classic", 4), ("modern-no-tokens", 2), ("classic(pawns=3)", 3), ("solo", 1)]
+    ("rules", "players"),
+    [("classic", 4), ("modern-no-tokens", 2), ("classic(pawns=3)", 3), ("solo", 1), ("adult", 2)],  # adult: hands
 )
 def test_the_jax_environment_plays_the_numpy_engines_games_to_their_ends(rules: str, players: int) -> None:
     env = SorryJax(rules, players)
@@ -126,11 +127,6 @@ def test_one_game_a_batch_and_a_batch_of_batches_agree() -> None:
         assert np.array_equal(np.asarray(nested).reshape(np.shape(many)), many)
         assert np.array_equal(alone, np.asarray(many)[4])
         assert np.shape(same) == np.shape(many)
-
-
-def test_hands_of_five_are_refused_with_a_message() -> None:
-    with pytest.raises(InvalidError, match="SorryJax does not play hands of five"):
-        SorryJax("adult")
 
 
 @pytest.mark.parametrize(

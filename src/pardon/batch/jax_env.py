@@ -7,7 +7,8 @@ It is the batch engine (:mod:`pardon.batch.engine`) for one game, unchanged: a g
 engine's :class:`~pardon.batch.engine.Games` without its batch axis.  So a game of this
 environment is the NumPy engine's game of the same seed, action for action
 (tests/batch/test_jax_env.py).  Observations and actions are those of docs/batch.md: 1,098
-numbers seen from the player to move, 141 actions.
+numbers seen from the player to move, 141 actions (with hands of five 1,551, the observation
+showing the mover's hand).
 
     import jax
     from pardon.batch.jax_env import SorryJax
@@ -61,7 +62,7 @@ class State(NamedTuple):
     games: Games  # the engine's game, without a batch axis
     current_player: Any  # int32: the seat to move (0 = the seat that is colour config.seats[0])
     observation: Any  # (1098,) float32: the position seen from the player to move
-    legal_action_mask: Any  # (141,) bool: the legal actions (none once the game is over)
+    legal_action_mask: Any  # (141,) bool (1,551 with hands of five): the legal actions (none once the game is over)
     rewards: Any  # (players,) float32: +1 the winner, -1 the others, at the step that ends the game
     terminated: Any  # bool: somebody has won (with step_auto_reset: at the step that ended a game)
     truncated: Any  # bool: always False (a game of Sorry! always ends)
@@ -79,11 +80,6 @@ class SorryJax:
         import jax  # noqa: F401  # a clear ImportError now, not at the first call
 
         self.config = Config.parse(rules, players)
-        if self.config.rules.hand:  # its observations are brought up to date for one card, not a hand
-            raise InvalidError(
-                f"SorryJax does not play hands of five (rules {rules}): pardon.batch plays them on JAX, "
-                "and pardon.env's environments offer them"
-            )
         for present, what in ((self.config.rules.doubling, "doubling"), (self.config.rules.tokens, "Fire and Ice")):
             if present:
                 raise InvalidError(f"SorryJax does not play {what} (rules {rules}): pardon.batch plays it with NumPy")
@@ -93,6 +89,7 @@ class SorryJax:
                 "and pardon.env's environments offer it"
             )
         self.num_players = self.config.players
+        self.num_actions = self.config.actions  # 141, or with hands of five 1,551
         self._init = _batched(self._init_batch)
         self._step = _batched(self._step_batch)
 
@@ -171,13 +168,21 @@ class SorryJax:
         return State(
             games=Games(*(jnp.moveaxis(field, -1, 0) for field in games)),
             current_player=games.turn.astype(jnp.int32),
-            observation=observe(self.config, games) if seen is None else _updated(self.config, seen[0], seen[1], games),
+            observation=self._observation(games, seen),
             legal_action_mask=legal.T,
             rewards=rewards,
             terminated=terminated,
             truncated=jnp.zeros(terminated.shape, dtype=bool),
             step_count=count,
         )
+
+    def _observation(self, games: Games, seen: tuple[Games, Any] | None) -> Any:
+        """The observations of ``games``: brought up to date from those ``seen`` (a scatter of
+        what changed), or built anew for new games and with hands of five (the hand and the
+        cards not seen change whole at every card played)."""
+        if seen is None or self.config.rules.hand:
+            return observe(self.config, games)
+        return _updated(self.config, seen[0], seen[1], games)
 
 
 def _updated(config: Config, before: Games, seen: Any, games: Games) -> Any:

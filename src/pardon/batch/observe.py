@@ -125,6 +125,9 @@ def observe(config: Config, games: Games, observer: int = 0) -> Array:
         ones = xp.concatenate([ones, mover])
         zeros = xp.zeros((count, FEATURES), dtype=xp.float32)
         out = write(zeros, xp.zeros((0, count), dtype=xp.int32), ones, pack)
+        if config.rules.hand:
+            own, unseen = _hand_planes(config, games, observer)
+            out = out.at[:, CARD].set(own).at[:, PACK].set(unseen)
     return out[0] if single else out
 
 
@@ -168,11 +171,13 @@ def _hand_planes(config: Config, games: Games, observer: int) -> tuple[Array, Ar
     """With hands of five, ``(count, 11)`` each: the observer's hand (cards of each kind, as a
     fraction of the hand's size), and the cards it has not seen, the pack and the other hands
     together (as a fraction of that kind in a full pack: the others' hands are hidden)."""
+    xp = namespace(games.pawns)
     table = tables(config)
-    hands = games.hands.astype(np.float32)
+    hands = games.hands.astype(xp.float32)
     own = hands[observer]
-    unseen = games.pack.astype(np.float32) + hands.sum(axis=0) - own
-    return (own / np.float32(config.rules.hand)).T, (unseen / column(table.deck, 1, dtype=np.float32)).T
+    unseen = games.pack.astype(xp.float32) + hands.sum(axis=0) - own
+    deck = xp.asarray(column(table.deck, 1, dtype=np.float32))
+    return (own / xp.float32(config.rules.hand)).T, (unseen / deck).T
 
 
 def entries(config: Config, games: Games, observer: int = 0) -> tuple[Array, Array]:
