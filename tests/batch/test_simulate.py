@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from pardon.cli import main
+from pardon.core.cards import CARD_NAMES
 from pardon.sim.simulate import read_rows
 
 KEYS = {
@@ -151,3 +153,39 @@ def test_a_solo_run_has_the_core_engine_s_rows(tmp_path: Path, capsys: pytest.Ca
     assert abs(mean - core_mean) < 12  # about 80 cards each, a standard deviation of 17 a game
     assert json.loads((batch / "run.json").read_text())["players"] == 1
     assert main(["report", str(batch)]) == 0
+
+
+@pytest.mark.parametrize(
+    ("rules", "players"), [("classic", 3), ("partners", 4), ("adult", 2), ("modern", 3), ("solo", 1)]
+)
+def test_each_row_counts_what_the_core_counts_over_the_same_games(rules: str, players: int) -> None:
+    # the batch's rows, and the core's tally of the very same games replayed move by move
+    from pardon.batch.engine import Config
+    from pardon.batch.simulate import play_games
+    from pardon.batch.verify import cross_check
+    from pardon.core.rules import parse_rules
+    from pardon.sim.simulate import Simulation, _Tally
+
+    simulation, count = Simulation(rules, players, ("random",), 10, seed=7), 10
+    config = Config(parse_rules(rules), players)
+    rows = play_games(config, simulation, range(count))
+    tallies = [_Tally(config.rules) for _ in range(count)]
+    turns = [0] * count
+
+    def counted(game: int, move: Any, state: Any) -> None:
+        tallies[game].add(move, state.position)
+        turns[game] += 1
+
+    cross_check(config, [simulation.game_seed(number) % 2**32 for number in range(count)], counted)
+    for row, tally, turn in zip(rows, tallies, turns, strict=True):
+        core = {
+            "draws": tally.draws,
+            "turns": turn,
+            "bumps": tally.bumps,
+            "slides": tally.slides,
+            "sorry": tally.cards.get(13, [0, 0])[0],
+            "forfeits": tally.forfeits,
+            "lead_changes": tally.lead_changes,
+            "cards": {CARD_NAMES[card]: counts for card, counts in sorted(tally.cards.items())},
+        }
+        assert {column: row[column] for column in core} == core

@@ -375,7 +375,10 @@ def play_tokens(config: Config, games: Games, actions: Array, advance: bool = Tr
     extras[STAGE] = np.where(deciding, CARD_STAGE, extras[STAGE])
     extras[DECIDED] = np.where(deciding, extras[DECIDED] + 1, extras[DECIDED])
     moved = moved._replace(extras=extras)
-    played = played._replace(forfeit=played.forfeit & at_card, card=np.where(at_card, played.card, I8(0)))
+    # a card that moves no pawn but places a token, or brings the Ice back from a pawn, is used
+    # (the core's move has the token's action: it is no pass)
+    token_used = ((index >= ACTIONS) & (index < GO_ON)) | ((games.card == 1) & (games.extras[ICE] >= 0))
+    played = played._replace(forfeit=played.forfeit & at_card & ~token_used, card=np.where(at_card, played.card, I8(0)))
     if not advance:
         return moved, played
     again = (games.card == 2) if config.rules.draw_again_on_2 else np.zeros_like(playing)

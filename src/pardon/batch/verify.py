@@ -40,7 +40,7 @@ import argparse
 import sys
 import time
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -65,7 +65,7 @@ from pardon.batch.engine import (
 from pardon.core.board import COLOUR_NAMES
 from pardon.core.cards import CARDS, DECKS, NO_CARD
 from pardon.core.errors import InvalidError, PardonError
-from pardon.core.moves import slides_ridden
+from pardon.core.moves import Move, slides_ridden
 from pardon.core.scoring import points_of
 from pardon.core.turn import GameState, apply, awaiting_draw, legal_moves, start
 from pardon.core.turn import draw as core_draw
@@ -86,9 +86,13 @@ class Report(NamedTuple):
     scored: int = 0  # finished games whose points (rules with points) were compared
 
 
-def cross_check(config: Config, seeds: Iterable[int]) -> Report:
+def cross_check(
+    config: Config, seeds: Iterable[int], on_move: Callable[[int, Move, GameState], None] | None = None
+) -> Report:
     """Play the games of ``seeds`` in one batch with the random player and replay each through
-    the core; raise :class:`MismatchError` at the first disagreement."""
+    the core; raise :class:`MismatchError` at the first disagreement.  ``on_move(game, move,
+    state)`` is told each core move replayed, with the state it leads to (``game``: the
+    seed's place in ``seeds``)."""
     seed_array = np.array(list(seeds), dtype=np.uint32)
     games = new_games(config, seed_array)
     states = [_core_start(config, games, index) for index in range(len(seed_array))]
@@ -129,6 +133,9 @@ def cross_check(config: Config, seeds: Iterable[int]) -> Report:
                     f"{where}: the batch counts {counted[0]} bumps and {counted[1]} slides, the core "
                     f"{core_counts[0]} and {core_counts[1]}"
                 )
+            if move.card != NO_CARD and bool(played.forfeit[index]) != move.is_pass:
+                said = "forfeits" if played.forfeit[index] else "uses"
+                raise MismatchError(f"{where}: the batch {said} the card, the core's move is {move}")
             mover = state.position.turn
             state = apply(config.rules, state, move)
             reached = core_position(config, after, index)
@@ -142,6 +149,8 @@ def cross_check(config: Config, seeds: Iterable[int]) -> Report:
             if config.rules.tokens:
                 _check_tokens(where, config, after, index, state)
             states[index] = state
+            if on_move is not None:
+                on_move(index, move, state)
             decisions += 1
             compared += len(by_game[index])
             choices += len(moves)
