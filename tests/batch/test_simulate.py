@@ -156,11 +156,20 @@ def test_a_solo_run_has_the_core_engine_s_rows(tmp_path: Path, capsys: pytest.Ca
 
 
 @pytest.mark.parametrize(
-    ("rules", "players"), [("classic", 3), ("partners", 4), ("adult", 2), ("modern", 3), ("solo", 1)]
+    ("rules", "players"),
+    [
+        ("classic", 3),
+        ("classic-1939(scoring=1939,doubling=true)", 3),  # the players weigh their doubles
+        ("solo", 1),
+        pytest.param("partners", 4, marks=pytest.mark.slow),
+        pytest.param("adult", 2, marks=pytest.mark.slow),
+        pytest.param("modern", 3, marks=pytest.mark.slow),
+    ],
 )
 def test_each_row_counts_what_the_core_counts_over_the_same_games(rules: str, players: int) -> None:
     # the batch's rows, and the core's tally of the very same games replayed move by move
     from pardon.batch.engine import Config
+    from pardon.batch.players import choose
     from pardon.batch.simulate import play_games
     from pardon.batch.verify import cross_check
     from pardon.core.rules import parse_rules
@@ -176,7 +185,8 @@ def test_each_row_counts_what_the_core_counts_over_the_same_games(rules: str, pl
         tallies[game].add(move, state.position)
         turns[game] += 1
 
-    cross_check(config, [simulation.game_seed(number) % 2**32 for number in range(count)], counted)
+    seeds = [simulation.game_seed(number) % 2**32 for number in range(count)]
+    cross_check(config, seeds, counted, lambda config, games: choose(config, games, simulation.seat_bots()))
     for row, tally, turn in zip(rows, tallies, turns, strict=True):
         core = {
             "draws": tally.draws,

@@ -87,12 +87,16 @@ class Report(NamedTuple):
 
 
 def cross_check(
-    config: Config, seeds: Iterable[int], on_move: Callable[[int, Move, GameState], None] | None = None
+    config: Config,
+    seeds: Iterable[int],
+    on_move: Callable[[int, Move, GameState], None] | None = None,
+    choose: Callable[[Config, Games], Any] | None = None,
 ) -> Report:
     """Play the games of ``seeds`` in one batch with the random player and replay each through
     the core; raise :class:`MismatchError` at the first disagreement.  ``on_move(game, move,
     state)`` is told each core move replayed, with the state it leads to (``game``: the
-    seed's place in ``seeds``)."""
+    seed's place in ``seeds``); ``choose(config, games)``, if given, plays instead of the
+    random player (whose choices are then not checked)."""
     seed_array = np.array(list(seeds), dtype=np.uint32)
     games = new_games(config, seed_array)
     states = [_core_start(config, games, index) for index in range(len(seed_array))]
@@ -107,8 +111,10 @@ def cross_check(
             by_game[row][action] = key
         kept = distinct_lanes(config, games, lanes)
         lowest = lowest_of_each_outcome(found, lanes.shape)
-        actions = random_moves(config, games)
+        actions = random_moves(config, games) if choose is None else np.asarray(choose(config, games))
         uniform = choose_uniform(kept, random_bits(games.seed, choice_counter(config, games), STREAM_CHOICE))
+        if choose is not None:
+            uniform = actions
         after, played = play(config, games, actions)
         for index in np.flatnonzero(games.winner < 0).tolist():
             where = f"game of seed {int(seed_array[index])}, card {int(games.drawn[index])}"
