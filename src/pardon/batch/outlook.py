@@ -35,12 +35,11 @@ from pardon.batch.config import ANSWERING, BEFORE_DRAW, DOUBLINGS, OUT, STAGE, C
 from pardon.batch.doubling import ACCEPT, DOUBLE, DROP, GO_ON, card_actions, decider
 from pardon.bots.doubling import DOUBLE_AT, LEAD, MOST_STAKE, TAKE_SHARE
 from pardon.bots.evaluation import MIN_REMAINING, SEARCHED, Evaluator
-from pardon.core.board import COLOURS, FIRST_TRACK, HOME, SQUARE, START
+from pardon.core.board import COLOURS, FIRST_TRACK, HOME, LAST_TRACK, SQUARE, START, partner
 from pardon.core.cards import CARDS, DECKS, SORRY
 from pardon.core.rules import Rules
 from pardon.core.scoring import BONUS_1939, DROP_OUT_POINTS, largest_bonus
 
-LAST_TRACK: Final = START - 1
 #: Each kind of card's bit in a mask of cards (bit ``card``, as the core's evaluation keeps them).
 _CARD_BITS: Final = tuple(1 << card for card in CARDS)
 _SORRY_BIT: Final = 1 << SORRY
@@ -114,7 +113,7 @@ def _danger(config: Config, rows: Array, seat: int, turn: Array, chances: Array,
     each pawn's chance of being hit times what it has gained; ``later`` weighs the opponents
     who draw only after ``seat``."""
     players, colour, own = config.players, config.seats[seat], rows[seat]
-    team = {colour, (colour + 2) % len(COLOURS)} if config.rules.partners else {colour}
+    team = {colour, partner(colour)} if config.rules.partners else {colour}
     place = (seat - turn) % players
     on_track = (own >= FIRST_TRACK) & (own <= LAST_TRACK)
     gained = (START - own) + SEARCHED.out
@@ -130,12 +129,13 @@ def _danger(config: Config, rows: Array, seat: int, turn: Array, chances: Array,
     return danger
 
 
-def raws(config: Config, games: Games, chances: Array) -> Array:
+def _raws(config: Config, games: Games, rows: Array, chances: Array) -> Array:
     """``(players, games)``: each seat's raw score as ``Evaluator.raws`` adds it (``SEARCHED``):
-    its pawns' values, nearest Home first, less the threat times the danger."""
+    its pawns' values (``rows``: :func:`by_seat`), nearest Home first, less the threat times
+    the danger."""
     terms = Evaluator(config.rules, SEARCHED).terms(config.players)
     values = np.array(terms.pawns, dtype=np.float64)
-    rows, turn = by_seat(config, games), games.turn.astype(np.int64)
+    turn = games.turn.astype(np.int64)
     found = np.zeros((config.players, games.turn.shape[0]), dtype=np.float64)
     for seat in range(config.players):
         raw = np.zeros(games.turn.shape[0], dtype=np.float64)
@@ -151,14 +151,18 @@ def win_chances(config: Config, games: Games, seat: Array) -> Array:
     """``(players, games)``: each seat's chance of winning (its side's, with partners) as
     ``Evaluator(rules, SEARCHED).win_chances`` gives it, the cards counted as ``seat`` sees
     them, for games still going on."""
-    evaluator = Evaluator(config.rules, SEARCHED)
-    scale, phase = evaluator.temperature(config.players)
-    sides = raws(config, games, card_chances(config, games, seat))
+    return _win_chances(config, games, by_seat(config, games), seat)
+
+
+def _win_chances(config: Config, games: Games, rows: Array, seat: Array) -> Array:
+    """:func:`win_chances`, the seats' pawns given (``rows``: :func:`by_seat`)."""
+    scale, phase = Evaluator(config.rules, SEARCHED).temperature(config.players)
+    sides = _raws(config, games, rows, card_chances(config, games, seat))
     if config.rules.partners:
         sides = sides + sides[[2, 3, 0, 1]]
     scales = np.full(games.turn.shape, scale, dtype=np.float64)
     if phase:  # the way left: few distinct values, each raised to the phase by Python's pow
-        shares, which = np.unique(by_seat(config, games).sum(axis=(0, 1)), return_inverse=True)
+        shares, which = np.unique(rows.sum(axis=(0, 1)), return_inverse=True)
         powers = [
             math.pow(max(share / (START * config.rules.pawns * config.players), MIN_REMAINING), phase)
             for share in shares.tolist()
@@ -183,26 +187,25 @@ def doubling_actions(config: Config, games: Games) -> Array:
     actions = np.full(games.turn.shape, -1, dtype=np.int32)
     if rows.size:
         some = games_at(games, rows)
-        seat = decider(config, some)
+        seat, pawns = decider(config, some), by_seat(config, some)
         playing = ~((some.extras[OUT][None] >> np.arange(config.players)[:, None]) & 1).astype(bool)
-        chances = win_chances(config, some, seat)
-        answering = some.extras[STAGE] == ANSWERING
+        outlook = _outlook(config, pawns, seat, _win_chances(config, some, pawns, seat), playing)
         decided = np.where(
-            answering,
-            np.where(_accepts(config, some, seat, chances, playing), ACCEPT, DROP),
-            np.where(_doubles(config, some, seat, chances, playing), DOUBLE, GO_ON),
+            some.extras[STAGE] == ANSWERING,
+            np.where(_accepts(*outlook), ACCEPT, DROP),
+            np.where(_doubles(*outlook, some.extras[DOUBLINGS]), DOUBLE, GO_ON),
         )
         actions[rows] = card_actions(config) + decided
     return actions
 
 
-def _outlook(config: Config, games: Games, seat: Array, chances: Array, playing: Array) -> tuple[Array, Array, Array]:
-    """As the core's ``Outlook`` of the player ``seat``: how many sides still play, its side's
-    chance among theirs, and (with two sides) its expected margin per point of the stake."""
-    games_count = games.turn.shape[0]
+def _outlook(config: Config, rows: Array, seat: Array, chances: Array, playing: Array) -> tuple[Array, Array, Array]:
+    """As the core's ``Outlook`` of the player ``seat`` (``rows``: the seats' pawns,
+    :func:`by_seat`): how many sides still play, its side's chance among theirs, and (with
+    two sides) its expected margin per point of the stake."""
+    games_count = seat.shape[0]
     side = np.arange(config.players) % 2 if config.rules.partners else np.arange(config.players)
     sides = int(side.max()) + 1
-    rows = by_seat(config, games)
     home = (rows == HOME).sum(axis=1)
     side_home = np.zeros((sides, games_count), dtype=np.int64)
     side_chance = np.zeros((sides, games_count), dtype=np.float64)
@@ -227,16 +230,15 @@ def _outlook(config: Config, games: Games, seat: Array, chances: Array, playing:
     return side_playing.sum(axis=0), chance, margin
 
 
-def _accepts(config: Config, games: Games, seat: Array, chances: Array, playing: Array) -> Array:
-    """Whether ``seat`` accepts the double (``Outlook.accepts``)."""
-    count, chance, margin = _outlook(config, games, seat, chances, playing)
+def _accepts(count: Array, chance: Array, margin: Array) -> Array:
+    """Whether the player answering accepts the double (``Outlook.accepts``), from its :func:`_outlook`."""
     return np.where(count != 2, chance >= TAKE_SHARE / count, 2 * margin >= -DROP_OUT_POINTS)
 
 
-def _doubles(config: Config, games: Games, seat: Array, chances: Array, playing: Array) -> Array:
-    """Whether ``seat`` doubles now (``Outlook.doubles``, below the stake of ``MOST_STAKE``)."""
-    count, chance, lead = _outlook(config, games, seat, chances, playing)
-    stake = np.ldexp(1.0, games.extras[DOUBLINGS].astype(np.int32))  # exact, and never wrapped round
+def _doubles(count: Array, chance: Array, lead: Array, doublings: Array) -> Array:
+    """Whether the player to move doubles now (``Outlook.doubles``, from its :func:`_outlook`,
+    below the stake of ``MOST_STAKE``; the stake doubled ``doublings`` times)."""
+    stake = np.ldexp(1.0, doublings.astype(np.int32))  # exact, and never wrapped round
     answered = -2 * lead >= -DROP_OUT_POINTS  # the other side accepts, judging as this one
     two = np.where(answered, lead >= LEAD * stake, lead < DROP_OUT_POINTS)
     return (stake < MOST_STAKE) & np.where(count != 2, chance >= DOUBLE_AT, two)
