@@ -135,22 +135,26 @@ def hand_lanes(config: Config, games: Games) -> Array:
     xp = namespace(games.pawns)
     moves = card_moves(config)
     blocks = [
-        _held_only(xp, games, kind, moves.actions, lambda some: moves.lanes(config, some)) for kind in range(len(CARDS))
+        _held_only(xp, games, kind, moves.actions, lambda some, _: moves.lanes(config, some))
+        for kind in range(len(CARDS))
     ]
     return _discards_if_dead(xp, blocks)
 
 
-def _held_only(xp: ModuleType, games: Games, kind: int, actions: int, lanes: Callable[[Games], Array]) -> Array:
-    """``(actions, *batch)``: ``lanes`` of each game with its card of ``kind`` in hand (none
-    for a game whose player does not hold one); on NumPy worked out for the games holding
-    it only (most games hold 4 or 5 of the 11 kinds), on JAX for every game."""
+def _held_only(
+    xp: ModuleType, games: Games, kind: int, actions: int, lanes: Callable[[Games, Array | None], Array]
+) -> Array:
+    """``(actions, *batch)``: ``lanes(games, rows)`` of each game with its card of ``kind`` in
+    hand as its card (none for a game whose player does not hold one); on NumPy worked out
+    for the games holding it only, ``rows`` (most games hold 4 or 5 of the 11 kinds), on JAX
+    for every game (``rows`` None)."""
     card = _card_held(games, kind)
     if not _is_fast(xp, games.card):
-        return lanes(games._replace(card=card))
+        return lanes(games._replace(card=card), None)
     rows = np.flatnonzero(card)
     block = np.zeros((actions, *card.shape), dtype=bool)
     if rows.size:
-        block[:, rows] = lanes(games_at(games, rows)._replace(card=card[rows]))
+        block[:, rows] = lanes(games_at(games, rows)._replace(card=card[rows]), rows)
     return block
 
 
@@ -170,18 +174,14 @@ def hand_distinct_lanes(config: Config, games: Games, lanes: Array | None = None
     if lanes is None:
         lanes = hand_lanes(config, games)
     moves = card_moves(config)
-    blocks = []
-    for kind in range(len(CARDS)):
-        block = lanes[kind * moves.actions : (kind + 1) * moves.actions]
-        if _is_fast(xp, games.card):  # the games holding the kind only: the others have no lane in its block
-            rows = np.flatnonzero(np.asarray(block).any(axis=0))
-            found = np.zeros_like(block)
-            if rows.size:
-                some = games_at(games, rows)
-                found[:, rows] = moves.distinct(config, some._replace(card=_card_held(some, kind)), block[:, rows])
-            blocks.append(found)
-            continue
-        blocks.append(moves.distinct(config, games._replace(card=_card_held(games, kind)), block))
+
+    def distinct(block: Array) -> Callable[[Games, Array | None], Array]:
+        return lambda some, rows: moves.distinct(config, some, block if rows is None else block[:, rows])
+
+    blocks = [
+        _held_only(xp, games, kind, moves.actions, distinct(lanes[kind * moves.actions : (kind + 1) * moves.actions]))
+        for kind in range(len(CARDS))
+    ]
     return xp.concatenate(blocks, axis=0)
 
 
