@@ -111,10 +111,11 @@ def cross_check(
             by_game[row][action] = key
         kept = distinct_lanes(config, games, lanes)
         lowest = lowest_of_each_outcome(found, lanes.shape)
-        actions = random_moves(config, games) if choose is None else np.asarray(choose(config, games))
-        uniform = choose_uniform(kept, random_bits(games.seed, choice_counter(config, games), STREAM_CHOICE))
-        if choose is not None:
-            uniform = actions
+        if choose is None:
+            actions = random_moves(config, games)
+            uniform = choose_uniform(kept, random_bits(games.seed, choice_counter(config, games), STREAM_CHOICE))
+        else:  # the players given: their choices are not the random player's
+            actions = uniform = np.asarray(choose(config, games))
         after, played = play(config, games, actions)
         for index in np.flatnonzero(games.winner < 0).tolist():
             where = f"game of seed {int(seed_array[index])}, card {int(games.drawn[index])}"
