@@ -144,7 +144,7 @@ def test_a_stake_doubled_on_and_on_plays_on_and_its_points_beyond_int64_are_refu
 def test_the_environments_offer_doubling_and_the_player_answering_decides() -> None:
     from pettingzoo.test import api_test
 
-    from pardon.batch.observe import DOUBLING, FEATURES
+    from pardon.batch.observe import DOUBLING, FEATURES, observe
     from pardon.env.aec import SorryAECEnv
     from pardon.env.single import SorryEnv
 
@@ -166,7 +166,20 @@ def test_the_environments_offer_doubling_and_the_player_answering_decides() -> N
     assert np.flatnonzero(observation["action_mask"]).tolist() == [base + GO_ON, base + DOUBLE]
     vector = SorryVectorEnv(rules=RULES, players=3, num_envs=8, opponent="random")
     observation, _ = vector.reset(seed=2)
-    for _ in range(20):  # the learner decides whenever its mask offers something, its answers too
-        actions = np.array([np.flatnonzero(mask)[0] for mask in observation["action_mask"]])
+    # playing every seat, doubling at random: each answer is seen from the seat answering, not the doubler's
+    vector = SorryVectorEnv(rules=RULES, players=3, num_envs=8, opponent="self")
+    observation, _ = vector.reset(seed=2)
+    rng = np.random.default_rng(2)
+    answered = 0
+    for _ in range(40):
+        games = vector.games
+        for game in np.flatnonzero(games.extras[STAGE] == ANSWERING):
+            answered += 1
+            observer = (int(decider(vector.config, games)[game]) - int(games.turn[game])) % 3
+            assert observer != 0
+            one = Games(*(np.take(field, [game], axis=-1) for field in games))
+            assert np.array_equal(observation["observation"][game], observe(vector.config, one, observer)[0])
+            assert observation["observation"][game][DOUBLING][3] == 1  # the observer decides now
+        actions = np.array([rng.choice(np.flatnonzero(mask)) for mask in observation["action_mask"]])
         observation, *_ = vector.step(actions)
-        assert (observation["action_mask"].sum(axis=1) > 0).all()
+    assert answered >= 5

@@ -9,7 +9,7 @@ import functools
 import numpy as np
 import pytest
 
-from pardon.batch.engine import legal_lanes, new_games, step
+from pardon.batch.engine import Config, Games, decider, legal_lanes, new_games, step
 from pardon.batch.observe import observe
 from pardon.core.errors import InvalidError
 
@@ -20,9 +20,27 @@ jnp = pytest.importorskip("jax.numpy")
 from pardon.batch.jax_env import SorryJax  # noqa: E402
 
 
+def seen_by_decider(config: Config, games: Games) -> np.ndarray:
+    """NumPy's observations from each game's seat to decide (with doubling, the one answering a double)."""
+    observers = (decider(config, games).astype(int) - games.turn) % config.players
+    seen = observe(config, games)
+    for observer in range(1, config.players):
+        seen = np.where((observers == observer)[:, None], observe(config, games, observer), seen)
+    return seen
+
+
 @pytest.mark.parametrize(
     ("rules", "players"),
-    [("classic", 4), ("modern-no-tokens", 2), ("classic(pawns=3)", 3), ("solo", 1), ("adult", 2)],  # adult: hands
+    [
+        ("classic", 4),
+        ("modern-no-tokens", 2),
+        ("classic(pawns=3)", 3),
+        ("solo", 1),
+        ("adult", 2),  # hands of five
+        ("classic-1939(scoring=1939,doubling=true)", 2),
+        ("classic-1939(scoring=1939,doubling=true)", 4),
+        ("adult(scoring=1939,doubling=true)", 3),
+    ],
 )
 def test_the_jax_environment_plays_the_numpy_engines_games_to_their_ends(rules: str, players: int) -> None:
     env = SorryJax(rules, players)
@@ -38,8 +56,8 @@ def test_the_jax_environment_plays_the_numpy_engines_games_to_their_ends(rules: 
         going = games.winner < 0
         mask = np.asarray(state.legal_action_mask)
         assert np.array_equal(mask, legal_lanes(env.config, games).T & going[:, None])
-        assert np.array_equal(np.asarray(state.observation), observe(env.config, games))
-        assert np.array_equal(np.asarray(state.current_player), games.turn)
+        assert np.array_equal(np.asarray(state.observation), seen_by_decider(env.config, games))
+        assert np.array_equal(np.asarray(state.current_player), decider(env.config, games))  # or answering a double
         assert np.array_equal(np.asarray(state.terminated), ~going)
         if not going.any():
             break
@@ -93,7 +111,7 @@ def test_step_auto_reset_is_pgx_auto_reset_and_its_observations_stay_right(rules
         for mine, theirs in zip(jax.tree_util.tree_leaves(state), jax.tree_util.tree_leaves(expected), strict=True):
             assert np.array_equal(np.asarray(mine), theirs)
         games = type(state.games)(*(np.moveaxis(np.asarray(field), 0, -1) for field in state.games))
-        assert np.array_equal(np.asarray(state.observation), observe(env.config, games))  # brought up to date
+        assert np.array_equal(np.asarray(state.observation), seen_by_decider(env.config, games))  # brought up to date
         assert np.array_equal(np.asarray(state.legal_action_mask), legal_lanes(env.config, games).T)
         ended += int(over.sum())
     assert ended >= count  # every game has ended at least once, on average
@@ -133,7 +151,6 @@ def test_one_game_a_batch_and_a_batch_of_batches_agree() -> None:
     ("rules", "players", "said"),
     [
         ("partners", 4, "SorryJax does not play the partners game"),
-        ("classic-1939(scoring=1939,doubling=true)", 2, "SorryJax does not play doubling"),
         ("modern", 2, "SorryJax does not play Fire and Ice"),
     ],
 )

@@ -48,6 +48,19 @@ def is_numpy(xp: ModuleType) -> bool:
     return xp is np
 
 
+def settled(tree: Any) -> Any:
+    """``tree`` (arrays, or a tuple of them) as it is; under JAX worked out before what reads
+    it (``lax.optimization_barrier``): a long chain of small steps that each read the one
+    before (dealing hands of five card by card) is otherwise fused by XLA into expressions
+    that repeat each other, and compiling them took minutes."""
+    leaves = tree if isinstance(tree, tuple) else (tree,)
+    if is_numpy(namespace(*leaves)):
+        return tree
+    import jax
+
+    return jax.lax.optimization_barrier(tree)  # type: ignore[no-untyped-call, unused-ignore]
+
+
 def select(condition: Array, when_true: Array, when_false: Array) -> Array:
     """``where(condition, when_true, when_false)`` of two arrays of one dtype.
 

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from pardon.batch.actions import SLOTS
-from pardon.batch.backend import Array, as_int8, column, namespace, select
+from pardon.batch.backend import Array, as_int8, column, namespace, select, settled
 from pardon.batch.config import (
     BEFORE_DRAW,
     CARD_STAGE,
@@ -94,7 +94,7 @@ def _dealt(config: Config, games: Games) -> Games:
     for _ in range(config.rules.hand):
         for seat in range(config.players):
             kind, _, games = take(config, games, taking)
-            games = games._replace(hands=into_hand(games.hands, seat, kind))
+            games = settled(games._replace(hands=into_hand(games.hands, seat, kind)))
     return games
 
 

@@ -20,7 +20,8 @@ double being answered), the player answering (seats after the mover), whether an
 accepted, how many times the stake has doubled (the stake is 2 to that power) and the seats
 that dropped out.  While a double is answered the decider is not the player to move:
 :func:`decider` names it.  After a 2 the same player draws again without a new decision
-before the draw, as the core plays it.  Doubling runs on NumPy only.
+before the draw, as the core plays it.  NumPy plays a card or a decision only in the games
+making it; JAX (:class:`~pardon.batch.jax_env.SorryJax`) plays both in every game and selects.
 
 >>> import numpy as np
 >>> from pardon.batch.engine import Config, legal_lanes, new_games, step
@@ -42,7 +43,7 @@ from typing import Final
 
 import numpy as np
 
-from pardon.batch.backend import Array
+from pardon.batch.backend import Array, is_numpy, namespace, select
 from pardon.batch.config import (
     ACCEPTED,
     ANSWERER,
@@ -53,13 +54,13 @@ from pardon.batch.config import (
     DECISIONS,
     DOUBLINGS,
     I8,
+    I16,
     OUT,
     STAGE,
     Config,
     Games,
     Played,
     games_at,
-    numpy_only,
     one_axis,
     shaped,
 )
@@ -94,11 +95,11 @@ def stake(games: Games) -> Array:
 
 def decider(config: Config, games: Games) -> Array:
     """Each game's seat to decide: the player to move, or the player answering a double."""
-    turn = np.asarray(games.turn)
     if not config.rules.doubling:
-        return turn
+        return games.turn
+    xp = namespace(games.pawns)
     answering = (games.extras[STAGE] == ANSWERING) * games.extras[ANSWERER]
-    return ((turn + answering) % config.players).astype(np.int8)
+    return ((games.turn + answering) % config.players).astype(xp.int8)
 
 
 def dropped_out(config: Config, games: Games) -> Array:
@@ -119,112 +120,137 @@ def choice_counter(config: Config, games: Games) -> Array:
 def doubling_lanes(config: Config, games: Games) -> Array:
     """``(config.actions, *batch)``: the card's legal lanes where the turn is at its card, and the
     decisions before the draw (go on, double) and of the player answering (accept, drop out)."""
-    numpy_only(games, "doubling")
+    xp = namespace(games.pawns)
     stage = games.extras[STAGE]
     playing = games.winner < 0
-    lanes = np.asarray(card_edition(config).lanes(config, games)) & (stage == CARD_STAGE)[None]
-    return np.concatenate([lanes, _decision_lanes(stage, playing)])
+    lanes = card_edition(config).lanes(config, games) & (stage == CARD_STAGE)[None]
+    return xp.concatenate([lanes, _decision_lanes(stage, playing)])
 
 
 def _decision_lanes(stage: Array, playing: Array) -> Array:
+    xp = namespace(stage)
     before, answering = (stage == BEFORE_DRAW) & playing, (stage == ANSWERING) & playing
-    return np.stack([before, before, answering, answering])
+    return xp.stack([before, before, answering, answering])
 
 
 def doubling_distinct_lanes(config: Config, games: Games, lanes: Array | None = None) -> Array:
     """The legal lanes (or ``lanes``), only the lowest of those that make the same move: the
     card's (:func:`~pardon.batch.editions.card_edition`), and each decision its own."""
+    xp = namespace(games.pawns)
     if lanes is None:
         lanes = doubling_lanes(config, games)
     base = card_actions(config)
-    played = np.asarray(card_edition(config).distinct(config, games, lanes[:base]))
-    return np.concatenate([played & (games.extras[STAGE] == CARD_STAGE)[None], lanes[base:]])
+    played = card_edition(config).distinct(config, games, lanes[:base])
+    return xp.concatenate([played & (games.extras[STAGE] == CARD_STAGE)[None], lanes[base:]])
 
 
 def play_doubling(config: Config, games: Games, actions: Array, advance: bool = True) -> tuple[Games, Played]:
     """Each game's action played: its card's (:func:`~pardon.batch.editions.card_edition`, then the
     next player's turn begins before the draw, passing over those who dropped out), or its
     decision (trusted: one of :func:`doubling_lanes`).  With ``advance=False`` a card moves
-    the pawns only, and a decision is made as it is."""
+    the pawns only, and a decision is made as it is.  NumPy plays each only in the games
+    making it; JAX plays both in every game and selects."""
     from pardon.batch.play import _action_index
 
-    numpy_only(games, "doubling")
-    index = _action_index(np, games.card, actions, config.actions)
-    if games.card.ndim != 1:
-        return shaped(*play_doubling(config, one_axis(games), index.reshape(-1), advance), games.card.shape)
+    xp = namespace(games.pawns)
+    index = _action_index(xp, games.card, actions, config.actions)
     base = card_actions(config)
     playing = games.winner < 0
-    stage = games.extras[STAGE]
-    fields = [np.array(field, copy=True) for field in games]
-    after = Games(*fields)
+    at_card = playing & (games.extras[STAGE] == CARD_STAGE)
+    if not is_numpy(xp):
+        moved, what = _card_played(config, games, select(index < base, index, 0), advance)
+        decided = _decided(config, games, index - base)
+        after = Games(
+            *(select(at_card, m, select(playing, d, g)) for m, d, g in zip(moved, decided, games, strict=True))
+        )
+        nothing = Played(*(xp.zeros_like(field) for field in what))
+        return after, Played(*(select(at_card, w, n) for w, n in zip(what, nothing, strict=True)))
+    if games.card.ndim != 1:
+        return shaped(*play_doubling(config, one_axis(games), index.reshape(-1), advance), games.card.shape)
+    after = Games(*(np.array(field, copy=True) for field in games))
     zeros = np.zeros(games.card.shape, dtype=np.int8)
     played = Played(np.zeros_like(games.card), zeros.copy(), zeros.copy(), np.zeros(games.card.shape, dtype=bool))
-    rows = np.flatnonzero(playing & (stage == CARD_STAGE))
+    rows = np.flatnonzero(at_card)
     if rows.size:
-        _play_card(config, games, rows, np.where(index[rows] < base, index[rows], 0), advance, after, played)
-    rows = np.flatnonzero(playing & (stage != CARD_STAGE))
+        actions_there = np.where(index[rows] < base, index[rows], 0)
+        _written(after, played, rows, *_card_played(config, games_at(games, rows), actions_there, advance))
+    rows = np.flatnonzero(playing & ~at_card)
     if rows.size:
-        _decide(config, after, rows, index[rows] - base)
+        _written(after, None, rows, _decided(config, games_at(games, rows), index[rows] - base), None)
     return after, played
 
 
-def _play_card(
-    config: Config, games: Games, rows: Array, actions: Array, advance: bool, after: Games, played: Played
-) -> None:
-    """The games of ``rows`` play their card (``actions``), written into ``after`` and ``played``;
-    a new turn begins before the draw, the players who dropped out passed over."""
+def _written(after: Games, played: Played | None, rows: Array, games: Games, what: Played | None) -> None:
+    """NumPy: the games of ``rows`` (and what they played) written into ``after`` (and ``played``)."""
+    for whole, part in zip(after, games, strict=True):
+        whole[..., rows] = part
+    if played is not None and what is not None:
+        for whole, part in zip(played, what, strict=True):
+            whole[rows] = part
+
+
+def _with_rows(extras: Array, rows: dict[int, Array]) -> Array:
+    """``extras`` with the rows named in ``rows`` replaced (no array written into)."""
+    xp = namespace(extras)
+    return xp.stack(
+        [xp.asarray(rows[row], dtype=xp.int16) if row in rows else extras[row] for row in range(extras.shape[0])]
+    )
+
+
+def _card_played(config: Config, games: Games, actions: Array, advance: bool) -> tuple[Games, Played]:
+    """The games play their card (``actions``); a new turn begins before the draw, the players
+    who dropped out passed over."""
     from pardon.batch.play import _passed_on
 
-    some = games_at(games, rows)
-    moved, what = card_edition(config).play(config, some, actions, advance)
-    if advance:
-        mover = some.turn
-        for _ in range(config.players - 1):  # pass over the seats that dropped out
-            out = ((moved.extras[OUT] >> moved.turn) & 1).astype(bool) & (moved.winner < 0)
-            if not out.any():
-                break
-            moved = _passed_on(config, moved, out)
-        new_turn = (moved.turn != mover) & (moved.winner < 0)
-        doubling = moved.extras.copy()
-        doubling[STAGE] = np.where(new_turn, BEFORE_DRAW, doubling[STAGE])
-        doubling[DECIDED] = doubling[ACCEPTED] = 0
-        moved = moved._replace(extras=doubling, card=np.where(new_turn, I8(0), moved.card))
-    for whole, part in zip(after, moved, strict=True):
-        whole[..., rows] = part
-    for whole, part in zip(played, what, strict=True):
-        whole[rows] = part
+    moved, what = card_edition(config).play(config, games, actions, advance)
+    if not advance:
+        return moved, what
+    mover = games.turn
+    for _ in range(config.players - 1):  # pass over the seats that dropped out
+        out = ((moved.extras[OUT] >> moved.turn) & 1).astype(bool) & (moved.winner < 0)
+        if is_numpy(namespace(out)) and not out.any():
+            break
+        moved = _passed_on(config, moved, out)
+    new_turn = (moved.turn != mover) & (moved.winner < 0)
+    stage = select(new_turn, I16(BEFORE_DRAW), moved.extras[STAGE])
+    zero = moved.extras[DECIDED] * I16(0)
+    extras = _with_rows(moved.extras, {STAGE: stage, DECIDED: zero, ACCEPTED: zero})
+    return moved._replace(extras=extras, card=select(new_turn, I8(0), moved.card)), what
 
 
-def _decide(config: Config, after: Games, rows: Array, decision: Array) -> None:
-    """The games of ``rows`` (in ``after``, changed in place) make their decision."""
-    doubling = after.extras[:, rows]
+def _decided(config: Config, games: Games, decision: Array) -> Games:
+    """The games make their decision (one of the four, trusted)."""
+    xp = namespace(games.pawns)
+    doubling = games.extras
     stage, answerer = doubling[STAGE], doubling[ANSWERER]
-    turn = after.turn[rows]
+    turn = games.turn.astype(xp.int16)
     out = doubling[OUT]
     going_on = decision == GO_ON
     doubles = decision == DOUBLE
     answering = (decision == ACCEPT) | (decision == DROP)
-    dropping = decision == DROP
-    answering_seat = (turn + answerer) % config.players
-    out = np.where(dropping, out | (1 << answering_seat.astype(np.int16)), out)
-    accepted = np.where(decision == ACCEPT, 1, doubling[ACCEPTED])
+    answering_seat = (turn + answerer) % I16(config.players)
+    out = select(decision == DROP, out | xp.left_shift(I16(1), answering_seat), out)
+    accepted = select(decision == ACCEPT, I16(1), doubling[ACCEPTED])
     # the next to answer: the first seat still in after the one who answered (or the mover)
-    start = np.where(doubles, 0, answerer)
-    following = np.zeros(rows.size, dtype=np.int16)
+    start = select(doubles, I16(0), answerer)
+    following = xp.zeros(turn.shape, dtype=xp.int16)
     for ahead in range(config.players - 1, 0, -1):  # the nearest found last
-        seat = (turn + ahead) % config.players
-        still_in = ((out >> seat.astype(np.int16)) & 1) == 0
-        following = np.where((ahead > start) & still_in, ahead, following)
+        seat = (turn + I16(ahead)) % I16(config.players)
+        still_in = ((out >> seat) & I16(1)) == 0
+        following = select((start < ahead) & still_in, I16(ahead), following)
     asking = (doubles | answering) & (following > 0)
     done = (doubles | answering) & (following == 0)  # every player has answered
     taken = done & (accepted == 1)
-    stage = np.where(going_on | done, CARD_STAGE, np.where(asking, ANSWERING, stage))
-    doubling[STAGE] = stage
-    doubling[ANSWERER] = np.where(asking, following, 0)
-    doubling[ACCEPTED] = np.where(doubles, 0, accepted)  # kept until a card is played, as the core keeps it
-    doubling[DOUBLINGS] = doubling[DOUBLINGS] + taken
-    doubling[OUT] = out
-    doubling[DECIDED] = doubling[DECIDED] + 1
-    after.extras[:, rows] = doubling
+    extras = _with_rows(
+        doubling,
+        {
+            STAGE: select(going_on | done, I16(CARD_STAGE), select(asking, I16(ANSWERING), stage)),
+            ANSWERER: select(asking, following, I16(0)),
+            ACCEPTED: select(doubles, I16(0), accepted),  # kept until a card is played, as the core keeps it
+            DOUBLINGS: doubling[DOUBLINGS] + taken.astype(xp.int16),
+            OUT: out,
+            DECIDED: doubling[DECIDED] + I16(1),
+        },
+    )
     nobody = done & (accepted == 0)  # everybody dropped out: the doubler wins
-    after.winner[rows] = np.where(nobody, turn, after.winner[rows])
+    return games._replace(extras=extras, winner=select(nobody, games.turn, games.winner))

@@ -7,8 +7,10 @@ It is the batch engine (:mod:`pardon.batch.engine`) for one game, unchanged: a g
 engine's :class:`~pardon.batch.engine.Games` without its batch axis.  So a game of this
 environment is the NumPy engine's game of the same seed, action for action
 (tests/batch/test_jax_env.py).  Observations and actions are those of docs/batch.md: 1,098
-numbers seen from the player to move, 141 actions (with hands of five 1,551, the observation
-showing the mover's hand).
+numbers seen from the player to decide, 141 actions (with hands of five 1,551, the observation
+showing the mover's hand; with doubling 4 more, and 10 more numbers, ``current_player`` being
+the player answering a double while one is answered).  Partners and Fire and Ice are refused
+(the batch engine plays them with NumPy).
 
     import jax
     from pardon.batch.jax_env import SorryJax
@@ -48,8 +50,8 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from pardon.batch.actions import ACTIONS
-from pardon.batch.engine import Config, Games, legal_lanes, new_games, step
-from pardon.batch.observe import FEATURES, entries, observe, write
+from pardon.batch.engine import Config, Games, decider, legal_lanes, new_games, step
+from pardon.batch.observe import FEATURES, entries, features, observe, write
 from pardon.core.errors import InvalidError
 
 __all__ = ["SorryJax", "State"]
@@ -60,9 +62,9 @@ class State(NamedTuple):
     leading batch axis)."""
 
     games: Games  # the engine's game, without a batch axis
-    current_player: Any  # int32: the seat to move (0 = the seat that is colour config.seats[0])
-    observation: Any  # (1098,) float32: the position seen from the player to move
-    legal_action_mask: Any  # (141,) bool (1,551 with hands of five): the legal actions (none once the game is over)
+    current_player: Any  # int32: the seat to decide (0 = the seat that is colour config.seats[0])
+    observation: Any  # (1098,) float32 (1,108 with doubling): the position seen from the player to decide
+    legal_action_mask: Any  # (141,) bool (1,551 with hands of five, 4 more with doubling): the legal actions
     rewards: Any  # (players,) float32: +1 the winner, -1 the others, at the step that ends the game
     terminated: Any  # bool: somebody has won (with step_auto_reset: at the step that ended a game)
     truncated: Any  # bool: always False (a game of Sorry! always ends)
@@ -80,16 +82,16 @@ class SorryJax:
         import jax  # noqa: F401  # a clear ImportError now, not at the first call
 
         self.config = Config.parse(rules, players)
-        for present, what in ((self.config.rules.doubling, "doubling"), (self.config.rules.tokens, "Fire and Ice")):
-            if present:
-                raise InvalidError(f"SorryJax does not play {what} (rules {rules}): pardon.batch plays it with NumPy")
+        if self.config.rules.tokens:
+            raise InvalidError(f"SorryJax does not play Fire and Ice (rules {rules}): pardon.batch plays it with NumPy")
         if self.config.rules.partners:
             raise InvalidError(
                 f"SorryJax does not play the partners game (rules {rules}): pardon.batch plays it with NumPy, "
                 "and pardon.env's environments offer it"
             )
         self.num_players = self.config.players
-        self.num_actions = self.config.actions  # 141, or with hands of five 1,551
+        self.num_actions = self.config.actions  # 141, with hands of five 1,551, with doubling 4 more
+        self.observation_size = features(self.config)  # 1,098, with doubling 1,108
         self._init = _batched(self._init_batch)
         self._step = _batched(self._step_batch)
 
@@ -167,7 +169,7 @@ class SorryJax:
         legal = _whole(legal_lanes(self.config, games) & going, games.drawn)
         return State(
             games=Games(*(jnp.moveaxis(field, -1, 0) for field in games)),
-            current_player=games.turn.astype(jnp.int32),
+            current_player=decider(self.config, games).astype(jnp.int32),
             observation=self._observation(games, seen),
             legal_action_mask=legal.T,
             rewards=rewards,
@@ -178,11 +180,26 @@ class SorryJax:
 
     def _observation(self, games: Games, seen: tuple[Games, Any] | None) -> Any:
         """The observations of ``games``: brought up to date from those ``seen`` (a scatter of
-        what changed), or built anew for new games and with hands of five (the hand and the
-        cards not seen change whole at every card played)."""
+        what changed), or built anew for new games, with hands of five (the hand and the
+        cards not seen change whole at every card played) and with doubling (the stage of
+        the turn and the stake change at every decision)."""
+        if self.config.rules.doubling:
+            return _seen_by_decider(self.config, games)
         if seen is None or self.config.rules.hand:
             return observe(self.config, games)
         return _updated(self.config, seen[0], seen[1], games)
+
+
+def _seen_by_decider(config: Config, games: Games) -> Any:
+    """The observations of ``games`` from the seat deciding in each: the player to move, or
+    the one answering a double (each seat's view worked out, each game's kept)."""
+    import jax.numpy as jnp
+
+    observers = ((decider(config, games) - games.turn) % config.players).astype(jnp.int32)
+    seen = observe(config, games)
+    for observer in range(1, config.players):
+        seen = jnp.where((observers == observer)[:, None], observe(config, games, observer), seen)
+    return seen
 
 
 def _updated(config: Config, before: Games, seen: Any, games: Games) -> Any:

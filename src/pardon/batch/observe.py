@@ -128,6 +128,8 @@ def observe(config: Config, games: Games, observer: int = 0) -> Array:
         if config.rules.hand:
             own, unseen = _hand_planes(config, games, observer)
             out = out.at[:, CARD].set(own).at[:, PACK].set(unseen)
+        if config.rules.doubling:
+            out = xp.concatenate([out, _doubling_planes(config, games, observer)], axis=1)
     return out[0] if single else out
 
 
@@ -137,16 +139,17 @@ def _doubling_planes(config: Config, games: Games, observer: int) -> Array:
     from pardon.batch.config import ACCEPTED, DOUBLINGS, OUT, STAGE
     from pardon.batch.doubling import decider
 
+    xp = namespace(games.pawns)
     doubling = games.extras
     players = config.players
     stage = doubling[STAGE][None] == column(np.arange(3), 1)  # (3, count)
     observer_seat = (games.turn + observer) % players
     decides = decider(config, games) == observer_seat
-    stake = np.minimum(doubling[DOUBLINGS], 8).astype(np.float32) / np.float32(8)
+    stake = xp.minimum(doubling[DOUBLINGS], 8).astype(xp.float32) / np.float32(8)
     seats = (observer_seat[None] + column(np.arange(SEATS), 1)) % players  # (4, count), from the observer
     out = ((doubling[OUT][None] >> seats) & 1).astype(bool) & (column(np.arange(SEATS), 1) < players)
     planes = [stage, decides[None], stake[None], (doubling[ACCEPTED] > 0)[None], out]
-    return np.concatenate([plane.astype(np.float32) for plane in planes]).T
+    return xp.concatenate([plane.astype(xp.float32) for plane in planes]).T
 
 
 def _token_planes(config: Config, games: Games, observer: int) -> Array:

@@ -3,7 +3,8 @@ once, the learner playing one seat of each against the batch's computer players 
 every seat, ``opponent="self"``).
 
 Observations are dicts of ``observation`` (``(num_envs, 1098)`` float32 planes from the
-player to move, :mod:`pardon.batch.observe`) and ``action_mask`` (``(num_envs, 141)``
+player to decide: the player to move, or with doubling the one answering a double,
+:mod:`pardon.batch.observe`) and ``action_mask`` (``(num_envs, 141)``
 int8, :mod:`pardon.batch.actions`): by default every legal action (``mask="legal"``),
 or with ``mask="distinct"`` one action for each distinct move, the lowest of those that
 make it (:func:`pardon.batch.engine.distinct_lanes`).  A step plays each game's action, then the other
@@ -293,7 +294,8 @@ class SorryVectorEnv(VectorEnv):
 
     def _observation(self) -> dict[str, Array]:
         return {
-            "observation": observe(self.config, self.games),
+            # from the seat deciding: the player answering a double sees the board as its own
+            "observation": self._seen_from(self.games, decider(self.config, self.games)),
             "action_mask": self.offered.T.astype(np.int8),
         }
 
