@@ -18,6 +18,9 @@ written to the shipped file of its players (``src/pardon/bots/expert.json``) wit
     python scripts/train_expert.py --generations 36 --games 8000 --seed 32 --write
     python scripts/train_expert.py --generations 12 --games 8000 --lam 0.7 --seed 71 \
         --start src/pardon/bots/expert.json --write
+    python scripts/train_expert.py --recipe shipped --out expert.json --plot curve.png
+
+``--recipe shipped`` runs the three steps that made the shipped network (docs/bots.md).
 
 Needs numpy (the ``rl`` or ``sim`` extra).
 """
@@ -25,6 +28,7 @@ Needs numpy (the ``rl`` or ``sim`` extra).
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from pathlib import Path
@@ -360,7 +364,16 @@ def chosen(
     return games_at(after, _best_of(rows, value, rng.random(len(value))))
 
 
-def main(argv: list[str] | None = None) -> int:
+#: The three steps that made the shipped 2-player network (docs/bots.md, "expert"), each going on
+#: from the network the one before wrote: ``--recipe shipped`` runs them one after the other.
+SHIPPED = (
+    ["--generations", "36", "--games", "8000", "--hidden", "32", "--seed", "32"],
+    ["--generations", "12", "--games", "8000", "--lam", "0.7", "--seed", "71"],
+    ["--generations", "80", "--games", "8000", "--lam", "0.7", "--seed", "91", "--rate", "0.002"],
+)
+
+
+def parser_of() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", type=int, choices=sorted(NETWORK_FILES), default=2)
     parser.add_argument("--generations", type=int, default=30)
@@ -376,7 +389,69 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threats", action="store_true", help="add the threat inputs (docs/bots.md)")
     parser.add_argument("--write", action="store_true", help="write the network to --out after each generation")
     parser.add_argument("--out", type=Path, help="where --write writes (default: the shipped network of --players)")
+    parser.add_argument(
+        "--recipe",
+        choices=["shipped"],
+        help="run the three steps that made the shipped 2-player network, writing it to --out (about 45 minutes)",
+    )
+    parser.add_argument("--history", type=Path, help="write each generation's figures to this JSON file")
+    parser.add_argument("--plot", type=Path, help="draw the learning curve (each generation's log loss) to this file")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = parser_of()
     args = parser.parse_args(argv)
+    if args.recipe:
+        return shipped(parser, args)
+    history = train(parser, args)
+    report(args, history)
+    return 0
+
+
+def shipped(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    """``--recipe shipped``: the three steps, each starting from the network the one before wrote."""
+    if args.players != 2:
+        parser.error("--recipe shipped makes the 2-player network")
+    out = args.out or NETWORK_FILES[2]
+    history: list[dict[str, float]] = []
+    for number, step in enumerate(SHIPPED):
+        start = ["--start", str(out)] if number else []
+        print(f"step {number + 1} of {len(SHIPPED)}: {' '.join(step + start)}", file=sys.stderr, flush=True)
+        part = train(parser, parser.parse_args([*step, *start, "--write", "--out", str(out)]))
+        history += [{**row, "step": number + 1} for row in part]
+    report(args, history)
+    print(f"wrote {out}", file=sys.stderr)
+    return 0
+
+
+def report(args: argparse.Namespace, history: list[dict[str, float]]) -> None:
+    """The figures of each generation to ``--history``, the learning curve to ``--plot``."""
+    if args.history:
+        args.history.write_text(json.dumps(history, indent=1) + "\n")
+    if args.plot:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        figure, axes = plt.subplots(figsize=(7, 3.6))
+        steps = sorted({int(row.get("step", 1)) for row in history})
+        for step in steps:
+            rows = [(number, row) for number, row in enumerate(history, 1) if int(row.get("step", 1)) == step]
+            axes.plot([n for n, _ in rows], [row["log_loss"] for _, row in rows], label=f"step {step}")
+        axes.set_xlabel("generation (8,000 games each)")
+        axes.set_ylabel("log loss on the new games, before fitting")
+        axes.set_title("expert's network: learning curve")
+        axes.grid(alpha=0.3)
+        if len(steps) > 1:
+            axes.legend()
+        figure.tight_layout()
+        figure.savefig(args.plot, dpi=110)
+
+
+def train(parser: argparse.ArgumentParser, args: argparse.Namespace) -> list[dict[str, float]]:
+    """One training run of ``args``: each generation's figures."""
     config = Config.parse("classic", args.players)
     out = args.out or NETWORK_FILES[args.players]
     rng = np.random.default_rng(args.seed)
@@ -386,6 +461,7 @@ def main(argv: list[str] | None = None) -> int:
         if trainer.players != args.players:
             parser.error(f"{args.start} is a network of {trainer.players} players, not {args.players}")
     began = time.monotonic()
+    history = []
     for number in range(args.generations):
         seed = args.seed * 10_000_000 + number * args.games
         player = trainer if number or args.start else None
@@ -394,15 +470,17 @@ def main(argv: list[str] | None = None) -> int:
         )
         rate = args.rate if number < args.generations * 2 // 3 else args.rate / 3  # settle at the end
         loss = trainer.fit(phi, won, args.epochs, 1024, rate, rng)
+        seconds = time.monotonic() - began
+        history.append({"log_loss": float(loss), "positions": len(phi), "first_won": float(first), "seconds": seconds})
         print(
             f"generation {number + 1}/{args.generations}: {len(phi):,} positions, "
-            f"log loss before fitting {loss:.4f}, first player won {first:.1%}, {time.monotonic() - began:.0f} s",
+            f"log loss before fitting {loss:.4f}, first player won {first:.1%}, {seconds:.0f} s",
             file=sys.stderr,
             flush=True,
         )
         if args.write:
             trainer.network().save(out)
-    return 0
+    return history
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@ plays the level through every preset)."""
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from pathlib import Path
 
@@ -256,3 +257,23 @@ def test_a_positions_chances_are_the_networks_where_it_judges_else_expectimaxs()
     assert found != pytest.approx(ExpectimaxBot().position_chances(seen))
     hands = observe(parse_rules("adult"), position, position.turn, 7, (7,))
     assert ExpertBot().position_chances(hands) == ExpectimaxBot().position_chances(hands)
+
+
+def test_training_writes_the_same_network_for_the_same_command_with_its_curve(tmp_path: Path) -> None:
+    """The shipped network is reproducible: the same command writes the same file (a small run
+    here), and each generation's figures and the learning curve are written where asked."""
+    pytest.importorskip("matplotlib")
+    train = load_module(SCRIPT)
+    written = []
+    for run in (1, 2):
+        out, history = tmp_path / f"net{run}.json", tmp_path / f"history{run}.json"
+        args = ["--generations", "2", "--games", "60", "--seed", "5", "--write", "--out", str(out)]
+        assert train.main([*args, "--history", str(history), "--plot", str(tmp_path / "curve.png")]) == 0
+        written.append(out.read_bytes())
+        rows = json.loads(history.read_text())
+        assert len(rows) == 2 and all(0 < row["log_loss"] < 1 and row["positions"] > 0 for row in rows)
+    assert written[0] == written[1]
+    assert (tmp_path / "curve.png").stat().st_size > 1000
+    assert [step[step.index("--seed") + 1] for step in train.SHIPPED] == ["32", "71", "91"]  # docs/bots.md's steps
+    with pytest.raises(SystemExit):
+        train.main(["--recipe", "shipped", "--players", "4"])
