@@ -202,18 +202,19 @@ def _card_played(config: Config, games: Games, actions: Array, advance: bool) ->
     who dropped out passed over."""
     from pardon.batch.play import _passed_on
 
+    xp = namespace(games.pawns)
     moved, what = card_edition(config).play(config, games, actions, advance)
     if not advance:
         return moved, what
     mover = games.turn
     for _ in range(config.players - 1):  # pass over the seats that dropped out
         out = ((moved.extras[OUT] >> moved.turn) & 1).astype(bool) & (moved.winner < 0)
-        if is_numpy(namespace(out)) and not out.any():
+        if is_numpy(xp) and not out.any():
             break
         moved = _passed_on(config, moved, out)
     new_turn = (moved.turn != mover) & (moved.winner < 0)
     stage = select(new_turn, I16(BEFORE_DRAW), moved.extras[STAGE])
-    zero = moved.extras[DECIDED] * I16(0)
+    zero = xp.zeros_like(moved.extras[DECIDED])
     extras = _with_rows(moved.extras, {STAGE: stage, DECIDED: zero, ACCEPTED: zero})
     return moved._replace(extras=extras, card=select(new_turn, I8(0), moved.card)), what
 

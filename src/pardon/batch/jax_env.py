@@ -51,7 +51,7 @@ from typing import Any, NamedTuple
 
 from pardon.batch.actions import ACTIONS
 from pardon.batch.engine import Config, Games, decider, legal_lanes, new_games, step
-from pardon.batch.observe import FEATURES, entries, features, observe, write
+from pardon.batch.observe import FEATURES, entries, features, observe, observe_from, write
 from pardon.core.errors import InvalidError
 
 __all__ = ["SorryJax", "State"]
@@ -184,22 +184,10 @@ class SorryJax:
         cards not seen change whole at every card played) and with doubling (the stage of
         the turn and the stake change at every decision)."""
         if self.config.rules.doubling:
-            return _seen_by_decider(self.config, games)
+            return observe_from(self.config, games, decider(self.config, games))  # an answer: the answerer's view
         if seen is None or self.config.rules.hand:
             return observe(self.config, games)
         return _updated(self.config, seen[0], seen[1], games)
-
-
-def _seen_by_decider(config: Config, games: Games) -> Any:
-    """The observations of ``games`` from the seat deciding in each: the player to move, or
-    the one answering a double (each seat's view worked out, each game's kept)."""
-    import jax.numpy as jnp
-
-    observers = ((decider(config, games) - games.turn) % config.players).astype(jnp.int32)
-    seen = observe(config, games)
-    for observer in range(1, config.players):
-        seen = jnp.where((observers == observer)[:, None], observe(config, games, observer), seen)
-    return seen
 
 
 def _updated(config: Config, before: Games, seen: Any, games: Games) -> Any:

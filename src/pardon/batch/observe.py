@@ -33,7 +33,7 @@ import numpy as np
 
 from pardon.batch.actions import SLOTS
 from pardon.batch.backend import Array, column, is_numpy, namespace, select
-from pardon.batch.config import OFF_TRACK, Config, Games, batch_of_one, tables
+from pardon.batch.config import OFF_TRACK, Config, Games, batch_of_one, games_at, tables
 from pardon.batch.squares import _relative_squares, _sides
 from pardon.core.board import START
 from pardon.core.cards import CARDS
@@ -131,6 +131,24 @@ def observe(config: Config, games: Games, observer: int = 0) -> Array:
         if config.rules.doubling:
             out = xp.concatenate([out, _doubling_planes(config, games, observer)], axis=1)
     return out[0] if single else out
+
+
+def observe_from(config: Config, games: Games, seats: Array) -> Array:
+    """``(batch, features)``: each game's observation (one batch axis) as the player in its
+    seat of ``seats`` sees it (with doubling, the seat deciding may not be the one to move).
+    NumPy observes again only the games seen from another seat than the mover's; JAX
+    observes every game from each seat and keeps each game's."""
+    xp = namespace(games.pawns)
+    observers = (seats.astype(xp.int32) - games.turn.astype(xp.int32)) % config.players
+    seen = observe(config, games)
+    if not is_numpy(xp):
+        for observer in range(1, config.players):
+            seen = xp.where((observers == observer)[:, None], observe(config, games, observer), seen)
+        return seen
+    for observer in np.unique(observers[observers != 0]).tolist():
+        rows = np.flatnonzero(observers == observer)
+        seen[rows] = observe(config, games_at(games, rows), observer)
+    return seen
 
 
 def _doubling_planes(config: Config, games: Games, observer: int) -> Array:

@@ -49,7 +49,7 @@ from pardon.batch.config import on_winning_side
 from pardon.batch.convert import put_games as put
 from pardon.batch.doubling import decider
 from pardon.batch.engine import SEEDS, Config, Games, distinct_lanes, draw, legal_lanes, new_games, play
-from pardon.batch.observe import FEATURES, features, observe
+from pardon.batch.observe import FEATURES, features, observe, observe_from
 from pardon.batch.players import check_players, choose
 from pardon.core.board import COLOUR_NAMES
 from pardon.core.cards import card_name
@@ -295,18 +295,9 @@ class SorryVectorEnv(VectorEnv):
     def _observation(self) -> dict[str, Array]:
         return {
             # from the seat deciding: the player answering a double sees the board as its own
-            "observation": self._seen_from(self.games, decider(self.config, self.games)),
+            "observation": observe_from(self.config, self.games, decider(self.config, self.games)),
             "action_mask": self.offered.T.astype(np.int8),
         }
-
-    def _seen_from(self, games: Games, seats: Array) -> Array:
-        """Each game's observation as the player in its seat of ``seats`` sees it."""
-        observers = (seats.astype(np.int64) - games.turn) % self.config.players
-        seen = observe(self.config, games)
-        for observer in np.unique(observers[observers != 0]).tolist():
-            rows = np.flatnonzero(observers == observer)
-            seen[rows] = observe(self.config, take(games, rows), observer)
-        return seen
 
     # --- the Gymnasium interface ----------------------------------------------------------
 
@@ -344,7 +335,7 @@ class SorryVectorEnv(VectorEnv):
             # seen by the learner (with "self": by the player whose step it was), not by the
             # winner, who stays the player to move of a finished game
             seats = mover[rows] if self.opponent == "self" else np.full(len(rows), self.seat)
-            infos = self._final_infos(over, self._seen_from(take(games, rows), seats), games.winner[rows])
+            infos = self._final_infos(over, observe_from(self.config, take(games, rows), seats), games.winner[rows])
             self.games = put(games, rows, self._new(len(rows)))
         self._update_lanes()
         return self._observation(), rewards, over, np.zeros(self.num_envs, dtype=bool), infos
