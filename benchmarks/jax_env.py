@@ -31,9 +31,11 @@ from typing import Any
 
 import numpy as np
 
+from pardon.batch.doubling import choice_counter
 from pardon.batch.engine import (
     STREAM_CHOICE,
     Config,
+    Games,
     legal_lanes,
     new_games,
     random_actions,
@@ -58,8 +60,9 @@ def jax_loop(rules: str, players: int, batch: int, steps: int, reset: bool = Tru
 
     def one(_: int, carry: Any) -> Any:
         state, next_seed, played = carry
-        games = state.games
-        action = uniform_choice(state.legal_action_mask, random_bits(games.seed, games.drawn, STREAM_CHOICE))
+        games = Games(*(jnp.moveaxis(field, 0, -1) for field in state.games))  # the engine's: the batch last
+        counter = choice_counter(env.config, games)  # with doubling or Fire and Ice, the decisions too
+        action = uniform_choice(state.legal_action_mask, random_bits(games.seed, counter, STREAM_CHOICE))
         seeds = next_seed + jnp.arange(batch, dtype=jnp.uint32)  # for the games that end
         state = play(state, action, seeds) if reset else play(state, action)
         played = played + jnp.sum(~state.terminated, dtype=jnp.int32)

@@ -40,6 +40,11 @@ def seen_by_decider(config: Config, games: Games) -> np.ndarray:
         ("classic-1939(scoring=1939,doubling=true)", 2),
         ("classic-1939(scoring=1939,doubling=true)", 4),
         ("adult(scoring=1939,doubling=true)", 3),
+        ("partners", 4),
+        ("partners(hand=5)", 4),
+        ("classic-1939(partners=true,scoring=1939,doubling=true)", 4),
+        ("modern", 2),  # Fire and Ice
+        ("modern(deck=44,draw_again_on_2=false)", 3),
     ],
 )
 def test_the_jax_environment_plays_the_numpy_engines_games_to_their_ends(rules: str, players: int) -> None:
@@ -150,10 +155,11 @@ def test_one_game_a_batch_and_a_batch_of_batches_agree() -> None:
 @pytest.mark.parametrize(
     ("rules", "players", "said"),
     [
-        ("partners", 4, "SorryJax does not play the partners game"),
-        ("modern", 2, "SorryJax does not play Fire and Ice"),
+        ("partners(partner_split=any)", 4, "partner_split=two"),
+        ("modern(hand=5)", 2, "does not play Fire and Ice with hands of five"),
+        ("classic", 5, "2, 3 or 4 players"),
     ],
 )
-def test_the_editions_played_with_numpy_only_are_refused_with_a_message(rules: str, players: int, said: str) -> None:
+def test_rules_the_batch_engine_does_not_play_are_refused_with_a_message(rules: str, players: int, said: str) -> None:
     with pytest.raises(InvalidError, match=said):
         SorryJax(rules, players)

@@ -63,6 +63,7 @@ from pardon.batch.config import (
     games_at,
     one_axis,
     shaped,
+    with_rows,
 )
 from pardon.batch.editions import card_edition
 
@@ -189,14 +190,6 @@ def _written(after: Games, played: Played | None, rows: Array, games: Games, wha
             whole[rows] = part
 
 
-def _with_rows(extras: Array, rows: dict[int, Array]) -> Array:
-    """``extras`` with the rows named in ``rows`` replaced (no array written into)."""
-    xp = namespace(extras)
-    return xp.stack(
-        [xp.asarray(rows[row], dtype=xp.int16) if row in rows else extras[row] for row in range(extras.shape[0])]
-    )
-
-
 def _card_played(config: Config, games: Games, actions: Array, advance: bool) -> tuple[Games, Played]:
     """The games play their card (``actions``); a new turn begins before the draw, the players
     who dropped out passed over."""
@@ -215,7 +208,7 @@ def _card_played(config: Config, games: Games, actions: Array, advance: bool) ->
     new_turn = (moved.turn != mover) & (moved.winner < 0)
     stage = select(new_turn, I16(BEFORE_DRAW), moved.extras[STAGE])
     zero = xp.zeros_like(moved.extras[DECIDED])
-    extras = _with_rows(moved.extras, {STAGE: stage, DECIDED: zero, ACCEPTED: zero})
+    extras = with_rows(moved.extras, {STAGE: stage, DECIDED: zero, ACCEPTED: zero})
     return moved._replace(extras=extras, card=select(new_turn, I8(0), moved.card)), what
 
 
@@ -242,7 +235,7 @@ def _decided(config: Config, games: Games, decision: Array) -> Games:
     asking = (doubles | answering) & (following > 0)
     done = (doubles | answering) & (following == 0)  # every player has answered
     taken = done & (accepted == 1)
-    extras = _with_rows(
+    extras = with_rows(
         doubling,
         {
             STAGE: select(going_on | done, I16(CARD_STAGE), select(asking, I16(ANSWERING), stage)),

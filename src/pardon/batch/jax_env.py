@@ -8,9 +8,11 @@ engine's :class:`~pardon.batch.engine.Games` without its batch axis.  So a game 
 environment is the NumPy engine's game of the same seed, action for action
 (tests/batch/test_jax_env.py).  Observations and actions are those of docs/batch.md: 1,098
 numbers seen from the player to decide, 141 actions (with hands of five 1,551, the observation
-showing the mover's hand; with doubling 4 more, and 10 more numbers, ``current_player`` being
-the player answering a double while one is answered).  Partners and Fire and Ice are refused
-(the batch engine plays them with NumPy).
+showing the mover's hand; with partners 474; with Fire and Ice 1,107 and 33 more numbers;
+with doubling 4 more, and 10 more numbers, ``current_player`` being the player answering a
+double while one is answered).  Every edition the batch engine plays is played here; where
+NumPy makes only the moves a game needs (the partners' splits, Fire and Ice's candidates), JAX
+makes them all in every game and keeps each game's.
 
     import jax
     from pardon.batch.jax_env import SorryJax
@@ -52,7 +54,6 @@ from typing import Any, NamedTuple
 from pardon.batch.actions import ACTIONS
 from pardon.batch.engine import Config, Games, decider, legal_lanes, new_games, step
 from pardon.batch.observe import FEATURES, entries, features, observe, observe_from, write
-from pardon.core.errors import InvalidError
 
 __all__ = ["SorryJax", "State"]
 
@@ -63,8 +64,8 @@ class State(NamedTuple):
 
     games: Games  # the engine's game, without a batch axis
     current_player: Any  # int32: the seat to decide (0 = the seat that is colour config.seats[0])
-    observation: Any  # (1098,) float32 (1,108 with doubling): the position seen from the player to decide
-    legal_action_mask: Any  # (141,) bool (1,551 with hands of five, 4 more with doubling): the legal actions
+    observation: Any  # (1098,) float32 (features(config)): the position seen from the player to decide
+    legal_action_mask: Any  # (141,) bool (config.actions): the legal actions
     rewards: Any  # (players,) float32: +1 the winner, -1 the others, at the step that ends the game
     terminated: Any  # bool: somebody has won (with step_auto_reset: at the step that ended a game)
     truncated: Any  # bool: always False (a game of Sorry! always ends)
@@ -82,16 +83,9 @@ class SorryJax:
         import jax  # noqa: F401  # a clear ImportError now, not at the first call
 
         self.config = Config.parse(rules, players)
-        if self.config.rules.tokens:
-            raise InvalidError(f"SorryJax does not play Fire and Ice (rules {rules}): pardon.batch plays it with NumPy")
-        if self.config.rules.partners:
-            raise InvalidError(
-                f"SorryJax does not play the partners game (rules {rules}): pardon.batch plays it with NumPy, "
-                "and pardon.env's environments offer it"
-            )
         self.num_players = self.config.players
-        self.num_actions = self.config.actions  # 141, with hands of five 1,551, with doubling 4 more
-        self.observation_size = features(self.config)  # 1,098, with doubling 1,108
+        self.num_actions = self.config.actions  # 141; hands 1,551; partners 474; Fire and Ice 1,107; doubling +4
+        self.observation_size = features(self.config)  # 1,098, with doubling 1,108, with Fire and Ice 1,131
         self._init = _batched(self._init_batch)
         self._step = _batched(self._step_batch)
 
@@ -185,7 +179,7 @@ class SorryJax:
         the turn and the stake change at every decision)."""
         if self.config.rules.doubling:
             return observe_from(self.config, games, decider(self.config, games))  # an answer: the answerer's view
-        if seen is None or self.config.rules.hand:
+        if seen is None or self.config.rules.hand or self.config.rules.tokens:
             return observe(self.config, games)
         return _updated(self.config, seen[0], seen[1], games)
 

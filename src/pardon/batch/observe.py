@@ -130,6 +130,8 @@ def observe(config: Config, games: Games, observer: int = 0) -> Array:
             out = out.at[:, CARD].set(own).at[:, PACK].set(unseen)
         if config.rules.doubling:
             out = xp.concatenate([out, _doubling_planes(config, games, observer)], axis=1)
+        if config.rules.tokens:
+            out = xp.concatenate([out, _token_planes(config, games, observer)], axis=1)
     return out[0] if single else out
 
 
@@ -175,17 +177,17 @@ def _token_planes(config: Config, games: Games, observer: int) -> Array:
     pawns, players counted from the observer), and whether the turn is before the draw."""
     from pardon.batch.config import BEFORE_DRAW, FIRE, ICE, STAGE
 
-    count = games.card.shape[0]
-    planes = np.zeros((count, 2 * SEATS * SLOTS + 1), dtype=np.float32)
-    observer_seat = (games.turn.astype(np.int32) + observer) % config.players
+    xp = namespace(games.pawns)
+    observer_seat = (games.turn.astype(xp.int32) + observer) % config.players
+    columns = xp.asarray(np.arange(2 * SEATS * SLOTS, dtype=np.int32))[None]
+    planes = xp.zeros((games.card.shape[0], 2 * SEATS * SLOTS), dtype=bool)
     for plane, row in enumerate((ICE, FIRE)):
-        at = games.extras[row].astype(np.int32)
+        at = games.extras[row].astype(xp.int32)
         seat = (at // SLOTS - observer_seat) % config.players
         column_of = plane * SEATS * SLOTS + seat * SLOTS + at % SLOTS
-        placed = np.flatnonzero(at >= 0)
-        planes[placed, column_of[placed]] = 1.0
-    planes[:, -1] = games.extras[STAGE] == BEFORE_DRAW
-    return planes
+        planes = planes | ((columns == column_of[:, None]) & (at >= 0)[:, None])
+    before = (games.extras[STAGE] == BEFORE_DRAW)[:, None]
+    return xp.concatenate([planes, before], axis=1).astype(xp.float32)
 
 
 def _hand_planes(config: Config, games: Games, observer: int) -> tuple[Array, Array]:

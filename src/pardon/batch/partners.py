@@ -26,9 +26,10 @@ split 7 is between two team pawns (``partner_split="two"``), each part legal whe
 made.  The first team with every pawn Home wins; a player whose own pawns are all Home
 plays on for the team.
 
-The partners game is worked out with NumPy (not JAX): its lanes by the classic ones seen
-from each partner's seat, its splits by making them, and its distinct moves by playing every
-legal lane and comparing what they make.
+Its lanes are the classic ones seen from each partner's seat and its splits are found by
+making them (NumPy makes only the games holding a 7 and the splits whose pawns are out; JAX,
+in :class:`~pardon.batch.jax_env.SorryJax`, every split in every game); its distinct moves
+(NumPy) by playing every legal lane and comparing what they make.
 
 >>> import numpy as np
 >>> from pardon.batch.engine import Config, new_games, random_moves, step
@@ -63,7 +64,7 @@ from pardon.batch.actions import (
     describe_action,
     split_action,
 )
-from pardon.batch.backend import Array
+from pardon.batch.backend import Array, is_numpy, namespace, select
 from pardon.batch.config import I8, Config, Games, Played, Tables, games_at, numpy_only, one_axis, shaped, tables
 from pardon.batch.distinct import distinct_by_outcome
 from pardon.batch.squares import _relative_squares, _sides, _square, _wrapped
@@ -143,14 +144,16 @@ def check_team_rules(rules: Rules) -> None:
 
 def turned(games: Games) -> Games:
     """The games seen from the partner's seat: its pawns first (seats 2 on), its turn."""
-    pawns = np.concatenate([games.pawns[PARTNER_SEAT:], games.pawns[:PARTNER_SEAT]])
-    return games._replace(pawns=pawns, turn=((games.turn + I8(PARTNER_SEAT)) % I8(4)).astype(np.int8))
+    xp = namespace(games.pawns)
+    pawns = xp.concatenate([games.pawns[PARTNER_SEAT:], games.pawns[:PARTNER_SEAT]])
+    return games._replace(pawns=pawns, turn=((games.turn + I8(PARTNER_SEAT)) % I8(4)).astype(xp.int8))
 
 
 def _roll(pawns: Array, member: Array) -> Array:
     """Each game's pawns seen from its ``member`` (0: the player; 1: the partner)."""
-    rolled = np.concatenate([pawns[PARTNER_SEAT:], pawns[:PARTNER_SEAT]])
-    return np.where(member.astype(bool)[None, None], rolled, pawns)
+    xp = namespace(pawns)
+    rolled = xp.concatenate([pawns[PARTNER_SEAT:], pawns[:PARTNER_SEAT]])
+    return xp.where(xp.asarray(member).astype(bool)[None, None], rolled, pawns)
 
 
 def _on_player(pawns: Array, sides: Array, landing: Array) -> Array:
@@ -158,10 +161,30 @@ def _on_player(pawns: Array, sides: Array, landing: Array) -> Array:
     from its seat (``pawns`` too), is a track square where one of the player's pawns stands."""
     player = _relative_squares(pawns[PARTNER_SEAT : PARTNER_SEAT + 1], sides[PARTNER_SEAT : PARTNER_SEAT + 1])[0]
     squares = _square(landing)
-    found = np.zeros(landing.shape, dtype=bool)
-    for slot in range(SLOTS):
-        found |= squares == player[slot]
+    found = squares == player[0]
+    for slot in range(1, SLOTS):
+        found = found | (squares == player[slot])
     return found
+
+
+def _kept_lanes() -> npt.NDArray[np.bool_]:
+    """``(474,)``: the lanes of the two pawn blocks a team may play as the classic ones say,
+    before the splits and the pass are worked out: no pass, no split of one member's two
+    pawns (a team split is made), no switch or Sorry! onto the partner (2 seats on)."""
+    kept = np.ones(TEAM_ACTIONS, dtype=bool)
+    for block in (OWN, PARTNERS):
+        kept[block + PASS] = False
+        kept[block + SPLIT : block + SWITCH] = False
+        for slot in range(SLOTS):
+            first = block + SWITCH + slot * OPPONENTS * SLOTS + (PARTNER_SEAT - 1) * SLOTS
+            kept[first : first + SLOTS] = False
+        first = block + SORRY + (PARTNER_SEAT - 1) * SLOTS
+        kept[first : first + SLOTS] = False
+    kept[MIXED:] = False
+    return kept
+
+
+_KEPT: Final = _kept_lanes()
 
 
 def team_lanes(config: Config, games: Games) -> Array:
@@ -169,76 +192,76 @@ def team_lanes(config: Config, games: Games) -> Array:
     pawns of its team."""
     from pardon.batch.legal import _main_landing, card_lanes
 
-    numpy_only(games, "the partners game")
+    xp = namespace(games.pawns)
     if games.card.ndim != 1:
         return team_lanes(config, one_axis(games)).reshape((TEAM_ACTIONS, *games.card.shape))
     table = tables(config)
     card = games.card
-    own = card_lanes(config, games)
     mate_games = turned(games)
-    mate = card_lanes(config, mate_games)
+    own, mate = card_lanes(config, games), card_lanes(config, mate_games)
     sides = _sides(config, games.turn)
-    _rivals_only(own)
-    _rivals_only(mate)
     mate_own = mate_games.pawns[0]
     landing = _main_landing(table, mate_own, card)[0]
-    mate[MOVE:BACK1] &= ~_on_player(mate_games.pawns, sides, landing)
-    mate[BACK1:SPLIT] &= ~_on_player(mate_games.pawns, sides, _wrapped(mate_own + I8(1)))
-    lanes = np.concatenate([own, mate, np.zeros((MIXED_SPLITS, card.size), dtype=bool)])
-    lanes[PASS] = lanes[PARTNERS + PASS] = False
-    lanes[SPLIT:SWITCH] = lanes[PARTNERS + SPLIT : PARTNERS + SWITCH] = False
-    sevens = np.flatnonzero(card == 7)
-    if sevens.size:
-        lanes[:, sevens] |= _split_lanes(config, table, games, sevens)
-    if (card == SORRY_CARD).any():
-        _sorry_on_partner(lanes, games.pawns, card)
+    moves = mate[MOVE:BACK1] & ~_on_player(mate_games.pawns, sides, landing)
+    back1 = mate[BACK1:SPLIT] & ~_on_player(mate_games.pawns, sides, _wrapped(mate_own + I8(1)))
+    mate = xp.concatenate([mate[:MOVE], moves, back1, mate[SPLIT:]])
+    sorry = _sorry_on_partner(own, mate, games.pawns, card)
+    lanes = xp.concatenate([own, mate, xp.zeros((MIXED_SPLITS, card.size), dtype=bool)])
+    lanes = (lanes & _KEPT[:, None]) | _split_lanes(config, table, games)
+    first = SORRY + (PARTNER_SEAT - 1) * SLOTS
+    lanes = xp.concatenate([lanes[:first], sorry, lanes[first + SLOTS :]])
     forwards = lanes[MOVE:BACK1].any(axis=0) | lanes[PARTNERS + MOVE : PARTNERS + BACK1].any(axis=0)
     used = lanes.any(axis=0)
-    lanes[PASS] = np.where(card == 11, ~forwards, ~used) & (card != 0)
-    return lanes
+    passing = select(card == 11, ~forwards, ~used) & (card != 0)
+    return xp.concatenate([passing[None], lanes[PASS + 1 :]])
 
 
-def _rivals_only(lanes: Array) -> None:
-    """Clear a block's switches and Sorry!s onto the seat 2 on: the mover's partner."""
-    opponent = PARTNER_SEAT - 1
-    for slot in range(SLOTS):
-        first = SWITCH + slot * OPPONENTS * SLOTS + opponent * SLOTS
-        lanes[first : first + SLOTS] = False
-    first = SORRY + opponent * SLOTS
-    lanes[first : first + SLOTS] = False
-
-
-def _sorry_on_partner(lanes: Array, pawns: Array, card: Array) -> None:
-    """A Sorry! from the player's Start onto the partner's pawn on the track, where no Sorry!
-    can hit an opposing pawn (P92: "if there's no one else to pick on")."""
+def _sorry_on_partner(own: Array, mate: Array, pawns: Array, card: Array) -> Array:
+    """``(4, games)``: a Sorry! from the player's Start onto each of the partner's pawns on the
+    track, where no Sorry! can hit an opposing pawn (P92: "if there's no one else to pick
+    on"); ``own`` and ``mate``: the classic lanes of the player and of the partner."""
     from pardon.batch.squares import _on_track
 
-    opposing = lanes[SORRY : SORRY + OPPONENTS * SLOTS].any(axis=0)
-    opposing |= lanes[PARTNERS + SORRY : PARTNERS + SORRY + OPPONENTS * SLOTS].any(axis=0)
+    rivals = np.ones(OPPONENTS * SLOTS, dtype=bool)
+    rivals[(PARTNER_SEAT - 1) * SLOTS : PARTNER_SEAT * SLOTS] = False  # not the partner's pawns
+    opposing = (own[SORRY : SORRY + OPPONENTS * SLOTS] & rivals[:, None]).any(axis=0)
+    opposing = opposing | (mate[SORRY : SORRY + OPPONENTS * SLOTS] & rivals[:, None]).any(axis=0)
     able = (card == SORRY_CARD) & (pawns[0] == START).any(axis=0) & ~opposing
-    first = SORRY + (PARTNER_SEAT - 1) * SLOTS
-    lanes[first : first + SLOTS] = _on_track(pawns[PARTNER_SEAT]) & able
+    return _on_track(pawns[PARTNER_SEAT]) & able
 
 
-def _split_lanes(config: Config, table: Tables, games: Games, rows: Array) -> Array:
-    """``(474, rows)``: the legal splits of two team pawns of the games of ``rows`` (each
-    holding a 7), found by making each one's parts."""
-    lanes = np.zeros((TEAM_ACTIONS, rows.size), dtype=bool)
+def _split_lanes(config: Config, table: Tables, games: Games) -> Array:
+    """``(474, games)``: the legal splits of two team pawns of the games holding a 7, found
+    by making each one's parts: on NumPy only the games holding a 7 and the splits whose
+    pawns are both out, on JAX every split of every game."""
+    xp = namespace(games.pawns)
+    count = games.card.size
+    if not is_numpy(xp):
+        game = xp.tile(xp.arange(count, dtype=xp.int32), len(TEAM_SPLITS))
+        split = np.repeat(TEAM_SPLITS[:, 1:], count, axis=0)
+        tried = xp.take(games.pawns, game, axis=-1)
+        _, _, _, legal = team_split(table, tried, _sides(config, games.turn[game]), split, xp.ones(game.size, bool))
+        legal = legal.reshape((len(TEAM_SPLITS), count)) & (games.card == 7)[None]
+        return xp.concatenate([legal, xp.zeros((1, count), dtype=bool)])[_SPLIT_OF_LANE]  # -1: the row of none
+    lanes = np.zeros((TEAM_ACTIONS, count), dtype=bool)
+    rows = np.flatnonzero(games.card == 7)
+    if not rows.size:
+        return lanes
     pawns = games.pawns[..., rows]
-    first_member, first, count, second_member, second = (TEAM_SPLITS[:, field] for field in range(1, 6))
+    first_member, first, count_of, second_member, second = (TEAM_SPLITS[:, field] for field in range(1, 6))
     # only the splits whose pawns are both out on the board, and the first part not past Home
     seen = np.stack([pawns[0], pawns[PARTNER_SEAT]])  # (member, slot, game)
     start_at = seen[first_member, first]  # (splits, games)
-    out = (start_at != HOME) & (start_at != START) & (start_at >= count[:, None])
+    out = (start_at != HOME) & (start_at != START) & (start_at >= count_of[:, None])
     second_at = seen[second_member, second]
     out &= (second_at != HOME) & (second_at != START)
-    split, game = np.nonzero(out)
-    if not split.size:
+    split_at, game_at = np.nonzero(out)
+    if not split_at.size:
         return lanes
-    tried = pawns[..., game]
-    sides = _sides(config, games.turn[rows][game])
-    _, _, _, legal = team_split(table, tried, sides, TEAM_SPLITS[split, 1:], np.ones(split.size, dtype=bool))
-    lanes[TEAM_SPLITS[split[legal], 0], game[legal]] = True
+    tried = pawns[..., game_at]
+    sides = _sides(config, games.turn[rows][game_at])
+    _, _, _, legal = team_split(table, tried, sides, TEAM_SPLITS[split_at, 1:], np.ones(split_at.size, dtype=bool))
+    lanes[TEAM_SPLITS[split_at[legal], 0], rows[game_at[legal]]] = True
     return lanes
 
 
@@ -250,13 +273,14 @@ def _part(
     from pardon.batch.legal import _blocked
     from pardon.batch.play import _land, _pick
 
+    xp = namespace(slot)
     frame = _roll(pawns, member)
-    moving = np.arange(SLOTS, dtype=np.int8)[:, None] == slot[None]
+    moving = xp.asarray(np.arange(SLOTS, dtype=np.int8))[:, None] == slot[None]
     origin = _pick(frame[0], moving)
     landing = (origin - count).astype(np.int8)
     legal = (origin != HOME) & (origin != START) & (landing >= HOME)
-    legal &= ~_blocked(frame[0], landing)
-    legal &= ~((member == 1) & _on_player(frame, sides, landing))
+    legal = legal & ~_blocked(frame[0], landing)
+    legal = legal & ~((member == 1) & _on_player(frame, sides, landing))
     frame, bumps, slides = _land(table, frame, sides, moving, landing, acting & legal)
     return _roll(frame, member), bumps, slides, legal
 
@@ -267,18 +291,18 @@ def team_split(
     """Each game's split 7 (``split``: rows of first member, slot, count, second member,
     slot) made part after part: the pawns, bumps, slides, and whether both parts were legal
     when made (the pawns are the games' own where not ``acting`` or not legal)."""
+    xp = namespace(pawns, split)
     first_member, first, count, second_member, second = (split[:, field] for field in range(5))
-    seven = np.full(count.shape, 7, dtype=np.int32)
     after, bumps, slides, legal = _part(table, pawns, sides, first_member, first, count, acting)
     after, more_bumps, more_slides, second_legal = _part(
-        table, after, sides, second_member, second, seven - count, acting & legal
+        table, after, sides, second_member, second, 7 - count, acting & legal
     )
-    legal &= second_legal
+    legal = legal & second_legal
     made = acting & legal
     return (
-        np.where(made[None, None], after, pawns),
-        np.where(made, bumps + more_bumps, 0).astype(np.int8),
-        np.where(made, slides + more_slides, 0).astype(np.int8),
+        xp.where(made[None, None], after, pawns),
+        xp.where(made, bumps + more_bumps, 0).astype(xp.int8),
+        xp.where(made, slides + more_slides, 0).astype(xp.int8),
         legal,
     )
 
@@ -286,36 +310,75 @@ def team_split(
 def play_team(config: Config, games: Games, actions: Array, advance: bool = True) -> tuple[Games, Played]:
     """Each game's action (0–473) played for its team (trusted: one of :func:`team_lanes`),
     the game ended if the team has every pawn Home, and the turn passed on (the same player
-    again after a 2 with ``draw_again_on_2``).  With ``advance=False`` only the pawns move."""
+    again after a 2 with ``draw_again_on_2``).  With ``advance=False`` only the pawns move.
+    NumPy plays each kind of action only in the games making it; JAX plays each in every
+    game and selects."""
     from pardon.batch.play import _action_index, _advance
 
-    numpy_only(games, "the partners game")
-    index = _action_index(np, games.card, actions, TEAM_ACTIONS)
+    xp = namespace(games.pawns)
+    index = _action_index(xp, games.card, actions, TEAM_ACTIONS)
     if games.card.ndim != 1:
         return shaped(*play_team(config, one_axis(games), index.reshape(-1), advance), games.card.shape)
-    table = tables(config)
     playing = games.winner < 0
-    pawns = np.array(games.pawns)
-    bumps = np.zeros(index.shape, dtype=np.int8)
-    slides = np.zeros(index.shape, dtype=np.int8)
-    split_of: npt.NDArray[np.int32] = np.asarray(np.take(_SPLIT_OF_LANE, index))
-    block = np.where(split_of >= 0, 2, np.minimum(index // PARTNERS, 2))
-    for member in (0, 1):  # the moves of one pawn, as the member would make them
-        rows = np.flatnonzero((block == member) & (index != member * PARTNERS) & playing)
-        if rows.size:
-            _play_member(config, games, rows, index[rows] - member * PARTNERS, member, (pawns, bumps, slides))
-    rows = np.flatnonzero((block == 2) & playing)
-    if rows.size:
-        sides = _sides(config, games.turn[rows])
-        split = TEAM_SPLITS[split_of[rows], 1:]
-        made, split_bumps, split_slides, _ = team_split(table, pawns[..., rows], sides, split, np.ones(rows.size, bool))
-        pawns[..., rows], bumps[rows], slides[rows] = made, split_bumps, split_slides
+    split_of = xp.take(xp.asarray(_SPLIT_OF_LANE), index)
+    block = select(split_of >= 0, np.int32(2), xp.minimum(index // PARTNERS, 2).astype(xp.int32))
+    moves = (block == 0) & (index != PASS) & playing, (block == 1) & (index != PARTNERS) & playing
+    splits = (block == 2) & playing
+    made = _played_everywhere if not is_numpy(xp) else _played_where_made
+    pawns, bumps, slides = made(config, games, index, split_of, moves, splits)
     played = Played(games.card, bumps, slides, (index == PASS) & playing)
     moved = games._replace(pawns=pawns)
     if not advance:
         return moved, played
-    again = (games.card == 2) if table.draw_again_on_2 else np.zeros_like(playing)
+    again = (games.card == 2) if tables(config).draw_again_on_2 else xp.zeros_like(playing)
     return _advance(config, moved, playing, again), played
+
+
+def _played_where_made(
+    config: Config, games: Games, index: Array, split_of: Array, moves: tuple[Array, Array], splits: Array
+) -> tuple[Array, Array, Array]:
+    """NumPy: the pawns, bumps and slides after each game's action, each kind played only in
+    the games making it (``moves``: a pawn of the player, of the partner; ``splits``)."""
+    pawns = np.array(games.pawns)
+    bumps = np.zeros(index.shape, dtype=np.int8)
+    slides = np.zeros(index.shape, dtype=np.int8)
+    for member in (0, 1):  # the moves of one pawn, as the member would make them
+        rows = np.flatnonzero(moves[member])
+        if rows.size:
+            _play_member(config, games, rows, index[rows] - member * PARTNERS, member, (pawns, bumps, slides))
+    rows = np.flatnonzero(splits)
+    if rows.size:
+        sides = _sides(config, games.turn[rows])
+        split = TEAM_SPLITS[split_of[rows], 1:]
+        made = team_split(tables(config), pawns[..., rows], sides, split, np.ones(rows.size, bool))
+        pawns[..., rows], bumps[rows], slides[rows] = made[:3]
+    return pawns, bumps, slides
+
+
+def _played_everywhere(
+    config: Config, games: Games, index: Array, split_of: Array, moves: tuple[Array, Array], splits: Array
+) -> tuple[Array, Array, Array]:
+    """JAX: :func:`_played_where_made`, each kind played in every game (a pass where the game
+    makes another) and the one it makes kept."""
+    from pardon.batch.play import play_card
+
+    xp = namespace(games.pawns)
+    pawns, bumps, slides = games.pawns, xp.zeros(index.shape, xp.int8), xp.zeros(index.shape, xp.int8)
+    for member in (0, 1):
+        seen = turned(games) if member else games
+        after, played = play_card(
+            config, seen, select(moves[member], index - member * PARTNERS, np.int32(0)), advance=False
+        )
+        after_pawns = turned(after).pawns if member else after.pawns
+        pawns = select(moves[member], after_pawns, pawns)
+        bumps, slides = select(moves[member], played.bumps, bumps), select(moves[member], played.slides, slides)
+    split = xp.take(xp.asarray(TEAM_SPLITS[:, 1:]), xp.maximum(split_of, 0), axis=0)
+    made = team_split(tables(config), games.pawns, _sides(config, games.turn), split, splits)
+    return (
+        select(splits, made[0], pawns),
+        select(splits, made[1], bumps),
+        select(splits, made[2], slides),
+    )
 
 
 def _play_member(
@@ -337,6 +400,7 @@ def _play_member(
 def team_distinct_lanes(config: Config, games: Games, lanes: Array | None = None) -> Array:
     """``(474, games)``: the legal lanes (or ``lanes``), only the lowest of those that make the
     same position, found by playing each: one lane for each of the core's legal moves."""
+    numpy_only(games, "the partners game's distinct moves")
     if lanes is None:
         lanes = team_lanes(config, games)
     if games.card.ndim != 1:

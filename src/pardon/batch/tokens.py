@@ -27,9 +27,10 @@ a pawn keeps its slot all game, so a token follows its pawn).  An action is one 
 1105, 1106     before the draw: go on to the draw; move the Fire pawn to the next corner
 =============  ===========================================================================
 
-Fire and Ice are worked out with NumPy (not JAX), by making every candidate move with the
-classic rules and keeping those the tokens allow, as the core does; its distinct moves by
-comparing what the legal moves make, tokens included.  Fire and Ice are played without
+Fire and Ice are worked out by making every candidate move with the classic rules and keeping
+those the tokens allow, as the core does: NumPy makes only each game's candidates, JAX
+(:class:`~pardon.batch.jax_env.SorryJax`) all 221 moves in every game.  The distinct moves
+(NumPy) are found by comparing what the legal moves make, tokens included.  Fire and Ice are played without
 doubling and without hands of five in the batch.
 
 >>> import numpy as np
@@ -51,7 +52,7 @@ from typing import Final
 import numpy as np
 
 from pardon.batch.actions import ACTIONS, DECODED, OPPONENTS, SLOTS, describe_action
-from pardon.batch.backend import Array
+from pardon.batch.backend import Array, is_numpy, namespace, select
 from pardon.batch.config import (
     BEFORE_DRAW,
     CARD_STAGE,
@@ -68,6 +69,7 @@ from pardon.batch.config import (
     one_axis,
     shaped,
     tables,
+    with_rows,
 )
 from pardon.batch.distinct import distinct_by_outcome
 from pardon.batch.squares import _on_track, _relative_squares, _sides, _square, _wrapped
@@ -138,21 +140,24 @@ def check_token_rules(rules: Rules) -> None:
 def token_pawn(config: Config, games: Games, row: int) -> tuple[Array, Array]:
     """The pawn a token (``row``: ``ICE`` or ``FIRE``) sits on, as its seat counted from the
     player to move and its slot; -1 and -1 in the centre."""
-    at = games.extras[row].astype(np.int32)
-    seat = np.where(at >= 0, (at // SLOTS - games.turn) % config.players, -1)
-    return seat, np.where(at >= 0, at % SLOTS, -1)
+    xp = namespace(games.pawns)
+    at = games.extras[row].astype(xp.int32)
+    seat = xp.where(at >= 0, (at // SLOTS - games.turn) % config.players, -1)
+    return seat, xp.where(at >= 0, at % SLOTS, -1)
 
 
 def _marked(config: Config, seat: Array, slot: Array) -> Array:
     """``(players, 4, n)``: the one pawn of ``seat`` and ``slot`` (none where -1)."""
-    seats = np.arange(config.players)[:, None, None]
-    slots = np.arange(SLOTS)[None, :, None]
+    xp = namespace(seat)
+    seats = xp.asarray(np.arange(config.players)[:, None, None])
+    slots = xp.asarray(np.arange(SLOTS)[None, :, None])
     return (seats == seat[None, None]) & (slots == slot[None, None]) & (seat >= 0)[None, None]
 
 
 def _absolute(config: Config, games: Games, seat: Array, slot: Array) -> Array:
     """A pawn of ``seat`` (counted from the player to move) and ``slot`` as a token's row value."""
-    return np.where(seat >= 0, ((games.turn + seat) % config.players) * SLOTS + slot, CENTRE).astype(np.int16)
+    xp = namespace(seat)
+    return xp.where(seat >= 0, ((games.turn + seat) % config.players) * SLOTS + slot, CENTRE).astype(xp.int16)
 
 
 # --- the moves ------------------------------------------------------------------------------
@@ -164,23 +169,24 @@ def _made(config: Config, games: Games, move: Array, bonus: Array) -> tuple[Game
     it, and ``(4, n)`` which other pawns may go straight Home (where it brings the Fire pawn Home)."""
     from pardon.batch.play import _pick, play_card
 
-    target, fire_slot, action = (np.take(_MOVE_OF[row], move).astype(np.int32) for row in range(3))
+    xp = namespace(games.pawns, move)
+    target, fire_slot, action = (xp.take(xp.asarray(_MOVE_OF[row]), move).astype(xp.int32) for row in range(3))
     card = games.card
     ice_seat, ice_slot = token_pawn(config, games, ICE)
     placing = card == 1
-    ice_seat = np.where(placing, np.where(target >= 0, target // SLOTS + 1, -1), ice_seat)
-    ice_slot = np.where(placing, np.where(target >= 0, target % SLOTS, -1), ice_slot)
+    ice_seat = xp.where(placing, xp.where(target >= 0, target // SLOTS + 1, -1), ice_seat)
+    ice_slot = xp.where(placing, xp.where(target >= 0, target % SLOTS, -1), ice_slot)
     fire_seat, fire_pawn = token_pawn(config, games, FIRE)
-    fire_seat = np.where(fire_slot >= 0, 0, fire_seat)
-    fire_pawn = np.where(fire_slot >= 0, fire_slot, fire_pawn)
+    fire_seat = xp.where(fire_slot >= 0, 0, fire_seat)
+    fire_pawn = xp.where(fire_slot >= 0, fire_slot, fire_pawn)
     iced = _marked(config, ice_seat, ice_slot)
     allowed = ~_touches(config, games, action, iced)
     after, played = play_card(config, games, action, advance=False)
     pawns: Array = after.pawns
     swept = iced & (pawns == START) & (games.pawns != START)  # a slide swept the iced pawn: it stays
-    pawns = np.asarray(np.where(swept, games.pawns, pawns))
-    bumps = played.bumps - swept.reshape((-1, swept.shape[-1])).sum(axis=0).astype(np.int8)
-    allowed &= ~_taken_twice(config, games, pawns, iced)
+    pawns = xp.where(swept, games.pawns, pawns)
+    bumps = played.bumps - swept.reshape((-1, swept.shape[-1])).sum(axis=0).astype(xp.int8)
+    allowed = allowed & ~_taken_twice(config, games, pawns, iced)
     fire = _marked(config, fire_seat, fire_pawn)
     fire_at = _pick(pawns.reshape((-1, pawns.shape[-1])), fire.reshape((-1, pawns.shape[-1])))
     fire_home = (fire_seat == 0) & (fire_at == HOME)
@@ -188,13 +194,12 @@ def _made(config: Config, games: Games, move: Array, bonus: Array) -> tuple[Game
     won = (pawns[0] == HOME).all(axis=0)
     own = pawns[0]
     eligible = fire_home & ~won & (own > HOME) & (own < START) & ~iced[0]
-    sent = (np.arange(SLOTS)[:, None] == bonus[None]) & eligible
-    allowed &= (bonus < 0) | sent.any(axis=0)
-    pawns = pawns.copy()
-    pawns[0] = np.where(sent, I8(HOME), own)
-    extras = games.extras.copy()
-    extras[ICE] = _absolute(config, games, ice_seat, ice_slot)
-    extras[FIRE] = np.where(fire_gone, CENTRE, _absolute(config, games, fire_seat, fire_pawn))
+    sent = (xp.asarray(np.arange(SLOTS)[:, None]) == bonus[None]) & eligible
+    allowed = allowed & ((bonus < 0) | sent.any(axis=0))
+    pawns = xp.concatenate([xp.where(sent, I8(HOME), own)[None], pawns[1:]])
+    ice = _absolute(config, games, ice_seat, ice_slot)
+    fire_at_now = xp.where(fire_gone, CENTRE, _absolute(config, games, fire_seat, fire_pawn))
+    extras = with_rows(games.extras, {ICE: ice, FIRE: fire_at_now})
     moved = games._replace(pawns=pawns, extras=extras)
     return moved, played._replace(bumps=bumps), allowed, eligible
 
@@ -205,42 +210,45 @@ def _touches(config: Config, games: Games, action: Array, iced: Array) -> Array:
     from pardon.batch.legal import _main_landing
     from pardon.batch.play import _pick
 
-    fields = (np.take(DECODED[field], action).astype(np.int32) for field in range(6))
+    xp = namespace(games.pawns, action)
+    fields = (xp.take(xp.asarray(DECODED[field]), action).astype(xp.int32) for field in range(6))
     kind, slot, second, part, opponent, target = fields
     own = games.pawns[0]
-    slots = np.arange(SLOTS)[:, None]
+    slots = xp.asarray(np.arange(SLOTS)[:, None])
     moving = (slots == slot[None]) | ((slots == second[None]) & (kind == _SPLIT_KIND)[None])
     touched = (iced[0] & moving).any(axis=0)
-    targets = (np.arange(config.players)[:, None, None] == opponent[None, None]) & (
-        np.arange(SLOTS)[None, :, None] == target[None, None]
+    targets = (xp.asarray(np.arange(config.players)[:, None, None]) == opponent[None, None]) & (
+        xp.asarray(np.arange(SLOTS)[None, :, None]) == target[None, None]
     )
-    touched |= ((kind == _SWITCH_KIND) | (kind == _SORRY_KIND)) & (iced & targets).any(axis=(0, 1))
+    touched = touched | (((kind == _SWITCH_KIND) | (kind == _SORRY_KIND)) & (iced & targets).any(axis=(0, 1)))
     sides = _sides(config, games.turn)
-    ice_square = np.where(iced.any(axis=(0, 1)), _iced_square(games.pawns, sides, iced), -1)
-    origin = _pick(own, slots == np.maximum(slot, 0)[None])
-    landing = np.where(
+    ice_square = xp.where(iced.any(axis=(0, 1)), _iced_square(games.pawns, sides, iced), -1)
+    origin = _pick(own, slots == xp.maximum(slot, 0)[None])
+    landing = xp.where(
         kind == _MOVE_KIND,
         _main_landing(tables(config), origin[None], games.card)[0][0],
-        np.where(kind == _BACK1_KIND, _wrapped(origin + I8(1)), origin - part),
+        xp.where(kind == _BACK1_KIND, _wrapped(origin + I8(1)), origin - part),
     )
     lands = ((kind == _MOVE_KIND) | (kind == _BACK1_KIND) | (kind == _SPLIT_KIND)) & (_square(landing) == ice_square)
-    second_origin = _pick(own, slots == np.maximum(second, 0)[None])
-    second_landing = (second_origin - (7 - part)).astype(np.int8)
-    lands |= (kind == _SPLIT_KIND) & (_square(second_landing) == ice_square)
+    second_origin = _pick(own, slots == xp.maximum(second, 0)[None])
+    second_landing = (second_origin - (7 - part)).astype(xp.int8)
+    lands = lands | ((kind == _SPLIT_KIND) & (_square(second_landing) == ice_square))
     return touched | lands
 
 
 def _iced_square(pawns: Array, sides: Array, iced: Array) -> Array:
     """The relative square of the iced pawn of each game (one marked in ``iced``)."""
-    squares = _relative_squares(pawns, sides).astype(np.int32)
-    return np.where(iced, squares, 0).sum(axis=(0, 1))
+    xp = namespace(pawns)
+    squares = _relative_squares(pawns, sides).astype(xp.int32)
+    return xp.where(iced, squares, 0).sum(axis=(0, 1))
 
 
 def _taken_twice(config: Config, games: Games, pawns: Array, iced: Array) -> Array:
     """Whether a pawn other than the iced one ended on its square (after a slide)."""
+    xp = namespace(pawns)
     sides = _sides(config, games.turn)
     squares = _relative_squares(pawns, sides)
-    ice_square = np.where(iced.any(axis=(0, 1)), _iced_square(pawns, sides, iced), -1)
+    ice_square = xp.where(iced.any(axis=(0, 1)), _iced_square(pawns, sides, iced), -1)
     return ((squares == ice_square[None, None]) & ~iced).any(axis=(0, 1))
 
 
@@ -249,27 +257,23 @@ def _candidates(config: Config, games: Games) -> Array:
     (every pass: whether a group's pass is legal is decided once its moves are known)."""
     from pardon.batch.legal import card_lanes
 
+    xp = namespace(games.pawns)
     card = games.card
-    lanes = np.asarray(card_lanes(config, games))
+    lanes = xp.asarray(card_lanes(config, games))
     playing = (games.winner < 0) & (card != 0)
-    targets = np.zeros((ICE_TARGETS, card.size), dtype=bool)
-    targets[: (config.players - 1) * SLOTS] = _on_track(games.pawns[1:]).reshape((-1, card.size))
+    on_track = _on_track(games.pawns[1:]).reshape((-1, card.size))
+    targets = xp.concatenate([on_track, xp.zeros((ICE_TARGETS - on_track.shape[0], card.size), dtype=bool)])
     icing = (card == 1) & targets.any(axis=0)
-    candidates = np.zeros((MOVES, card.size), dtype=bool)
-    candidates[:ACTIONS] = lanes & ~icing[None]
-    candidates[0] = playing & ~icing
-    first = lanes[:PER_TOKEN].copy()
-    first[0] = True
+    blocks = [(playing & ~icing)[None], lanes[1:ACTIONS] & ~icing[None]]
+    first = xp.concatenate([xp.ones((1, card.size), dtype=bool), lanes[1:PER_TOKEN]])
     for target in range(ICE_TARGETS):
-        start = ICE_BLOCK + target * PER_TOKEN
-        candidates[start : start + PER_TOKEN] = first & (targets[target] & (card == 1) & playing)[None]
+        blocks.append(first & (targets[target] & (card == 1) & playing)[None])
     fire_seat, fire_slot = token_pawn(config, games, FIRE)
     own = games.pawns[0]
     for slot in range(SLOTS):
         free = (own[slot] > HOME) & (own[slot] < START) & ~((fire_seat == 0) & (fire_slot == slot))
-        start = FIRE_BLOCK + slot * PER_TOKEN
-        candidates[start : start + PER_TOKEN] = first & (free & (card == 2) & playing)[None]
-    return candidates
+        blocks.append(first & (free & (card == 2) & playing)[None])
+    return xp.concatenate(blocks)
 
 
 def _groups() -> list[tuple[int, int]]:
@@ -277,34 +281,60 @@ def _groups() -> list[tuple[int, int]]:
     return [(0, ACTIONS)] + [(start, PER_TOKEN) for start in range(ICE_BLOCK, MOVES, PER_TOKEN)]
 
 
+def _with_passes(legal: Array, candidates: Array, card: Array) -> Array:
+    """``legal`` (``(221, n)``) with each group's pass legal where the group has no other move
+    (an 11: no forward move) and the pass is a candidate."""
+    xp = namespace(legal)
+    rows = []
+    for start, size in _groups():
+        group = legal[start : start + size]
+        alone = ~group[1:].any(axis=0) | ((card == 11) & ~group[1 : 1 + SLOTS].any(axis=0))
+        rows += [(candidates[start] & alone)[None], group[1:]]
+    return xp.concatenate(rows)
+
+
 def token_lanes(config: Config, games: Games) -> Array:
-    """``(1107, games)``: the legal actions of each game's player to move (NumPy, one axis)."""
-    numpy_only(games, "Fire and Ice")
+    """``(1107, games)``: the legal actions of each game's player to move (one axis)."""
+    xp = namespace(games.pawns)
     if games.card.ndim != 1:
         flat = one_axis(games)
         return token_lanes(config, flat).reshape((TOKEN_ACTIONS, *games.card.shape))
-    lanes = np.zeros((TOKEN_ACTIONS, games.card.size), dtype=bool)
     at_card = (games.extras[STAGE] == CARD_STAGE) & (games.winner < 0)
     before = (games.extras[STAGE] == BEFORE_DRAW) & (games.winner < 0)
-    lanes[GO_ON] = lanes[FIRE_JUMP] = before
     candidates = _candidates(config, games) & at_card[None]
+    tried = _tried_everywhere if not is_numpy(xp) else _tried_where_candidates
+    legal, bonus = tried(config, games, candidates)
+    return xp.concatenate([legal, bonus, before[None], before[None]])
+
+
+def _tried_where_candidates(config: Config, games: Games, candidates: Array) -> tuple[Array, Array]:
+    """NumPy: the legal moves (``(221, n)``) and the legal lanes sending a pawn Home (``(884,
+    n)``), each game's candidates made."""
+    count = games.card.size
+    legal = np.zeros_like(candidates)
+    bonus = np.zeros((MOVES * SLOTS, count), dtype=bool)
     moves, rows = np.nonzero(candidates)
     if not rows.size:
-        return lanes
-    tried = games_at(games, rows)
-    _, _, allowed, eligible = _made(config, tried, moves, np.full(rows.size, -1))
-    legal = np.zeros_like(candidates)
+        return legal, bonus
+    _, _, allowed, eligible = _made(config, games_at(games, rows), moves, np.full(rows.size, -1))
     legal[moves[allowed], rows[allowed]] = True
-    card = games.card
-    for start, size in _groups():  # a group's pass: legal where it has no other move (an 11: no forward move)
-        group = legal[start : start + size]
-        group[0] = candidates[start] & (~group[1:].any(axis=0) | ((card == 11) & ~group[1 : 1 + SLOTS].any(axis=0)))
-    kept = legal[moves, rows]
-    lanes[:MOVES] = legal
-    bonus = eligible & kept[None]
-    slot, place = np.nonzero(bonus)
-    lanes[BONUS_BLOCK + moves[place] * SLOTS + slot, rows[place]] = True
-    return lanes
+    legal = _with_passes(legal, candidates, games.card)
+    slot, place = np.nonzero(eligible & legal[moves, rows][None])
+    bonus[moves[place] * SLOTS + slot, rows[place]] = True
+    return legal, bonus
+
+
+def _tried_everywhere(config: Config, games: Games, candidates: Array) -> tuple[Array, Array]:
+    """JAX: :func:`_tried_where_candidates`, every one of the 221 moves made in every game."""
+    xp = namespace(games.pawns)
+    count = games.card.size
+    game = xp.tile(xp.arange(count, dtype=xp.int32), MOVES)
+    move = xp.repeat(xp.arange(MOVES, dtype=xp.int32), count)
+    tried = Games(*(xp.take(field, game, axis=-1) for field in games))
+    _, _, allowed, eligible = _made(config, tried, move, xp.full(game.size, -1, dtype=xp.int32))
+    legal = _with_passes(candidates & allowed.reshape((MOVES, count)), candidates, games.card)
+    bonus = eligible.reshape((SLOTS, MOVES, count)) & legal[None]
+    return legal, xp.transpose(bonus, (1, 0, 2)).reshape((MOVES * SLOTS, count))
 
 
 def fire_jump(config: Config, games: Games) -> tuple[Array, Array, Array]:
@@ -313,20 +343,21 @@ def fire_jump(config: Config, games: Games) -> tuple[Array, Array, Array]:
     not the iced pawn's square nor one of the player's pawns')."""
     from pardon.batch.play import _pick
 
+    xp = namespace(games.pawns)
     fire_seat, fire_slot = token_pawn(config, games, FIRE)
     own = games.pawns[0]
-    at = _pick(own, np.arange(SLOTS)[:, None] == np.maximum(fire_slot, 0)[None])
-    square = _square(at).astype(np.int32)
+    at = _pick(own, xp.asarray(np.arange(SLOTS)[:, None]) == xp.maximum(fire_slot, 0)[None])
+    square = _square(at).astype(xp.int32)
     ahead = 15 - square % 15  # a corner every 15 squares: strictly ahead
-    corner = (at - ahead).astype(np.int8)
+    corner = (at - ahead).astype(xp.int8)
     ice_seat, ice_slot = token_pawn(config, games, ICE)
     iced = _marked(config, ice_seat, ice_slot)
     sides = _sides(config, games.turn)
-    ice_square = np.where(iced.any(axis=(0, 1)), _iced_square(games.pawns, sides, iced), -1)
+    ice_square = xp.where(iced.any(axis=(0, 1)), _iced_square(games.pawns, sides, iced), -1)
     fire_iced = (ice_seat == 0) & (ice_slot == fire_slot)
     own_there = (own == corner[None]).any(axis=0)
     able = (fire_seat == 0) & _on_track(at) & (corner >= FIRST_TRACK) & ~fire_iced
-    able &= ~own_there & (_square(corner) != ice_square) & (games.winner < 0)
+    able = able & ~own_there & (_square(corner) != ice_square) & (games.winner < 0)
     return able, fire_slot, corner
 
 
@@ -334,8 +365,9 @@ def _jumped(config: Config, games: Games) -> tuple[Games, Array]:
     """The Fire pawn moved to its corner, an opponent there bumped; and how many were bumped."""
     from pardon.batch.play import _land
 
+    xp = namespace(games.pawns)
     able, fire_slot, corner = fire_jump(config, games)
-    moving = np.arange(SLOTS)[:, None] == fire_slot[None]
+    moving = xp.asarray(np.arange(SLOTS)[:, None]) == fire_slot[None]
     sides = _sides(config, games.turn)
     pawns, bumps, _ = _land(tables(config), games.pawns, sides, moving, corner, able)
     return games._replace(pawns=pawns), bumps
@@ -351,45 +383,64 @@ def play_tokens(config: Config, games: Games, actions: Array, advance: bool = Tr
     or the Fire pawn to its corner.  With ``advance=False`` only the pawns and tokens move."""
     from pardon.batch.play import _action_index, _advance
 
-    numpy_only(games, "Fire and Ice")
-    index = _action_index(np, games.card, actions, TOKEN_ACTIONS)
+    xp = namespace(games.pawns)
+    index = _action_index(xp, games.card, actions, TOKEN_ACTIONS)
     if games.card.ndim != 1:
         return shaped(*play_tokens(config, one_axis(games), index.reshape(-1), advance), games.card.shape)
     playing = games.winner < 0
     stage = games.extras[STAGE]
     at_card = playing & (stage == CARD_STAGE)
-    move = np.where(index < MOVES, index, np.where(index < GO_ON, (index - BONUS_BLOCK) // SLOTS, 0))
-    bonus = np.where((index >= BONUS_BLOCK) & (index < GO_ON), (index - BONUS_BLOCK) % SLOTS, -1)
-    move = np.where(at_card, move, 0)
-    card_games = games._replace(card=np.where(at_card, games.card, I8(0)))
-    moved, played, _, _ = _made(config, card_games, move, np.where(at_card, bonus, -1))
-    moved = moved._replace(card=games.card)
+    move = xp.where(index < MOVES, index, xp.where(index < GO_ON, (index - BONUS_BLOCK) // SLOTS, 0))
+    bonus = xp.where((index >= BONUS_BLOCK) & (index < GO_ON), (index - BONUS_BLOCK) % SLOTS, -1)
+    move = xp.where(at_card, move, 0)
+    card_games = games._replace(card=select(at_card, games.card, I8(0)))
+    moved, played, _, _ = _made(config, card_games, move, xp.where(at_card, bonus, -1))
     jumping = playing & (stage == BEFORE_DRAW) & (index == FIRE_JUMP)
-    if jumping.any():
-        jumped, bumped = _jumped(config, games_at(moved, np.flatnonzero(jumping)))
-        moved.pawns[..., jumping] = jumped.pawns
-        played = played._replace(bumps=np.where(jumping, 0, played.bumps))
-        played.bumps[jumping] = bumped
-    extras = moved.extras.copy()
+    pawns, bumps = _with_jumps(config, moved, played.bumps, jumping)
     deciding = playing & (stage == BEFORE_DRAW)
-    extras[STAGE] = np.where(deciding, CARD_STAGE, extras[STAGE])
-    extras[DECIDED] = np.where(deciding, extras[DECIDED] + 1, extras[DECIDED])
-    moved = moved._replace(extras=extras)
+    decided = moved.extras[DECIDED]
+    extras = with_rows(
+        moved.extras,
+        {STAGE: xp.where(deciding, CARD_STAGE, moved.extras[STAGE]), DECIDED: xp.where(deciding, decided + 1, decided)},
+    )
+    moved = moved._replace(pawns=pawns, extras=extras, card=games.card)
     # a card that moves no pawn but places a token, or brings the Ice back from a pawn, is used
     # (the core's move has the token's action: it is no pass)
     token_used = ((index >= ACTIONS) & (index < GO_ON)) | ((games.card == 1) & (games.extras[ICE] >= 0))
-    played = played._replace(forfeit=played.forfeit & at_card & ~token_used, card=np.where(at_card, played.card, I8(0)))
+    forfeit = played.forfeit & at_card & ~token_used
+    played = played._replace(bumps=bumps, forfeit=forfeit, card=select(at_card, played.card, I8(0)))
     if not advance:
         return moved, played
-    again = (games.card == 2) if config.rules.draw_again_on_2 else np.zeros_like(playing)
-    after = _advance(config, moved._replace(card=np.where(at_card, games.card, I8(0))), at_card, again)
+    again = (games.card == 2) if config.rules.draw_again_on_2 else xp.zeros_like(playing)
+    after = _advance(config, moved._replace(card=select(at_card, games.card, I8(0))), at_card, again)
     new_turn = at_card & (after.turn != games.turn) & (after.winner < 0)
     able, _, _ = fire_jump(config, after)
-    extras = after.extras.copy()
-    extras[STAGE] = np.where(new_turn & able, BEFORE_DRAW, extras[STAGE])
-    extras[DECIDED] = np.where(at_card, 0, extras[DECIDED])
-    after = after._replace(extras=extras, card=np.where(at_card | deciding, I8(0), after.card))
+    extras = with_rows(
+        after.extras,
+        {
+            STAGE: xp.where(new_turn & able, BEFORE_DRAW, after.extras[STAGE]),
+            DECIDED: xp.where(at_card, 0, after.extras[DECIDED]),
+        },
+    )
+    after = after._replace(extras=extras, card=select(at_card | deciding, I8(0), after.card))
     return after, played
+
+
+def _with_jumps(config: Config, moved: Games, bumps: Array, jumping: Array) -> tuple[Array, Array]:
+    """The pawns and bumps of ``moved`` with the Fire pawn jumped to its corner where
+    ``jumping``: NumPy jumps only there, JAX everywhere and selects."""
+    xp = namespace(moved.pawns)
+    if not is_numpy(xp):
+        jumped, bumped = _jumped(config, moved)
+        return select(jumping, jumped.pawns, moved.pawns), select(jumping, bumped.astype(xp.int8), bumps)
+    if not jumping.any():
+        return moved.pawns, bumps
+    rows = np.flatnonzero(jumping)
+    jumped, bumped = _jumped(config, games_at(moved, rows))
+    pawns, bumps = np.array(moved.pawns), np.where(jumping, 0, bumps).astype(np.int8)
+    pawns[..., rows] = jumped.pawns
+    bumps[rows] = bumped
+    return pawns, bumps
 
 
 # --- distinct moves -----------------------------------------------------------------------------
