@@ -237,11 +237,7 @@ def _split_lanes(config: Config, table: Tables, games: Games) -> Array:
     xp = namespace(games.pawns)
     count = games.card.size
     if not is_numpy(xp):
-        game = xp.tile(xp.arange(count, dtype=xp.int32), len(TEAM_SPLITS))
-        split = np.repeat(TEAM_SPLITS[:, 1:], count, axis=0)
-        tried = xp.take(games.pawns, game, axis=-1)
-        _, _, _, legal = team_split(table, tried, _sides(config, games.turn[game]), split, xp.ones(game.size, bool))
-        legal = legal.reshape((len(TEAM_SPLITS), count)) & (games.card == 7)[None]
+        legal = _every_split(config, table, games) & (games.card == 7)[None]
         return xp.concatenate([legal, xp.zeros((1, count), dtype=bool)])[_SPLIT_OF_LANE]  # -1: the row of none
     lanes = np.zeros((TEAM_ACTIONS, count), dtype=bool)
     rows = np.flatnonzero(games.card == 7)
@@ -265,6 +261,19 @@ def _split_lanes(config: Config, table: Tables, games: Games) -> Array:
     return lanes
 
 
+def _every_split(config: Config, table: Tables, games: Games) -> Array:
+    """JAX: ``(336, games)``, whether each split of two team pawns is legal in each game, made
+    as :func:`team_split` makes them, the splits on an axis of their own before the games'
+    (the games' pawns broadcast, not gathered)."""
+    xp = namespace(games.pawns)
+    shape = (len(TEAM_SPLITS), games.card.size)
+    pawns = xp.broadcast_to(games.pawns[:, :, None, :], games.pawns.shape[:2] + shape)
+    sides = _sides(config, xp.broadcast_to(games.turn[None], shape))
+    split = TEAM_SPLITS[:, 1:, None]  # (336, 5, 1): each field broadcast along the games
+    _, _, _, legal = team_split(table, pawns, sides, split, xp.ones(shape, dtype=bool))
+    return legal
+
+
 def _part(
     table: Tables, pawns: Array, sides: Array, member: Array, slot: Array, count: Array, acting: Array
 ) -> tuple[Array, Array, Array, Array]:
@@ -275,7 +284,7 @@ def _part(
 
     xp = namespace(slot)
     frame = _roll(pawns, member)
-    moving = xp.asarray(np.arange(SLOTS, dtype=np.int8))[:, None] == slot[None]
+    moving = xp.asarray(np.arange(SLOTS, dtype=np.int8)).reshape((SLOTS,) + (1,) * slot.ndim) == slot[None]
     origin = _pick(frame[0], moving)
     landing = (origin - count).astype(np.int8)
     legal = (origin != HOME) & (origin != START) & (landing >= HOME)
