@@ -68,16 +68,27 @@ def features(config: Config) -> int:
     return DOUBLING.stop if config.rules.doubling else FEATURES
 
 
-def locations(config: Config, games: Games, observer: int = 0) -> Array:
+def _from(array: Array, observer: Array) -> Array:
+    """``array`` (seats first) with the observer's seat first, the others after it in turn:
+    ``observer`` a whole number of seats, or on JAX one for each game (one batch axis)."""
+    xp = namespace(array)
+    if isinstance(observer, int):
+        return xp.roll(array, -observer, axis=0)
+    seats = (xp.arange(array.shape[0], dtype=xp.int32)[:, None] + observer[None]) % array.shape[0]
+    return xp.take_along_axis(array, seats.reshape(seats.shape[:1] + (1,) * (array.ndim - 2) + seats.shape[1:]), axis=0)
+
+
+def locations(config: Config, games: Games, observer: Array = 0) -> Array:
     """``(4, 4, *batch)`` int8: each pawn's location index (module docstring), players
-    counted from the observer (``observer`` seats after the player to move); -1 for a
-    player not in the game or an unused slot."""
+    counted from the observer (``observer`` seats after the player to move; on JAX a number
+    for each game of one batch axis, or one for all); -1 for a player not in the game or an
+    unused slot."""
     xp = namespace(games.pawns)
     players = config.players
     batch = games.card.ndim
-    pawns = xp.roll(games.pawns, -observer, axis=0)
-    sides = _sides(config, games.turn)
-    sides = (xp.roll(sides, -observer, axis=0) - sides[observer] + xp.int8(SEATS)) % xp.int8(SEATS)
+    pawns = _from(games.pawns, observer)
+    sides = _from(_sides(config, games.turn), observer)
+    sides = (sides - sides[0] + xp.int8(SEATS)) % xp.int8(SEATS)
     squares = _relative_squares(pawns, sides)
     place = select(pawns == START, xp.int8(START_LOCATION), xp.int8(HOME_LOCATION) - pawns)  # Home 66, S1 65 ... S5 61
     place = select(squares != OFF_TRACK, squares + xp.int8(1), place)
@@ -88,9 +99,10 @@ def locations(config: Config, games: Games, observer: int = 0) -> Array:
     return place
 
 
-def observe(config: Config, games: Games, observer: int = 0) -> Array:
+def observe(config: Config, games: Games, observer: Array = 0) -> Array:
     """``(batch, 1098)`` float32 observations of a batch with one axis of games (or
-    ``(1098,)`` for a single game) from ``observer`` seats after the player to move (1,108
+    ``(1098,)`` for a single game) from ``observer`` seats after the player to move (on JAX
+    also one number for each game of the batch: :func:`observe_from`) (1,108
     numbers with doubling, 1,131 with Fire and Ice: :func:`features`)."""
     xp = namespace(games.pawns)
     single = games.card.ndim == 0
@@ -121,7 +133,7 @@ def observe(config: Config, games: Games, observer: int = 0) -> Array:
             out[:, TOKENS] = _token_planes(config, games, observer)
     else:
         ones, pack = entries(config, games, observer)
-        mover = xp.full((1, count), TURN.start + (-observer) % config.players, dtype=xp.int32)
+        mover = xp.broadcast_to(xp.asarray(TURN.start + (-observer) % config.players, dtype=xp.int32), (1, count))
         ones = xp.concatenate([ones, mover])
         zeros = xp.zeros((count, FEATURES), dtype=xp.float32)
         out = write(zeros, xp.zeros((0, count), dtype=xp.int32), ones, pack)
@@ -139,21 +151,19 @@ def observe_from(config: Config, games: Games, seats: Array) -> Array:
     """``(batch, features)``: each game's observation (one batch axis) as the player in its
     seat of ``seats`` sees it (with doubling, the seat deciding may not be the one to move).
     NumPy observes again only the games seen from another seat than the mover's; JAX
-    observes every game from each seat and keeps each game's."""
+    observes each game once, from its own seat (the seats put in order game by game)."""
     xp = namespace(games.pawns)
     observers = (seats.astype(xp.int32) - games.turn.astype(xp.int32)) % config.players
-    seen = observe(config, games)
     if not is_numpy(xp):
-        for observer in range(1, config.players):
-            seen = xp.where((observers == observer)[:, None], observe(config, games, observer), seen)
-        return seen
+        return observe(config, games, observers)
+    seen = observe(config, games)
     for observer in np.unique(observers[observers != 0]).tolist():
         rows = np.flatnonzero(observers == observer)
         seen[rows] = observe(config, games_at(games, rows), observer)
     return seen
 
 
-def _doubling_planes(config: Config, games: Games, observer: int) -> Array:
+def _doubling_planes(config: Config, games: Games, observer: Array) -> Array:
     """With doubling, ``(count, 10)``: the stage of the turn, whether the observer decides,
     the stake, whether anybody accepted, and who dropped out, from the observer on."""
     from pardon.batch.config import ACCEPTED, DOUBLINGS, OUT, STAGE
@@ -172,7 +182,7 @@ def _doubling_planes(config: Config, games: Games, observer: int) -> Array:
     return xp.concatenate([plane.astype(xp.float32) for plane in planes]).T
 
 
-def _token_planes(config: Config, games: Games, observer: int) -> Array:
+def _token_planes(config: Config, games: Games, observer: Array) -> Array:
     """With Fire and Ice, ``(count, 33)``: where the Ice and the Fire sit (one-hots over the
     pawns, players counted from the observer), and whether the turn is before the draw."""
     from pardon.batch.config import BEFORE_DRAW, FIRE, ICE, STAGE
@@ -190,20 +200,20 @@ def _token_planes(config: Config, games: Games, observer: int) -> Array:
     return xp.concatenate([planes, before], axis=1).astype(xp.float32)
 
 
-def _hand_planes(config: Config, games: Games, observer: int) -> tuple[Array, Array]:
+def _hand_planes(config: Config, games: Games, observer: Array) -> tuple[Array, Array]:
     """With hands of five, ``(count, 11)`` each: the observer's hand (cards of each kind, as a
     fraction of the hand's size), and the cards it has not seen, the pack and the other hands
     together (as a fraction of that kind in a full pack: the others' hands are hidden)."""
     xp = namespace(games.pawns)
     table = tables(config)
     hands = games.hands.astype(xp.float32)
-    own = hands[observer]
+    own = _from(hands, observer)[0]
     unseen = games.pack.astype(xp.float32) + hands.sum(axis=0) - own
     deck = xp.asarray(column(table.deck, 1, dtype=np.float32))
     return (own / xp.float32(config.rules.hand)).T, (unseen / deck).T
 
 
-def entries(config: Config, games: Games, observer: int = 0) -> tuple[Array, Array]:
+def entries(config: Config, games: Games, observer: Array = 0) -> tuple[Array, Array]:
     """The few entries of an observation that change as a game goes on, of a batch with one
     axis of games (JAX's way to observations: :func:`write` them).  Returns the columns of
     the ones of the pawns in the game (each player's in turn from the observer, slot by
