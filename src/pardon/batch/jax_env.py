@@ -175,8 +175,9 @@ class SorryJax:
     def _observation(self, games: Games, seen: tuple[Games, Any] | None) -> Any:
         """The observations of ``games``: brought up to date from those ``seen`` (a scatter of
         what changed), or built anew for new games, with hands of five (the hand and the
-        cards not seen change whole at every card played) and with doubling (the stage of
-        the turn and the stake change at every decision)."""
+        cards not seen change whole at every card played), with doubling (the stage of
+        the turn and the stake change at every decision) and with Fire and Ice (the tokens
+        and the stage of the turn)."""
         if self.config.rules.doubling:
             return observe_from(self.config, games, decider(self.config, games))  # an answer: the answerer's view
         if seen is None or self.config.rules.hand or self.config.rules.tokens:
