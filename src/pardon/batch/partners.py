@@ -82,6 +82,9 @@ MIXED_SPLITS: Final = 2 * SLOTS * SLOTS * SPLIT_COUNTS  # 192
 TEAM_ACTIONS: Final = MIXED + MIXED_SPLITS  # 474
 #: The partner sits 2 seats on.
 PARTNER_SEAT: Final = 2
+#: Where a block's lanes aimed at the partner's pawns begin, among the opponents (counted
+#: from the mover) that a switch or a Sorry! names.
+_PARTNERS_PAWNS: Final = (PARTNER_SEAT - 1) * SLOTS
 
 
 def mixed_split_action(first_member: int, first: int, count: int, second: int) -> int:
@@ -176,15 +179,17 @@ def _kept_lanes() -> npt.NDArray[np.bool_]:
         kept[block + PASS] = False
         kept[block + SPLIT : block + SWITCH] = False
         for slot in range(SLOTS):
-            first = block + SWITCH + slot * OPPONENTS * SLOTS + (PARTNER_SEAT - 1) * SLOTS
+            first = block + SWITCH + slot * OPPONENTS * SLOTS + _PARTNERS_PAWNS
             kept[first : first + SLOTS] = False
-        first = block + SORRY + (PARTNER_SEAT - 1) * SLOTS
+        first = block + SORRY + _PARTNERS_PAWNS
         kept[first : first + SLOTS] = False
     kept[MIXED:] = False
     return kept
 
 
 _KEPT: Final = _kept_lanes()
+#: Of the opponents' pawns a Sorry! names (counted from the mover), those not the partner's.
+_RIVALS_PAWNS: Final = ~np.isin(np.arange(OPPONENTS * SLOTS), np.arange(_PARTNERS_PAWNS, _PARTNERS_PAWNS + SLOTS))
 
 
 def team_lanes(config: Config, games: Games) -> Array:
@@ -208,7 +213,7 @@ def team_lanes(config: Config, games: Games) -> Array:
     sorry = _sorry_on_partner(own, mate, games.pawns, card)
     lanes = xp.concatenate([own, mate, xp.zeros((MIXED_SPLITS, card.size), dtype=bool)])
     lanes = (lanes & _KEPT[:, None]) | _split_lanes(config, table, games)
-    first = SORRY + (PARTNER_SEAT - 1) * SLOTS
+    first = SORRY + _PARTNERS_PAWNS
     lanes = xp.concatenate([lanes[:first], sorry, lanes[first + SLOTS :]])
     forwards = lanes[MOVE:BACK1].any(axis=0) | lanes[PARTNERS + MOVE : PARTNERS + BACK1].any(axis=0)
     used = lanes.any(axis=0)
@@ -222,10 +227,9 @@ def _sorry_on_partner(own: Array, mate: Array, pawns: Array, card: Array) -> Arr
     on"); ``own`` and ``mate``: the classic lanes of the player and of the partner."""
     from pardon.batch.squares import _on_track
 
-    rivals = np.ones(OPPONENTS * SLOTS, dtype=bool)
-    rivals[(PARTNER_SEAT - 1) * SLOTS : PARTNER_SEAT * SLOTS] = False  # not the partner's pawns
-    opposing = (own[SORRY : SORRY + OPPONENTS * SLOTS] & rivals[:, None]).any(axis=0)
-    opposing = opposing | (mate[SORRY : SORRY + OPPONENTS * SLOTS] & rivals[:, None]).any(axis=0)
+    rivals = _RIVALS_PAWNS[:, None]
+    opposing = (own[SORRY : SORRY + OPPONENTS * SLOTS] & rivals).any(axis=0)
+    opposing = opposing | (mate[SORRY : SORRY + OPPONENTS * SLOTS] & rivals).any(axis=0)
     able = (card == SORRY_CARD) & (pawns[0] == START).any(axis=0) & ~opposing
     return _on_track(pawns[PARTNER_SEAT]) & able
 

@@ -222,7 +222,7 @@ def _touches(config: Config, games: Games, action: Array, iced: Array) -> Array:
     )
     touched = touched | (((kind == _SWITCH_KIND) | (kind == _SORRY_KIND)) & (iced & targets).any(axis=(0, 1)))
     sides = _sides(config, games.turn)
-    ice_square = xp.where(iced.any(axis=(0, 1)), _iced_square(games.pawns, sides, iced), -1)
+    ice_square = _iced_square(games.pawns, sides, iced)
     origin = _pick(own, slots == xp.maximum(slot, 0)[None])
     landing = xp.where(
         kind == _MOVE_KIND,
@@ -237,18 +237,18 @@ def _touches(config: Config, games: Games, action: Array, iced: Array) -> Array:
 
 
 def _iced_square(pawns: Array, sides: Array, iced: Array) -> Array:
-    """The relative square of the iced pawn of each game (one marked in ``iced``)."""
+    """The relative square of the iced pawn of each game (one marked in ``iced``), -1 where
+    no pawn is iced."""
     xp = namespace(pawns)
     squares = _relative_squares(pawns, sides).astype(xp.int32)
-    return xp.where(iced, squares, 0).sum(axis=(0, 1))
+    return xp.where(iced.any(axis=(0, 1)), xp.where(iced, squares, 0).sum(axis=(0, 1)), -1)
 
 
 def _taken_twice(config: Config, games: Games, pawns: Array, iced: Array) -> Array:
     """Whether a pawn other than the iced one ended on its square (after a slide)."""
-    xp = namespace(pawns)
     sides = _sides(config, games.turn)
     squares = _relative_squares(pawns, sides)
-    ice_square = xp.where(iced.any(axis=(0, 1)), _iced_square(pawns, sides, iced), -1)
+    ice_square = _iced_square(pawns, sides, iced)
     return ((squares == ice_square[None, None]) & ~iced).any(axis=(0, 1))
 
 
@@ -353,7 +353,7 @@ def fire_jump(config: Config, games: Games) -> tuple[Array, Array, Array]:
     ice_seat, ice_slot = token_pawn(config, games, ICE)
     iced = _marked(config, ice_seat, ice_slot)
     sides = _sides(config, games.turn)
-    ice_square = xp.where(iced.any(axis=(0, 1)), _iced_square(games.pawns, sides, iced), -1)
+    ice_square = _iced_square(games.pawns, sides, iced)
     fire_iced = (ice_seat == 0) & (ice_slot == fire_slot)
     own_there = (own == corner[None]).any(axis=0)
     able = (fire_seat == 0) & _on_track(at) & (corner >= FIRST_TRACK) & ~fire_iced
