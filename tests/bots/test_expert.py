@@ -4,6 +4,7 @@ plays the level through every preset)."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections import Counter
 from pathlib import Path
@@ -277,3 +278,34 @@ def test_training_writes_the_same_network_for_the_same_command_with_its_curve(tm
     assert [step[step.index("--seed") + 1] for step in train.SHIPPED] == ["32", "71", "91"]  # docs/bots.md's steps
     with pytest.raises(SystemExit):
         train.main(["--recipe", "shipped", "--players", "4"])
+
+
+def test_averaging_writes_the_mean_of_the_settling_generations_weights(tmp_path: Path) -> None:
+    """``--average`` writes the mean of the weights after each settling generation (the last
+    third), not the last weights; ``--replay`` fits to the games of the last generations too,
+    and each generation's loss is still that of its new games before fitting."""
+    train = load_module(SCRIPT)
+    common = ["--generations", "3", "--games", "16", "--seed", "6", "--write"]
+    last, mean = tmp_path / "last.json", tmp_path / "mean.json"
+    assert train.main([*common, "--out", str(last)]) == 0
+    assert train.main([*common, "--out", str(mean), "--average"]) == 0
+    assert json.loads(last.read_text()) == json.loads(mean.read_text())  # one settling generation: its own weights
+    long = ["--generations", "6", "--games", "16", "--seed", "6", "--write"]
+    assert train.main([*long, "--out", str(last)]) == 0
+    assert train.main([*long, "--out", str(mean), "--average"]) == 0
+    assert json.loads(last.read_text()) != json.loads(mean.read_text())
+    replayed = tmp_path / "replayed.json"
+    history = tmp_path / "history.json"
+    assert train.main([*long, "--out", str(replayed), "--replay", "3", "--history", str(history)]) == 0
+    assert json.loads(replayed.read_text()) != json.loads(last.read_text())
+    first = json.loads(history.read_text())[0]
+    assert 0 < first["log_loss"] < 1 and first["positions"] > 0
+
+
+def test_the_shipped_network_is_the_one_the_recipe_writes() -> None:
+    """The shipped 2-player network is the file ``train_expert.py --recipe shipped`` writes
+    byte for byte (docs/bots.md); the network shipped before it is kept by name."""
+    from pardon.bots.expert import KEPT_NETWORKS, NETWORK_FILE
+
+    assert hashlib.sha256(NETWORK_FILE.read_bytes()).hexdigest().startswith("36e3261f3269c4ee")
+    assert hashlib.sha256((KEPT_NETWORKS / "2026-12.json").read_bytes()).hexdigest().startswith("bc37a9c6cdd2fd26")
