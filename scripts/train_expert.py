@@ -169,15 +169,13 @@ class Trainer:
 
     def fit(
         self, phi: np.ndarray, won: np.ndarray, epochs: int, batch: int, rate: float, rng: np.random.Generator
-    ) -> float:
-        """Adam on the mean log loss against ``won`` (each player's target); returns the loss before fitting."""
-        before = self.loss(phi, won)
+    ) -> None:
+        """Adam on the mean log loss against ``won`` (each player's target)."""
         for _ in range(epochs):
             order = rng.permutation(len(phi))
             for start in range(0, len(order), batch):
                 part = order[start : start + batch]
                 self._step(phi[part], won[part], rate)
-        return before
 
     def _step(self, x: np.ndarray, y: np.ndarray, rate: float) -> None:
         h, p = self._out(x)
@@ -197,7 +195,13 @@ class Trainer:
             param -= rate * m_hat / (np.sqrt(v_hat) + 1e-8)
 
     def network(self) -> Network:
-        return Network(w1=self.w1.tolist(), b1=self.b1.tolist(), w2=self.w2.tolist(), b2=self.b2.tolist())
+        return network_of(self.params)
+
+
+def network_of(params: list[np.ndarray]) -> Network:
+    """The network of a trainer's four arrays of weights (``Trainer.params``' order)."""
+    w1, b1, w2, b2 = params
+    return Network(w1=w1.tolist(), b1=b1.tolist(), w2=w2.tolist(), b2=b2.tolist())
 
 
 class Averaged:
@@ -217,8 +221,15 @@ class Averaged:
             mean += (param - mean) / self.count
 
     def network(self) -> Network:
-        w1, b1, w2, b2 = self.params
-        return Network(w1=w1.tolist(), b1=b1.tolist(), w2=w2.tolist(), b2=b2.tolist())
+        return network_of(self.params)
+
+
+def _replayed(recent: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
+    """The positions and targets of the generations kept for ``--replay``, together (the one
+    generation's own arrays, not a copy, without replay)."""
+    if len(recent) == 1:
+        return recent[0]
+    return np.concatenate([phi for phi, _ in recent]), np.concatenate([won for _, won in recent])
 
 
 def _turned(players: int, seats: np.ndarray) -> np.ndarray:
@@ -501,13 +512,9 @@ def train(parser: argparse.ArgumentParser, args: argparse.Namespace) -> list[dic
         )
         settling = number >= args.generations * 2 // 3
         rate = args.rate / 3 if settling else args.rate  # settle at the end
+        loss = trainer.loss(phi, won)  # the new games', before fitting
         recent = [*recent, (phi, won)][-args.replay :]
-        if len(recent) == 1:
-            loss = trainer.fit(phi, won, args.epochs, 1024, rate, rng)
-        else:  # the new games' loss before fitting, then a fit to the games replayed with them
-            loss = trainer.loss(phi, won)
-            replayed = np.concatenate([p for p, _ in recent]), np.concatenate([w for _, w in recent])
-            trainer.fit(*replayed, args.epochs, 1024, rate, rng)
+        trainer.fit(*_replayed(recent), args.epochs, 1024, rate, rng)
         if args.average and settling:
             average.add(trainer)
         seconds = time.monotonic() - began
