@@ -37,6 +37,8 @@ CASES = [
     ("partners", 4, 20),  # a team's pawns, its 7 split between two of them
     ("partners(scoring=1992,pawns=3,deck=45)", 4, 10),
     ("modern-no-tokens(partners=true,draw_again_on_2=true)", 4, 10),
+    ("partners(partner_split=any)", 4, 12),  # the 7 split among any team pawns, part by part
+    ("partners(partner_split=any,pawns=3,deck=44,draw_again_on_2=false)", 4, 6),
     ("partners(hand=5)", 4, 2),  # a hand of five for the team's pawns: 11 blocks of 474 actions
     ("partners(hand=5,scoring=1939,doubling=true)", 4, 10),
     ("classic-1939(scoring=1939,doubling=true)", 2, 150),  # doubles: most games end at one

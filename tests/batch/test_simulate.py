@@ -162,6 +162,7 @@ def test_a_solo_run_has_the_core_engine_s_rows(tmp_path: Path, capsys: pytest.Ca
         ("classic-1939(scoring=1939,doubling=true)", 3),  # the players weigh their doubles
         ("solo", 1),
         pytest.param("partners", 4, marks=pytest.mark.slow),
+        ("partners(partner_split=any)", 4),  # a split 7's parts: one move, one card
         pytest.param("adult", 2, marks=pytest.mark.slow),
         pytest.param("modern", 3, marks=pytest.mark.slow),
     ],

@@ -34,9 +34,15 @@ U32 = np.uint32
 #: seat, not from the mover; -1 in the centre).
 STAGE, DECIDED, ANSWERER, ACCEPTED, DOUBLINGS, OUT, ICE, FIRE = range(8)
 EXTRA_ROWS: Final = 8
+#: With the partners' split 7 among any team pawns (:mod:`pardon.batch.split_any`), 10 rows
+#: more: the count of the 7 left to move in a split being made, the pawns it moved (bit
+#: ``4 m + i``: member m, 0 the player and 1 the partner, slot i), and from ``BEFORE`` on the
+#: pawns as it began (two to a row: ``a + 128 b``).
+LEFT, MOVED, BEFORE = EXTRA_ROWS, EXTRA_ROWS + 1, EXTRA_ROWS + 2
+SPLIT_ROWS: Final = EXTRA_ROWS + 10
 #: The stages of a turn: the card (drawn, or to be drawn), before the draw (a double, or going
-#: on to the draw), a double being answered.
-CARD_STAGE, BEFORE_DRAW, ANSWERING = range(3)
+#: on to the draw), a double being answered, a split 7 being made part by part.
+CARD_STAGE, BEFORE_DRAW, ANSWERING, SPLITTING = range(4)
 
 #: The decisions of doubling, after the card's actions: go on to the draw, double, accept,
 #: drop out (:mod:`pardon.batch.doubling`).
@@ -125,6 +131,10 @@ class Config:
             from pardon.batch.partners import TEAM_ACTIONS
 
             card_actions = TEAM_ACTIONS
+            if self.rules.partner_split == "any":
+                from pardon.batch.split_any import ANY_ACTIONS
+
+                card_actions = ANY_ACTIONS
         if self.rules.hand:
             card_actions *= len(CARDS)
         return card_actions + (DECISIONS if self.rules.doubling else 0)
@@ -135,6 +145,14 @@ class Config:
         ``players``, 2 (1 for the solo challenge, ``Config.parse("solo")``; 4 for partners)."""
         parsed = parse_rules(rules)
         return cls(parsed, default_players(parsed) if players is None else players)
+
+
+def extra_rows(rules: Rules) -> int:
+    """How many rows ``Games.extras`` has under ``rules``: 8 with doubling or Fire and Ice,
+    18 with the partners' split 7 among any team pawns, else none."""
+    if rules.partners and rules.partner_split == "any":
+        return SPLIT_ROWS
+    return EXTRA_ROWS if rules.doubling or rules.tokens else 0
 
 
 def default_players(rules: Rules) -> int:
@@ -339,7 +357,9 @@ class Games(NamedTuple):
     #: With doubling or Fire and Ice, ``(8, *batch)`` int16 (rows :data:`STAGE` to :data:`FIRE`):
     #: the stage of the turn, the decisions made since the last card, who answers a double,
     #: whether one has accepted, the doublings of the stake, the seats that dropped out, and
-    #: where the Ice and the Fire are; else ``(0, *batch)``.
+    #: where the Ice and the Fire are; with the partners' split 7 among any team pawns
+    #: ``(18, *batch)``, the split being made too (:data:`LEFT`, :data:`MOVED`, :data:`BEFORE`);
+    #: else ``(0, *batch)``.
     extras: Array
 
 

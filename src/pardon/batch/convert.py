@@ -82,10 +82,10 @@ def core_pawns(config: Config, pawns: Any, turn: int) -> tuple[tuple[int, ...], 
 
 def core_position(config: Config, games: Games, index: int) -> Position:
     """Game ``index`` as a core :class:`~pardon.core.state.Position` (with hands of five,
-    every seat's hand)."""
+    every seat's hand; with a split 7 being made part by part, the position it began from)."""
     turn = int(games.turn[index])
     winner = int(games.winner[index])
-    pawns = core_pawns(config, np.asarray(games.pawns)[..., index], turn)
+    pawns = core_pawns(config, _pawns_of(config, games)[..., index], turn)
     seats = config.seats
     position = Position(seats, pawns, seats[turn], None if winner < 0 else seats[winner])
     for colour, hand in core_hands(config, games, index).items():
@@ -99,6 +99,16 @@ def core_position(config: Config, games: Games, index: int) -> Position:
         ice, fire = (_token(config, games, index, int(extras[row])) for row in (ICE, FIRE))
         position = position.with_extras(ice=ice, fire=fire)
     return position
+
+
+def _pawns_of(config: Config, games: Games) -> Any:
+    """The games' pawns as the core has them: with a split 7 being made part by part
+    (:mod:`pardon.batch.split_any`), as they stood when it began (the core's move is the whole split)."""
+    if config.rules.partners and config.rules.partner_split == "any":
+        from pardon.batch.split_any import before_split
+
+        return before_split(games)
+    return np.asarray(games.pawns)
 
 
 def _token(config: Config, games: Games, index: int, at: int) -> tuple[int, int] | None:
@@ -179,10 +189,13 @@ def _discards(config: Config, out: tuple[int, ...], card: int) -> tuple[int, ...
 def outcomes(config: Config, games: Games, lanes: Any | None = None) -> dict[tuple[int, int], Any]:
     """The position each legal action of each game leads to: ``{(game, action): key}``
     (:func:`move_key`: with hands of five, the card played and the position; a decision
-    without a card, its name)."""
+    without a card, its name).  A part of a split 7 made part by part is not a move and is
+    left out (:func:`whole_keys` gives the splits' positions)."""
     if lanes is None:
         lanes = legal_lanes(config, games)
-    actions, rows = np.nonzero(np.asarray(lanes))
+    lanes = np.asarray(lanes)
+    lanes = lanes[: _parts_from(config)]  # a part of a split 7 is not a move
+    actions, rows = np.nonzero(lanes)
     if not len(rows):
         return {}
     after, _ = play(config, games_at(games, rows), actions.astype(np.int32))
@@ -231,10 +244,49 @@ def move_key(config: Config, move: Move) -> Any:
 
 
 def action_of(config: Config, games: Games, index: int, move: Move) -> int:
-    """The first legal batch action of game ``index`` whose outcome is ``move``'s result."""
+    """The first legal batch action of game ``index`` whose outcome is ``move``'s result;
+    with a split 7 made part by part, its next part (the lowest that can still make it)."""
     one = game(games, index)
     wanted = move_key(config, move)
     for (_, action), key in sorted(outcomes(config, one).items()):
         if key == wanted:
             return action
+    if _parts_from(config) < config.actions:
+        from pardon.batch.split_any import part_toward
+
+        found = part_toward(config, one, 0, batch_pawns(config, move.result.pawns, int(one.turn[0])))
+        if found is not None:
+            return found
     raise ValueError("no batch action makes this move")
+
+
+def _parts_from(config: Config) -> int:
+    """The first action of a part of a split 7 (:mod:`pardon.batch.split_any`), or
+    ``config.actions`` where there are none."""
+    if config.rules.partners and config.rules.partner_split == "any":
+        from pardon.batch.split_any import FIRST_PART
+
+        return FIRST_PART
+    return config.actions
+
+
+def batch_pawns(config: Config, pawns: tuple[tuple[int, ...], ...], turn: int) -> np.ndarray:
+    """A core position's pawns (by colour) as a batch game's, ``(players, 4)`` from seat
+    ``turn`` on (a seat's pawns in any order: the batch compares them as a set; with 3
+    pawns the fourth slot Home)."""
+    rows = np.zeros((config.players, 4), dtype=np.int8)
+    for relative in range(config.players):
+        row = pawns[config.seats[(turn + relative) % config.players]]
+        rows[relative, : len(row)] = row
+    return rows
+
+
+def whole_keys(config: Config, games: Games, index: int) -> set[tuple[tuple[int, ...], ...]]:
+    """The pawns (by colour, as the core keeps them) of every whole split game ``index``
+    (holding a 7) can still make, part by part (:mod:`pardon.batch.split_any`)."""
+    from pardon.batch.split_any import whole_moves
+
+    moves = whole_moves(config, games, np.array([index]))
+    turn = int(games.turn[index])
+    splits = moves.first >= _parts_from(config)
+    return {core_pawns(config, moves.pawns[..., at], turn) for at in np.flatnonzero(splits).tolist()}

@@ -16,6 +16,8 @@ from pardon.batch.config import (
     EXTRA_ROWS,
     I8,
     SEEDS,
+    SPLIT_ROWS,
+    SPLITTING,
     STAGE,
     STREAM_DRAW,
     STREAM_LEADER,
@@ -23,6 +25,7 @@ from pardon.batch.config import (
     Config,
     Games,
     Tables,
+    extra_rows,
     tables,
 )
 from pardon.batch.fast_path import _is_fast, _scatter
@@ -79,8 +82,10 @@ def new_games(config: Config, seeds: Array) -> Games:
     drawn = xp.zeros(shape, dtype=xp.int32)
     held = (config.players, len(CARDS)) if config.rules.hand else (0,)
     hands = xp.zeros((*held, *shape), dtype=xp.int8)
-    extras = xp.zeros((EXTRA_ROWS if config.rules.doubling or config.rules.tokens else 0, *shape), dtype=xp.int16)
-    if extras.shape[0]:  # with doubling a turn begins before the draw (a double, or going on); the tokens in the centre
+    extras = xp.zeros((extra_rows(config.rules), *shape), dtype=xp.int16)
+    if (
+        extras.shape[0] == EXTRA_ROWS
+    ):  # with doubling a turn begins before the draw (a double, or going on); the tokens in the centre
         first = [BEFORE_DRAW if config.rules.doubling else CARD_STAGE, 0, 0, 0, 0, 0, -1, -1]
         extras = extras + column(np.array(first), batch, np.int16)
     games = Games(pawns, turn, zero8, pack, left, seeds, drawn, zero8 - I8(1), turn, hands, extras)
@@ -145,6 +150,8 @@ def draw(config: Config, games: Games) -> Games:
     if games.extras.shape[0]:  # only at the card: not before the draw, nor while a double is answered
         taking = taking & (games.extras[STAGE] == CARD_STAGE)
     _, card, games = take(config, games, taking)
+    if games.extras.shape[0] == SPLIT_ROWS:  # a split 7 being made keeps its 7
+        card = select(games.extras[STAGE] == SPLITTING, games.card, card)
     return games._replace(card=card)
 
 

@@ -8,7 +8,8 @@ edition alike.
   (:mod:`pardon.batch.doubling`, around the card's), Fire and Ice (:mod:`pardon.batch.tokens`),
   else the card's moves alone.
 * The card's moves (:func:`card_edition`): a card of a hand of five (:mod:`pardon.batch.hands`),
-  the partners' team (:mod:`pardon.batch.partners`), or the card in hand
+  the partners' team (:mod:`pardon.batch.partners`; its split 7 among any team pawns part
+  by part, :mod:`pardon.batch.split_any`), or the card in hand
   (:func:`~pardon.batch.legal.card_lanes`, :func:`~pardon.batch.distinct.card_distinct_lanes`,
   :func:`~pardon.batch.play.play_card`).
 """
@@ -49,6 +50,10 @@ def card_edition(config: Config) -> Edition:
         from pardon.batch import hands
 
         return Edition(hands.hand_lanes, hands.hand_distinct_lanes, hands.play_from_hand)
+    if config.rules.partners and config.rules.partner_split == "any":
+        from pardon.batch import split_any
+
+        return Edition(split_any.any_lanes, split_any.any_distinct_lanes, split_any.play_any)
     if config.rules.partners:
         from pardon.batch import partners
 

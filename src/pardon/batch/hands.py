@@ -104,7 +104,8 @@ def _team_actions() -> int:
 def describe_move(config: Config, action: int) -> str:
     """An action of ``config``'s games in words (:func:`~pardon.batch.actions.describe_action`,
     with hands of five :func:`describe_hand_action`, with partners
-    :func:`~pardon.batch.partners.describe_team_action`; with doubling a decision by its name)."""
+    :func:`~pardon.batch.partners.describe_team_action` and a part of a split 7
+    :func:`~pardon.batch.split_any.describe_part`; with doubling a decision by its name)."""
     if config.rules.tokens:
         from pardon.batch.tokens import describe_token_action
 
@@ -117,8 +118,9 @@ def describe_move(config: Config, action: int) -> str:
         return describe_hand_action(action, config.rules.partners)
     if config.rules.partners:
         from pardon.batch.partners import describe_team_action
+        from pardon.batch.split_any import FIRST_PART, describe_part
 
-        return describe_team_action(action)
+        return describe_part(action) if action >= FIRST_PART else describe_team_action(action)
     return describe_action(action)
 
 

@@ -54,6 +54,7 @@ from typing import Any, NamedTuple
 from pardon.batch.actions import ACTIONS
 from pardon.batch.engine import Config, Games, decider, legal_lanes, new_games, step
 from pardon.batch.observe import FEATURES, entries, features, observe, observe_from, write
+from pardon.core.errors import InvalidError
 
 __all__ = ["SorryJax", "State"]
 
@@ -83,6 +84,11 @@ class SorryJax:
         import jax  # noqa: F401  # a clear ImportError now, not at the first call
 
         self.config = Config.parse(rules, players)
+        if self.config.rules.partners and self.config.rules.partner_split == "any":
+            raise InvalidError(
+                "the JAX environment plays the partners' split 7 between two pawns (partner_split=two): "
+                "among any team pawns it is made part by part by NumPy's search (pardon.batch.split_any)"
+            )
         self.num_players = self.config.players
         self.num_actions = self.config.actions  # 141; hands 1,551; partners 474; Fire and Ice 1,107; doubling +4
         self.observation_size = features(self.config)  # 1,098, with doubling 1,108, with Fire and Ice 1,131

@@ -60,9 +60,17 @@ DOUBLING: Final = slice(FEATURES, FEATURES + 10)
 TOKENS: Final = slice(FEATURES, FEATURES + 2 * SEATS * SLOTS + 1)
 
 
+#: With the partners' split 7 among any team pawns (:mod:`pardon.batch.split_any`), 14 numbers
+#: more: how much of the 7 a split being made has left to move (a one-hot of 1–6; zeros when
+#: none is being made), and the pawns it has moved (the mover's 4 slots, then its partner's).
+SPLIT: Final = slice(FEATURES, FEATURES + 6 + 2 * SLOTS)
+
+
 def features(config: Config) -> int:
     """How many numbers an observation of ``config``'s games has: 1,098, or 1,108 with doubling,
-    1,131 with Fire and Ice."""
+    1,131 with Fire and Ice, 1,112 with the partners' split 7 among any team pawns."""
+    if config.rules.partners and config.rules.partner_split == "any":
+        return SPLIT.stop
     if config.rules.tokens:
         return TOKENS.stop
     return DOUBLING.stop if config.rules.doubling else FEATURES
@@ -131,6 +139,8 @@ def observe(config: Config, games: Games, observer: Array = 0) -> Array:
             out[:, DOUBLING] = _doubling_planes(config, games, observer)
         if config.rules.tokens:
             out[:, TOKENS] = _token_planes(config, games, observer)
+        if config.rules.partners and config.rules.partner_split == "any":
+            out[:, SPLIT] = _split_planes(games)
     else:
         ones, pack = entries(config, games, observer)
         mover = xp.broadcast_to(xp.asarray(TURN.start + (-observer) % config.players, dtype=xp.int32), (1, count))
@@ -198,6 +208,19 @@ def _token_planes(config: Config, games: Games, observer: Array) -> Array:
         planes = planes | ((columns == column_of[:, None]) & (at >= 0)[:, None])
     before = (games.extras[STAGE] == BEFORE_DRAW)[:, None]
     return xp.concatenate([planes, before], axis=1).astype(xp.float32)
+
+
+def _split_planes(games: Games) -> np.ndarray:
+    """With the split 7 among any team pawns, ``(count, 14)``: the count a split being made
+    has left (one-hot of 1–6) and the pawns it has moved (bits of the mover's slots, then its
+    partner's)."""
+    from pardon.batch.config import LEFT, MOVED, SPLITTING, STAGE
+
+    within = games.extras[STAGE] == SPLITTING
+    left = np.where(within, games.extras[LEFT], 0)
+    counts = left[:, None] == np.arange(1, 7)[None]
+    moved = ((np.where(within, games.extras[MOVED], 0)[:, None] >> np.arange(2 * SLOTS)[None]) & 1).astype(bool)
+    return np.concatenate([counts, moved], axis=1).astype(np.float32)
 
 
 def _hand_planes(config: Config, games: Games, observer: Array) -> tuple[Array, Array]:

@@ -64,8 +64,15 @@ def greedy_actions(config: Config, games: Games, lanes: Array | None = None) -> 
     core's 40.22 over 6,000 games against random (2 players, seed 5), 95% intervals apart."""
     if config.players == 1:
         return random_moves(config, games)
+    if config.rules.partners and config.rules.partner_split == "any":
+        return _greedy_whole_moves(config, games)
     if lanes is None:
         lanes = distinct_lanes(config, games)
+    return _greedy_of_lanes(config, games, lanes)
+
+
+def _greedy_of_lanes(config: Config, games: Games, lanes: Array) -> Array:
+    """Greedy's choice among each game's distinct ``lanes`` (0 for a game without one)."""
     rows, actions = np.nonzero(np.asarray(lanes).T)  # grouped by game
     chosen = np.zeros(games.card.shape, dtype=np.int32)
     if not rows.size:
@@ -82,6 +89,32 @@ def greedy_actions(config: Config, games: Games, lanes: Array | None = None) -> 
     first = winners[np.r_[True, rows[winners][1:] != rows[winners][:-1]]]
     chosen[rows[first]] = actions[first]
     return chosen
+
+
+def _greedy_whole_moves(config: Config, games: Games) -> Array:
+    """Greedy with the partners' split 7 among any team pawns: a 7 is judged by the whole
+    moves it makes (each split whole, not its parts), and followed part by part
+    (:func:`~pardon.batch.split_any.toward_whole_move`); other cards as :func:`greedy_actions`."""
+    from pardon.batch.split_any import WholeMoves, any_lanes, toward_whole_move
+
+    lanes = distinct_lanes(config, games, any_lanes(config, games, parts=False))
+    others = _greedy_of_lanes(config, games, lanes)
+
+    def best(moves: WholeMoves, rows: np.ndarray, offsets: np.ndarray, counts: np.ndarray) -> np.ndarray:
+        worth = scores(moves.pawns)
+        value = (config.players - 1) * worth[0].astype(np.int32) - worth[1:].sum(axis=0, dtype=np.int32)
+        game = rows[moves.row]
+        nth = np.arange(moves.row.size) - offsets[moves.row]
+        tie = random_bits(games.seed[game], games.drawn[game] * 4096 + nth, STREAM_CHOICE + 1) >> np.uint32(20)
+        key = value.astype(np.int64) * 4096 + tie.astype(np.int64)
+        top = np.full(rows.size, np.iinfo(np.int64).min)
+        np.maximum.at(top, moves.row, key)
+        at = np.flatnonzero(key == top[moves.row])
+        first = np.full(rows.size, moves.row.size, dtype=np.int64)
+        np.minimum.at(first, moves.row[at], at)
+        return first
+
+    return toward_whole_move(config, games, np.asarray(others), best)
 
 
 def described(levels: Mapping[str, Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
@@ -109,8 +142,8 @@ def _card_choices(config: Config, games: Games, players: Sequence[str]) -> Array
     if kinds == {"greedy"}:
         return greedy_actions(config, games)
     greedy_seat = np.array([name == "greedy" for name in players])[decider(config, games)]
-    actions = random_moves(config, games)
-    rows = np.flatnonzero(greedy_seat & (games.winner < 0))
-    if rows.size:
-        actions[rows] = greedy_actions(config, Games(*(np.asarray(field)[..., rows] for field in games)))
+    actions = np.zeros(games.card.shape, dtype=np.int32)
+    for chooser, rows in ((random_moves, np.flatnonzero(~greedy_seat)), (greedy_actions, np.flatnonzero(greedy_seat))):
+        if rows.size:  # each player chooses only its own games' actions (a split 7 is its own to finish)
+            actions[rows] = chooser(config, Games(*(np.asarray(field)[..., rows] for field in games)))
     return actions

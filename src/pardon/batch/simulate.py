@@ -36,6 +36,7 @@ from pardon.batch.backend import Array
 from pardon.batch.engine import Config, Games, draw, new_games, play, points
 from pardon.batch.players import check_players, choose, described
 from pardon.batch.runs import ENGINE, check_engine
+from pardon.batch.split_any import in_any_split, splitting
 from pardon.core.board import COLOUR_NAMES, START
 from pardon.core.cards import CARD_NAMES, CARDS
 from pardon.core.errors import InvalidError
@@ -116,7 +117,8 @@ def play_games(config: Config, simulation: Simulation, numbers: range) -> list[d
     while (games.winner < 0).any() and int(games.drawn.max()) < CARD_LIMIT:
         playing = games.winner < 0
         after, played = play(config, games, choose(config, games, players))
-        tally.decisions += playing
+        whole = playing & ~splitting(after) if in_any_split(config) else playing  # a split 7 is one move
+        tally.decisions += whole
         rows = np.flatnonzero(playing & (played.card != 0))  # a card played (not the Fire's jump, nor going on)
         tally.bumps += played.bumps
         tally.slides += played.slides
@@ -124,7 +126,7 @@ def play_games(config: Config, simulation: Simulation, numbers: range) -> list[d
         kinds = _KIND_OF_CARD[played.card[rows]]
         np.add.at(tally.played, (rows, kinds), 1)
         np.add.at(tally.forfeited, (rows, kinds), played.forfeit[rows])
-        _count_lead_changes(config, after, playing & ~played.forfeit, tally)
+        _count_lead_changes(config, after, whole & ~played.forfeit, tally)  # after whole moves
         games = draw(config, after)
     scores = np.asarray(points(config, games)) if config.rules.scoring != "none" else None
     return [_row(config, simulation, number, games, tally, index, scores) for index, number in enumerate(numbers)]

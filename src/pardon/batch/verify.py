@@ -45,7 +45,16 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from pardon.batch.convert import core_hands, core_position, core_state, move_key, outcomes, position_key
+from pardon.batch.convert import (
+    _parts_from,
+    core_hands,
+    core_position,
+    core_state,
+    move_key,
+    outcomes,
+    position_key,
+    whole_keys,
+)
 from pardon.batch.doubling import choice_counter
 from pardon.batch.engine import (
     SEEDS,
@@ -62,9 +71,11 @@ from pardon.batch.engine import (
     random_bits,
     random_moves,
 )
+from pardon.batch.split_any import splitting
 from pardon.core.board import COLOUR_NAMES
 from pardon.core.cards import CARDS, DECKS, NO_CARD
 from pardon.core.errors import InvalidError, PardonError
+from pardon.core.kernel import SPLIT_CARD
 from pardon.core.moves import Move, slides_ridden
 from pardon.core.scoring import points_of
 from pardon.core.turn import GameState, apply, awaiting_draw, legal_moves, start
@@ -101,6 +112,7 @@ def cross_check(
     games = new_games(config, seed_array)
     states = [_core_start(config, games, index) for index in range(len(seed_array))]
     decisions = compared = choices = 0
+    pending: dict[int, tuple[int, int]] = {}  # the bumps and slides of a split's parts made so far
     while (games.winner < 0).any():
         if int(games.drawn.max()) > CARD_LIMIT:
             raise MismatchError(f"a game drew more than {CARD_LIMIT} cards")
@@ -117,23 +129,46 @@ def cross_check(
         else:  # the players given: their choices are not the random player's
             actions = uniform = np.asarray(choose(config, games))
         after, played = play(config, games, actions)
+        parts_from = _parts_from(config)
         for index in np.flatnonzero(games.winner < 0).tolist():
             where = f"game of seed {int(seed_array[index])}, card {int(games.drawn[index])}"
             state = states[index]
             moves = legal_moves(config.rules, state)
             results = {move_key(config, move) for move in moves}
             mine = set(by_game[index].values())
-            if mine != results:
-                raise MismatchError(_describe_sets(where, config, games, index, mine, results))
-            _check_choices(where, kept[:, index], lowest[:, index], len(moves))
-            if int(actions[index]) != int(uniform[index]):
-                raise MismatchError(
-                    f"{where}: the random player chose action {int(actions[index])}, not {int(uniform[index])}: "
-                    "not uniformly among one action per distinct move"
-                )
-            chosen = found[index, int(actions[index])]
-            move = next(move for move in moves if move_key(config, move) == chosen)
-            counted = (int(played.bumps[index]), int(played.slides[index]))
+            counted = pending.pop(index, (0, 0))
+            counted = (counted[0] + int(played.bumps[index]), counted[1] + int(played.slides[index]))
+            if parts_from < config.actions and int(games.card[index]) == SPLIT_CARD:
+                action = int(actions[index])
+                made, splits = _check_splits(where, config, games, index, mine, results)
+                compared += splits
+                if not np.array_equal(kept[parts_from:, index], lanes[parts_from:, index]):
+                    raise MismatchError(f"{where}: the distinct lanes leave out a legal part of a split")
+                if not made:  # the moves of one pawn: the lowest lane of each position
+                    _check_choices(where, kept[:parts_from, index], lowest[:parts_from, index], None)
+                if not lanes[action, index]:
+                    raise MismatchError(f"{where}: the random player chose action {action}, which is not legal")
+                made_key = position_key(core_position(config, after, index))
+                if splitting(after)[index]:  # the split goes on
+                    if made_key != position_key(state.position):
+                        raise MismatchError(f"{where}: a part of a split moved the core's position to {made_key}")
+                    pending[index] = counted
+                    decisions += 1
+                    continue
+                chosen: Any = made_key
+            else:
+                if mine != results:
+                    raise MismatchError(_describe_sets(where, config, games, index, mine, results))
+                _check_choices(where, kept[:, index], lowest[:, index], len(moves))
+                if int(actions[index]) != int(uniform[index]):
+                    raise MismatchError(
+                        f"{where}: the random player chose action {int(actions[index])}, not {int(uniform[index])}: "
+                        "not uniformly among one action per distinct move"
+                    )
+                chosen = found[index, int(actions[index])]
+            move = next((move for move in moves if move_key(config, move) == chosen), None)
+            if move is None:
+                raise MismatchError(f"{where}: the batch made {chosen}, which is not a core move")
             core_counts = (len(move.bumps), slides_ridden(config.rules, move))
             if counted != core_counts:
                 raise MismatchError(
@@ -163,6 +198,8 @@ def cross_check(
             choices += len(moves)
         games = draw(config, after)
         for index in np.flatnonzero(games.winner < 0).tolist():
+            if index in pending:  # a split 7 being made: no card is drawn
+                continue
             states[index] = _core_draw(config, games, index, states[index], seed_array)
     scores = np.asarray(points(config, games))
     scored = 0
@@ -172,6 +209,28 @@ def cross_check(
             raise MismatchError(f"game of seed {int(seed_array[index])}: the winner differs")
         scored += _check_points(config, state, scores[:, index], int(seed_array[index]))
     return Report(len(seed_array), decisions, compared, choices, scored)
+
+
+def _check_splits(
+    where: str, config: Config, games: Games, index: int, mine: set[Any], results: set[Any]
+) -> tuple[bool, int]:
+    """With a split 7 made part by part, a game holding a 7: at the turn's start its whole
+    moves (the moves of one pawn, ``mine``, and every whole split) are the core's
+    (``results``); in a split, the splits it can still make are core moves, at least one.
+    Returns whether a split was being made, and how many splits were compared."""
+    splits = whole_keys(config, games, index)
+    core = {key[0] for key in results}
+    if not splitting(games)[index]:
+        found = {key[0] for key in mine} | splits
+        if found != core:
+            raise MismatchError(
+                f"{where}: position {core_position(config, games, index)} with a 7: only the batch reaches "
+                f"{sorted(found - core)}; only the core reaches {sorted(core - found)}"
+            )
+        return False, len(splits)
+    if not splits or not splits <= core:
+        raise MismatchError(f"{where}: in a split the batch can still make {sorted(splits - core)}, not core moves")
+    return True, len(splits)
 
 
 def _check_points(config: Config, state: GameState, scores: np.ndarray, seed: int) -> int:
@@ -205,16 +264,16 @@ def lowest_of_each_outcome(found: Mapping[tuple[int, int], Any], shape: tuple[in
     return wanted
 
 
-def _check_choices(where: str, kept: np.ndarray, lowest: np.ndarray, moves: int) -> None:
+def _check_choices(where: str, kept: np.ndarray, lowest: np.ndarray, moves: int | None) -> None:
     """The random player's choices of a position (``kept``, by lane) against the lowest
-    action of each outcome and the core's number of legal moves."""
+    action of each outcome and the core's number of legal moves (unless None)."""
     if not np.array_equal(kept, lowest):
         raise MismatchError(
             f"{where}: the random player chooses among actions {np.flatnonzero(kept).tolist()}, "
             f"not {np.flatnonzero(lowest).tolist()} (the lowest of each outcome)"
         )
     chosen_among = int(kept.sum())
-    if chosen_among != moves:
+    if moves is not None and chosen_among != moves:
         raise MismatchError(f"{where}: the random player chooses among {chosen_among} moves, the core's among {moves}")
 
 

@@ -34,11 +34,13 @@ from pardon.batch.convert import action_of, core_position, core_state
 from pardon.batch.engine import decider, legal_lanes, new_games, step
 from pardon.batch.hands import describe_move
 from pardon.batch.observe import features, observe
+from pardon.batch.split_any import in_split
 from pardon.bots import Bot, make_bot
 from pardon.core.board import COLOUR_NAMES
 from pardon.core.cards import card_name
 from pardon.core.errors import IllegalError, InvalidError
 from pardon.core.jsonio import position_to_json
+from pardon.core.moves import Move
 from pardon.core.turn import legal_moves, observe_state
 from pardon.env.vector import (
     action_number,
@@ -131,6 +133,7 @@ class SorryEnv(gymnasium.Env):
         self.games = new_games(self.config, np.array([game_seed], dtype=np.uint32))
         self.decisions = 0
         self.forfeited = False
+        self.splitting: Move | None = None
         self._others_play()
         self.was_reset = True
         if self.render_mode == "human":
@@ -145,9 +148,17 @@ class SorryEnv(gymnasium.Env):
             moves = legal_moves(rules, state)
             colour = self.config.seats[seat]
             bot = self.bots[seat]
-            move = moves[0] if len(moves) == 1 else bot.choose(observe_state(rules, state, colour), moves, self.chooser)
+            if self.splitting is not None:  # a split 7 made part by part: the move already chosen
+                move = self.splitting
+            else:
+                move = (
+                    moves[0]
+                    if len(moves) == 1
+                    else bot.choose(observe_state(rules, state, colour), moves, self.chooser)
+                )
             action = action_of(self.config, self.games, 0, move)
             self.games, _ = step(self.config, self.games, np.array([action], dtype=np.int32))
+            self.splitting = move if in_split(self.config, self.games) else None
         self._update_lanes()
 
     def _update_lanes(self) -> None:
