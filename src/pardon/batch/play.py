@@ -251,8 +251,7 @@ def _action_index(xp: ModuleType, card: Array, actions: Array, numbered: int = A
     index = given.astype(xp.int32)
     if is_numpy(xp) and (given.dtype.kind not in "iu" or (index.view(np.uint32) >= numbered).any()):
         # a gather would wrap -1 round to action 140, and fail inside on 141
-        hands = "with hands of five " if numbered != ACTIONS else ""
-        raise InvalidError(f"{hands}actions are whole numbers from 0 to {numbered - 1}, one per game")
+        raise InvalidError(f"actions are whole numbers from 0 to {numbered - 1} under these rules, one per game")
     return index
 
 
