@@ -124,6 +124,17 @@ def test_the_environments_and_the_simulations_play_it(tmp_path: Path) -> None:
     from pettingzoo.test import api_test
 
     api_test(SorryAECEnv(rules="partners(partner_split=any)", players=4), num_cycles=200)
+    aec = SorryAECEnv(rules="partners(partner_split=any)", players=4, render_mode="ansi")
+    aec.reset(seed=3)
+    while True:  # the first agent's first part of a split: the board shows it made
+        mask = aec.observe(aec.agent_selection)["action_mask"]
+        parts = np.flatnonzero(mask[FIRST_PART:])
+        if parts.size > 3:
+            aec.step(FIRST_PART + int(parts[0]))
+            break
+        aec.step(int(np.flatnonzero(mask)[0]))
+    shown = aec.render()
+    assert shown is not None and "6 left of a split 7, part by part: part:" in shown
     env = SorryEnv(rules="partners(partner_split=any)", players=4, opponents="random")
     observation, _ = env.reset(seed=4)
     rng = np.random.default_rng(0)

@@ -80,12 +80,13 @@ def core_pawns(config: Config, pawns: Any, turn: int) -> tuple[tuple[int, ...], 
     return tuple(rows)
 
 
-def core_position(config: Config, games: Games, index: int) -> Position:
+def core_position(config: Config, games: Games, index: int, so_far: bool = False) -> Position:
     """Game ``index`` as a core :class:`~pardon.core.state.Position` (with hands of five,
-    every seat's hand; with a split 7 being made part by part, the position it began from)."""
+    every seat's hand; with a split 7 being made part by part, the position it began from,
+    the core's, or with ``so_far`` the pawns as its parts have left them, for showing)."""
     turn = int(games.turn[index])
     winner = int(games.winner[index])
-    pawns = core_pawns(config, _pawns_of(config, games)[..., index], turn)
+    pawns = core_pawns(config, (np.asarray(games.pawns) if so_far else _pawns_of(config, games))[..., index], turn)
     seats = config.seats
     position = Position(seats, pawns, seats[turn], None if winner < 0 else seats[winner])
     for colour, hand in core_hands(config, games, index).items():

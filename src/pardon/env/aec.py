@@ -164,7 +164,7 @@ class SorryAECEnv(AECEnv):  # type: ignore[misc]
         return shown(self._text, self.render_mode)
 
     def _text(self) -> str:
-        position = core_position(self.config, self.games, 0)
+        position = core_position(self.config, self.games, 0, so_far=True)  # a split 7's parts made shown
         if position.winner is not None:
             line = f"{COLOUR_NAMES[position.winner].capitalize()} has won."
         else:

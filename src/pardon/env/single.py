@@ -209,7 +209,7 @@ class SorryEnv(gymnasium.Env):
         return shown(self._text, self.render_mode)
 
     def _text(self) -> str:
-        position = core_position(self.config, self.games, 0)
+        position = core_position(self.config, self.games, 0, so_far=True)  # a split 7's parts made shown
         if position.winner is not None:
             return f"{render(position)}\n{COLOUR_NAMES[position.winner].capitalize()} has won."
         if self.forfeited:  # the game stopped at an illegal action: nobody is to play on

@@ -44,13 +44,14 @@ from gymnasium.vector.utils import batch_space
 
 from pardon.batch.actions import ACTIONS
 from pardon.batch.backend import Array
+from pardon.batch.config import LEFT, on_winning_side
 from pardon.batch.config import games_at as take
-from pardon.batch.config import on_winning_side
 from pardon.batch.convert import put_games as put
 from pardon.batch.doubling import decider
 from pardon.batch.engine import SEEDS, Config, Games, distinct_lanes, draw, legal_lanes, new_games, play
 from pardon.batch.observe import FEATURES, features, observe, observe_from
 from pardon.batch.players import check_players, choose
+from pardon.batch.split_any import in_split
 from pardon.core.board import COLOUR_NAMES
 from pardon.core.cards import card_name
 from pardon.core.errors import IllegalError, InvalidError, whole_number
@@ -94,7 +95,8 @@ def seen_by(position: Position, colour: int) -> Position:
 
 
 def to_play(config: Config, games: Games, position: Position) -> str:
-    """What the player to move of game 0 plays, as a render says it: "to play a 7", or
+    """What the player to move of game 0 plays, as a render says it: "to play a 7" (in a split
+    7 made part by part "to move the 3 left of a split 7, part by part"), or
     with hands of five "to play from 2, 5, 7, 11, Sorry!"; with doubling before the draw
     "to go on or double", and "to answer Red's double" by the player answering it."""
     if config.rules.doubling:
@@ -107,6 +109,9 @@ def to_play(config: Config, games: Games, position: Position) -> str:
             return f"to answer {COLOUR_NAMES[position.turn].capitalize()}'s double"
     if config.rules.hand:
         return f"to play from {', '.join(card_name(card) for card in position.hands[position.turn])}"
+    if in_split(config, games):
+        left = int(games.extras[LEFT, 0])
+        return f"to move the {left} left of a split 7, part by part"
     return f"to play a {card_name(int(games.card[0]))}"
 
 
