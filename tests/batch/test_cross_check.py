@@ -1,6 +1,6 @@
 """Every batch game is a real game: batch games with random actions replayed through
 pardon.core decision by decision (pardon.batch.verify), for the classic game with 2, 3 and
-4 players and every option the batch plays, hands of five too (1,420 games, about a minute
+4 players and every option the batch plays, hands of five too (1,498 games, about a minute
 and a half on one core; for more, ``python -m pardon.batch.verify --games N``); and the
 random player chooses as the core's does, uniformly among one action for each of the core's
 legal moves."""
