@@ -195,7 +195,7 @@ def outcomes(config: Config, games: Games, lanes: Any | None = None) -> dict[tup
     if lanes is None:
         lanes = legal_lanes(config, games)
     lanes = np.asarray(lanes)
-    lanes = lanes[: _parts_from(config)]  # a part of a split 7 is not a move
+    lanes = lanes[: first_part_action(config)]  # a part of a split 7 is not a move
     actions, rows = np.nonzero(lanes)
     if not len(rows):
         return {}
@@ -252,7 +252,7 @@ def action_of(config: Config, games: Games, index: int, move: Move) -> int:
     for (_, action), key in sorted(outcomes(config, one).items()):
         if key == wanted:
             return action
-    if _parts_from(config) < config.actions:
+    if first_part_action(config) < config.actions:
         from pardon.batch.split_any import part_toward
 
         found = part_toward(config, one, 0, batch_pawns(config, move.result.pawns, int(one.turn[0])))
@@ -261,7 +261,7 @@ def action_of(config: Config, games: Games, index: int, move: Move) -> int:
     raise ValueError("no batch action makes this move")
 
 
-def _parts_from(config: Config) -> int:
+def first_part_action(config: Config) -> int:
     """The first action of a part of a split 7 (:mod:`pardon.batch.split_any`), or
     ``config.actions`` where there are none."""
     if config.rules.partners and config.rules.partner_split == "any":
@@ -289,5 +289,5 @@ def whole_keys(config: Config, games: Games, index: int) -> set[tuple[tuple[int,
 
     moves = whole_moves(config, games, np.array([index]))
     turn = int(games.turn[index])
-    splits = moves.first >= _parts_from(config)
+    splits = moves.first >= first_part_action(config)
     return {core_pawns(config, moves.pawns[..., at], turn) for at in np.flatnonzero(splits).tolist()}

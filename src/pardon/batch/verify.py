@@ -16,6 +16,13 @@ For every game of a batch played by the random player (:func:`~pardon.batch.engi
   positions agree after it (pawns, whose turn, winner; with doubling the stake, who dropped
   out and the stage of the turn; a decision without a card is compared by its kind);
 
+With the partners' split 7 among any team pawns, made part by part
+(:mod:`pardon.batch.split_any`), a 7's whole moves (the moves of one pawn and every whole split
+the batch's search finds) are compared with the core's legal moves at the turn's start; inside
+a split, the splits it can still make must be core moves and the core's position stays as it
+began; once the split is whole, the core's move is the one making its position, and its bumps
+and slides are those of its parts added up;
+
 and at the end the winner agrees, and so does each player's points
 (:func:`~pardon.batch.engine.points` against the core's
 :func:`~pardon.core.scoring.points_of` of the game's final position; under rules without
@@ -46,10 +53,10 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from pardon.batch.convert import (
-    _parts_from,
     core_hands,
     core_position,
     core_state,
+    first_part_action,
     move_key,
     outcomes,
     position_key,
@@ -129,7 +136,7 @@ def cross_check(
         else:  # the players given: their choices are not the random player's
             actions = uniform = np.asarray(choose(config, games))
         after, played = play(config, games, actions)
-        parts_from = _parts_from(config)
+        parts_from = first_part_action(config)
         for index in np.flatnonzero(games.winner < 0).tolist():
             where = f"game of seed {int(seed_array[index])}, card {int(games.drawn[index])}"
             state = states[index]
