@@ -39,6 +39,7 @@ CASES = [
     ("modern-no-tokens(partners=true,draw_again_on_2=true)", 4, 10),
     ("partners(partner_split=any)", 4, 12),  # the 7 split among any team pawns, part by part
     ("partners(partner_split=any,pawns=3,deck=44,draw_again_on_2=false)", 4, 6),
+    ("partners(scoring=1939,doubling=true,partner_split=any)", 4, 40),
     ("partners(hand=5)", 4, 2),  # a hand of five for the team's pawns: 11 blocks of 474 actions
     ("partners(hand=5,scoring=1939,doubling=true)", 4, 10),
     ("classic-1939(scoring=1939,doubling=true)", 2, 150),  # doubles: most games end at one

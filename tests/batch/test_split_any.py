@@ -150,9 +150,26 @@ def test_the_environments_and_the_simulations_play_it(tmp_path: Path) -> None:
     assert len((out / "games.jsonl").read_text().splitlines()) == 6
 
 
-@pytest.mark.parametrize("what", ["hand=5", "scoring=1939,doubling=true"])
-def test_what_it_is_not_played_with_is_refused(what: str) -> None:
+def test_with_doubling_a_split_is_made_at_the_card_and_checked_against_the_core() -> None:
+    from pardon.batch.verify import cross_check
+
+    config = Config.parse("partners(scoring=1939,doubling=true,partner_split=any)")
+    assert config.actions == 522 + 4 and features(config) == 1098 + 10 + 14
+    decisions = config.actions - 4  # go on, double, accept, drop out
+
+    def going_on(config: Config, games: Games) -> np.ndarray:
+        # random moves, but nobody doubles: long games, many 7s split
+        actions = np.array(random_moves(config, games))
+        lanes = legal_lanes(config, games)
+        actions[lanes[decisions]] = decisions
+        return actions
+
+    report = cross_check(config, range(6), choose=going_on)
+    assert report.games == 6 and report.decisions > 6 * 300
+
+
+def test_hands_of_five_are_refused_with_a_message() -> None:
     from pardon.core.errors import InvalidError
 
-    with pytest.raises(InvalidError, match="partner_split=any"):
-        Config.parse(f"partners(partner_split=any,{what})")
+    with pytest.raises(InvalidError, match=r"partner_split=any\) without hands of five"):
+        Config.parse("partners(partner_split=any,hand=5)")

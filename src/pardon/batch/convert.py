@@ -195,7 +195,9 @@ def outcomes(config: Config, games: Games, lanes: Any | None = None) -> dict[tup
     if lanes is None:
         lanes = legal_lanes(config, games)
     lanes = np.asarray(lanes)
-    lanes = lanes[: first_part_action(config)]  # a part of a split 7 is not a move
+    if part_actions(config).stop:  # a part of a split 7 is not a move
+        lanes = np.array(lanes, copy=True)
+        lanes[part_actions(config)] = False
     actions, rows = np.nonzero(lanes)
     if not len(rows):
         return {}
@@ -252,7 +254,7 @@ def action_of(config: Config, games: Games, index: int, move: Move) -> int:
     for (_, action), key in sorted(outcomes(config, one).items()):
         if key == wanted:
             return action
-    if first_part_action(config) < config.actions:
+    if part_actions(config).stop:
         from pardon.batch.split_any import part_toward
 
         found = part_toward(config, one, 0, batch_pawns(config, move.result.pawns, int(one.turn[0])))
@@ -261,14 +263,14 @@ def action_of(config: Config, games: Games, index: int, move: Move) -> int:
     raise ValueError("no batch action makes this move")
 
 
-def first_part_action(config: Config) -> int:
-    """The first action of a part of a split 7 (:mod:`pardon.batch.split_any`), or
-    ``config.actions`` where there are none."""
+def part_actions(config: Config) -> slice:
+    """The actions that are parts of a split 7 (:mod:`pardon.batch.split_any`): 474–521, or
+    none (an empty slice at 0)."""
     if config.rules.partners and config.rules.partner_split == "any":
-        from pardon.batch.split_any import FIRST_PART
+        from pardon.batch.split_any import ANY_ACTIONS, FIRST_PART
 
-        return FIRST_PART
-    return config.actions
+        return slice(FIRST_PART, ANY_ACTIONS)
+    return slice(0, 0)
 
 
 def batch_pawns(config: Config, pawns: tuple[tuple[int, ...], ...], turn: int) -> np.ndarray:
@@ -289,5 +291,5 @@ def whole_keys(config: Config, games: Games, index: int) -> set[tuple[tuple[int,
 
     moves = whole_moves(config, games, np.array([index]))
     turn = int(games.turn[index])
-    splits = moves.first >= first_part_action(config)
+    splits = moves.first >= part_actions(config).start
     return {core_pawns(config, moves.pawns[..., at], turn) for at in np.flatnonzero(splits).tolist()}

@@ -56,6 +56,7 @@ from pardon.batch.config import (
     I8,
     I16,
     OUT,
+    SPLITTING,
     STAGE,
     Config,
     Games,
@@ -124,8 +125,14 @@ def doubling_lanes(config: Config, games: Games) -> Array:
     xp = namespace(games.pawns)
     stage = games.extras[STAGE]
     playing = games.winner < 0
-    lanes = card_edition(config).lanes(config, games) & (stage == CARD_STAGE)[None]
+    lanes = card_edition(config).lanes(config, games) & _at_card(stage)[None]
     return xp.concatenate([lanes, _decision_lanes(stage, playing)])
+
+
+def _at_card(stage: Array) -> Array:
+    """Whether the turn is at its card: drawn, or a split 7 being made part by part
+    (:mod:`pardon.batch.split_any`)."""
+    return (stage == CARD_STAGE) | (stage == SPLITTING)
 
 
 def _decision_lanes(stage: Array, playing: Array) -> Array:
@@ -142,7 +149,7 @@ def doubling_distinct_lanes(config: Config, games: Games, lanes: Array | None = 
         lanes = doubling_lanes(config, games)
     base = card_actions(config)
     played = card_edition(config).distinct(config, games, lanes[:base])
-    return xp.concatenate([played & (games.extras[STAGE] == CARD_STAGE)[None], lanes[base:]])
+    return xp.concatenate([played & _at_card(games.extras[STAGE])[None], lanes[base:]])
 
 
 def play_doubling(config: Config, games: Games, actions: Array, advance: bool = True) -> tuple[Games, Played]:
@@ -157,7 +164,7 @@ def play_doubling(config: Config, games: Games, actions: Array, advance: bool = 
     index = _action_index(xp, games.card, actions, config.actions)
     base = card_actions(config)
     playing = games.winner < 0
-    at_card = playing & (games.extras[STAGE] == CARD_STAGE)
+    at_card = playing & _at_card(games.extras[STAGE])
     if not is_numpy(xp):
         moved, what = _card_played(config, games, select(index < base, index, 0), advance)
         decided = _decided(config, games, index - base)

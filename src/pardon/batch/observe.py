@@ -64,13 +64,15 @@ TOKENS: Final = slice(FEATURES, FEATURES + 2 * SEATS * SLOTS + 1)
 #: more: how much of the 7 a split being made has left to move (a one-hot of 1–6; zeros when
 #: none is being made), and the pawns it has moved (the mover's 4 slots, then its partner's).
 SPLIT: Final = slice(FEATURES, FEATURES + 6 + 2 * SLOTS)
+#: Both (doubling's first).
+DOUBLING_SPLIT: Final = slice(DOUBLING.stop, DOUBLING.stop + 6 + 2 * SLOTS)
 
 
 def features(config: Config) -> int:
     """How many numbers an observation of ``config``'s games has: 1,098, or 1,108 with doubling,
     1,131 with Fire and Ice, 1,112 with the partners' split 7 among any team pawns."""
     if config.rules.partners and config.rules.partner_split == "any":
-        return SPLIT.stop
+        return DOUBLING_SPLIT.stop if config.rules.doubling else SPLIT.stop
     if config.rules.tokens:
         return TOKENS.stop
     return DOUBLING.stop if config.rules.doubling else FEATURES
@@ -140,7 +142,7 @@ def observe(config: Config, games: Games, observer: Array = 0) -> Array:
         if config.rules.tokens:
             out[:, TOKENS] = _token_planes(config, games, observer)
         if config.rules.partners and config.rules.partner_split == "any":
-            out[:, SPLIT] = _split_planes(games)
+            out[:, DOUBLING_SPLIT if config.rules.doubling else SPLIT] = _split_planes(games)
     else:
         ones, pack = entries(config, games, observer)
         mover = xp.broadcast_to(xp.asarray(TURN.start + (-observer) % config.players, dtype=xp.int32), (1, count))

@@ -138,16 +138,12 @@ _SPLIT_OF_LANE[TEAM_SPLITS[:, 0]] = np.arange(len(TEAM_SPLITS), dtype=np.int32)
 
 def check_team_rules(rules: Rules) -> None:
     """InvalidError for what the batch's partners game does not play: its split 7 among any
-    team pawns (made part by part, :mod:`pardon.batch.split_any`) with hands of five,
-    doubling or Fire and Ice."""
-    if rules.partner_split != "any":
-        return
-    for present, what in ((rules.hand, "hands of five"), (rules.doubling, "doubling"), (rules.tokens, "Fire and Ice")):
-        if present:
-            raise InvalidError(
-                f"the batch engine plays the partners' split 7 among any team pawns (partner_split=any) "
-                f"without {what}: play partner_split=two, or the core (pardon sim without --engine batch)"
-            )
+    team pawns (made part by part, :mod:`pardon.batch.split_any`) with hands of five."""
+    if rules.partner_split == "any" and rules.hand:
+        raise InvalidError(
+            "the batch engine plays the partners' split 7 among any team pawns (partner_split=any) "
+            "without hands of five: play partner_split=two, or the core (pardon sim without --engine batch)"
+        )
 
 
 def turned(games: Games) -> Games:

@@ -95,9 +95,9 @@ def _greedy_whole_moves(config: Config, games: Games) -> Array:
     """Greedy with the partners' split 7 among any team pawns: a 7 is judged by the whole
     moves it makes (each split whole, not its parts), and followed part by part
     (:func:`~pardon.batch.split_any.toward_whole_move`); other cards as :func:`greedy_actions`."""
-    from pardon.batch.split_any import WholeMoves, any_lanes, toward_whole_move
+    from pardon.batch.split_any import WholeMoves, lanes_but_sevens, toward_whole_move
 
-    lanes = distinct_lanes(config, games, any_lanes(config, games, parts=False))
+    lanes = distinct_lanes(config, games, lanes_but_sevens(config, games))
     others = _greedy_of_lanes(config, games, lanes)
 
     def best(moves: WholeMoves, rows: np.ndarray, offsets: np.ndarray, counts: np.ndarray) -> np.ndarray:

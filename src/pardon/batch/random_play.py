@@ -98,10 +98,10 @@ def _random_choice(config: Config, games: Games, distinct: bool) -> Array:
     bits = random_bits(games.seed, choice_counter(config, games), STREAM_CHOICE)
     if not _is_fast(xp, games.card) or config.rules.hand or config.rules.partners or games.extras.shape[0]:
         if distinct and config.rules.partners and config.rules.partner_split == "any":
-            from pardon.batch.split_any import any_lanes, random_parts
+            from pardon.batch.split_any import lanes_but_sevens, random_parts
 
             # a 7: the whole move chosen among the turn's, then its parts; the others as below
-            lanes = distinct_lanes(config, games, any_lanes(config, games, parts=False))
+            lanes = distinct_lanes(config, games, lanes_but_sevens(config, games))
             return random_parts(config, games, np.asarray(bits), np.asarray(choose_uniform(lanes, bits)))
         lanes = distinct_lanes(config, games) if distinct else legal_lanes(config, games)
         return choose_uniform(lanes, bits)

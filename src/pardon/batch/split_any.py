@@ -337,6 +337,20 @@ def any_lanes(config: Config, games: Games, parts: bool = True) -> np.ndarray:
     return np.concatenate([whole, made])
 
 
+def lanes_but_sevens(config: Config, games: Games) -> np.ndarray:
+    """``(config.actions, games)``: the legal lanes of the turn (with doubling its decisions
+    too), but none for the games holding a 7, whose parts are not searched: the players that
+    choose a 7's whole move themselves (:func:`toward_whole_move`) take these for the rest."""
+    lanes = any_lanes(config, games, parts=False)
+    if not config.rules.doubling:
+        return lanes
+    from pardon.batch.doubling import _at_card, _decision_lanes
+
+    stage = np.asarray(games.extras[STAGE])
+    lanes &= _at_card(stage)[None]
+    return np.concatenate([lanes, _decision_lanes(stage, np.asarray(games.winner) < 0)])
+
+
 def any_distinct_lanes(config: Config, games: Games, lanes: Array | None = None) -> np.ndarray:
     """``(522, games)``: the legal lanes (or ``lanes``), only the lowest of the moves of one
     pawn that make the same position, and every legal part (no two parts make the same state)."""

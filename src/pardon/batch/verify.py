@@ -56,9 +56,9 @@ from pardon.batch.convert import (
     core_hands,
     core_position,
     core_state,
-    first_part_action,
     move_key,
     outcomes,
+    part_actions,
     position_key,
     whole_keys,
 )
@@ -136,7 +136,7 @@ def cross_check(
         else:  # the players given: their choices are not the random player's
             actions = uniform = np.asarray(choose(config, games))
         after, played = play(config, games, actions)
-        parts_from = first_part_action(config)
+        parts = part_actions(config)
         for index in np.flatnonzero(games.winner < 0).tolist():
             where = f"game of seed {int(seed_array[index])}, card {int(games.drawn[index])}"
             state = states[index]
@@ -145,14 +145,14 @@ def cross_check(
             mine = set(by_game[index].values())
             counted = pending.pop(index, (0, 0))
             counted = (counted[0] + int(played.bumps[index]), counted[1] + int(played.slides[index]))
-            if parts_from < config.actions and int(games.card[index]) == SPLIT_CARD:
+            if parts.stop and int(games.card[index]) == SPLIT_CARD:
                 action = int(actions[index])
                 made, splits = _check_splits(where, config, games, index, mine, results)
                 compared += splits
-                if not np.array_equal(kept[parts_from:, index], lanes[parts_from:, index]):
+                if not np.array_equal(kept[parts, index], lanes[parts, index]):
                     raise MismatchError(f"{where}: the distinct lanes leave out a legal part of a split")
                 if not made:  # the moves of one pawn: the lowest lane of each position
-                    _check_choices(where, kept[:parts_from, index], lowest[:parts_from, index], None)
+                    _check_choices(where, kept[: parts.start, index], lowest[: parts.start, index], None)
                 if not lanes[action, index]:
                     raise MismatchError(f"{where}: the random player chose action {action}, which is not legal")
                 made_key = position_key(core_position(config, after, index))
