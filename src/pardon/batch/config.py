@@ -131,7 +131,7 @@ class Config:
             from pardon.batch.partners import TEAM_ACTIONS
 
             card_actions = TEAM_ACTIONS
-            if self.rules.partner_split == "any":
+            if splits_any(self.rules):
                 from pardon.batch.split_any import ANY_ACTIONS
 
                 card_actions = ANY_ACTIONS
@@ -147,10 +147,16 @@ class Config:
         return cls(parsed, default_players(parsed) if players is None else players)
 
 
+def splits_any(rules: Rules) -> bool:
+    """Whether ``rules`` split a partners' 7 among any team pawns, which the batch makes part
+    by part (:mod:`pardon.batch.split_any`)."""
+    return bool(rules.partners and rules.partner_split == "any")
+
+
 def extra_rows(rules: Rules) -> int:
     """How many rows ``Games.extras`` has under ``rules``: 8 with doubling or Fire and Ice,
     18 with the partners' split 7 among any team pawns, else none."""
-    if rules.partners and rules.partner_split == "any":
+    if splits_any(rules):
         return SPLIT_ROWS
     return EXTRA_ROWS if rules.doubling or rules.tokens else 0
 

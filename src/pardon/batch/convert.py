@@ -32,6 +32,7 @@ from pardon.batch.config import (
     OUT,
     STAGE,
     games_at,
+    splits_any,
 )
 from pardon.batch.doubling import ACCEPT as ACCEPT_LANE
 from pardon.batch.doubling import DECISION_NAMES, GO_ON
@@ -105,7 +106,7 @@ def core_position(config: Config, games: Games, index: int, so_far: bool = False
 def _pawns_of(config: Config, games: Games) -> Any:
     """The games' pawns as the core has them: with a split 7 being made part by part
     (:mod:`pardon.batch.split_any`), as they stood when it began (the core's move is the whole split)."""
-    if config.rules.partners and config.rules.partner_split == "any":
+    if splits_any(config.rules):
         from pardon.batch.split_any import before_split
 
         return before_split(games)
@@ -266,7 +267,7 @@ def action_of(config: Config, games: Games, index: int, move: Move) -> int:
 def part_actions(config: Config) -> slice:
     """The actions that are parts of a split 7 (:mod:`pardon.batch.split_any`): 474–521, or
     none (an empty slice at 0)."""
-    if config.rules.partners and config.rules.partner_split == "any":
+    if splits_any(config.rules):
         from pardon.batch.split_any import ANY_ACTIONS, FIRST_PART
 
         return slice(FIRST_PART, ANY_ACTIONS)

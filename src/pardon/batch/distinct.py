@@ -552,6 +552,15 @@ def card_distinct_lanes(config: Config, games: Games, lanes: Array | None = None
     return kept
 
 
+def position_keys(pawns: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Two uint64 keys of each position (``(players, 4, n)`` pawns), equal where the positions
+    are: a seat's pawns compared as a set (they are alike), each seat's rank below 2**20."""
+    ranks = [_rank(list(pawns[seat])).astype(np.uint64) for seat in range(pawns.shape[0])]
+    ranks += [np.zeros(pawns.shape[-1], dtype=np.uint64)] * (SLOTS - len(ranks))
+    twenty = np.uint64(20)
+    return (ranks[0] << twenty) | ranks[1], (ranks[2] << twenty) | ranks[3]
+
+
 def distinct_by_outcome(
     games: Games,
     lanes: Array,
@@ -570,10 +579,7 @@ def distinct_by_outcome(
         return kept
     rows = several[place]
     after = made(games_at(games, rows), actions.astype(np.int32))
-    ranks = [_rank(list(after.pawns[seat])).astype(np.uint64) for seat in range(after.pawns.shape[0])]
-    ranks += [np.zeros(rows.size, dtype=np.uint64)] * (SLOTS - len(ranks))  # each rank below 2**20
-    twenty = np.uint64(20)
-    columns = [place.astype(np.uint64), (ranks[0] << twenty) | ranks[1], (ranks[2] << twenty) | ranks[3]]
+    columns = [place.astype(np.uint64), *position_keys(np.asarray(after.pawns))]
     columns += keys(after) if keys is not None else []
     order = np.lexsort(columns[::-1])  # the game first; stable: a lower action before a higher one alike
     same = np.ones(order.size - 1, dtype=bool)

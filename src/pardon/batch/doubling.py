@@ -119,13 +119,16 @@ def choice_counter(config: Config, games: Games) -> Array:
     return games.drawn * 8 + games.extras[DECIDED].astype(np.int32)
 
 
-def doubling_lanes(config: Config, games: Games) -> Array:
-    """``(config.actions, *batch)``: the card's legal lanes where the turn is at its card, and the
-    decisions before the draw (go on, double) and of the player answering (accept, drop out)."""
+def doubling_lanes(config: Config, games: Games, card_lanes: Array | None = None) -> Array:
+    """``(config.actions, *batch)``: the card's legal lanes (or ``card_lanes``) where the turn is
+    at its card, and the decisions before the draw (go on, double) and of the player answering
+    (accept, drop out)."""
     xp = namespace(games.pawns)
     stage = games.extras[STAGE]
     playing = games.winner < 0
-    lanes = card_edition(config).lanes(config, games) & _at_card(stage)[None]
+    if card_lanes is None:
+        card_lanes = card_edition(config).lanes(config, games)
+    lanes = card_lanes & _at_card(stage)[None]
     return xp.concatenate([lanes, _decision_lanes(stage, playing)])
 
 

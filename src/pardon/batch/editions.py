@@ -20,7 +20,7 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from pardon.batch.backend import Array
-from pardon.batch.config import Config, Games, Played
+from pardon.batch.config import Config, Games, Played, splits_any
 
 
 class Edition(NamedTuple):
@@ -50,7 +50,7 @@ def card_edition(config: Config) -> Edition:
         from pardon.batch import hands
 
         return Edition(hands.hand_lanes, hands.hand_distinct_lanes, hands.play_from_hand)
-    if config.rules.partners and config.rules.partner_split == "any":
+    if splits_any(config.rules):
         from pardon.batch import split_any
 
         return Edition(split_any.any_lanes, split_any.any_distinct_lanes, split_any.play_any)

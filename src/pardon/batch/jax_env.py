@@ -52,6 +52,7 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from pardon.batch.actions import ACTIONS
+from pardon.batch.config import splits_any
 from pardon.batch.engine import Config, Games, decider, legal_lanes, new_games, step
 from pardon.batch.observe import FEATURES, entries, features, observe, observe_from, write
 from pardon.core.errors import InvalidError
@@ -84,7 +85,7 @@ class SorryJax:
         import jax  # noqa: F401  # a clear ImportError now, not at the first call
 
         self.config = Config.parse(rules, players)
-        if self.config.rules.partners and self.config.rules.partner_split == "any":
+        if splits_any(self.config.rules):
             raise InvalidError(
                 "the JAX environment plays the partners' split 7 between two pawns (partner_split=two): "
                 "among any team pawns it is made part by part by NumPy's search (pardon.batch.split_any)"

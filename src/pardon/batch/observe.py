@@ -33,7 +33,7 @@ import numpy as np
 
 from pardon.batch.actions import SLOTS
 from pardon.batch.backend import Array, column, is_numpy, namespace, select
-from pardon.batch.config import OFF_TRACK, Config, Games, batch_of_one, games_at, tables
+from pardon.batch.config import OFF_TRACK, Config, Games, batch_of_one, games_at, splits_any, tables
 from pardon.batch.squares import _relative_squares, _sides
 from pardon.core.board import START
 from pardon.core.cards import CARDS
@@ -71,7 +71,7 @@ DOUBLING_SPLIT: Final = slice(DOUBLING.stop, DOUBLING.stop + 6 + 2 * SLOTS)
 def features(config: Config) -> int:
     """How many numbers an observation of ``config``'s games has: 1,098, or 1,108 with doubling,
     1,131 with Fire and Ice, 1,112 with the partners' split 7 among any team pawns."""
-    if config.rules.partners and config.rules.partner_split == "any":
+    if splits_any(config.rules):
         return DOUBLING_SPLIT.stop if config.rules.doubling else SPLIT.stop
     if config.rules.tokens:
         return TOKENS.stop
@@ -141,7 +141,7 @@ def observe(config: Config, games: Games, observer: Array = 0) -> Array:
             out[:, DOUBLING] = _doubling_planes(config, games, observer)
         if config.rules.tokens:
             out[:, TOKENS] = _token_planes(config, games, observer)
-        if config.rules.partners and config.rules.partner_split == "any":
+        if splits_any(config.rules):
             out[:, DOUBLING_SPLIT if config.rules.doubling else SPLIT] = _split_planes(games)
     else:
         ones, pack = entries(config, games, observer)

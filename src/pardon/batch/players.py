@@ -20,6 +20,7 @@ import numpy as np
 
 from pardon.batch.actions import ACTIONS, SLOTS
 from pardon.batch.backend import Array
+from pardon.batch.config import splits_any
 from pardon.batch.engine import STREAM_CHOICE, Config, Games, decider, distinct_lanes, play, random_bits, random_moves
 from pardon.batch.outlook import doubling_actions
 from pardon.core.board import FIRST_TRACK, HOME, START
@@ -64,11 +65,18 @@ def greedy_actions(config: Config, games: Games, lanes: Array | None = None) -> 
     core's 40.22 over 6,000 games against random (2 players, seed 5), 95% intervals apart."""
     if config.players == 1:
         return random_moves(config, games)
-    if config.rules.partners and config.rules.partner_split == "any":
+    if splits_any(config.rules):
         return _greedy_whole_moves(config, games)
     if lanes is None:
         lanes = distinct_lanes(config, games)
     return _greedy_of_lanes(config, games, lanes)
+
+
+def _worth_to_mover(config: Config, pawns: Array) -> Array:
+    """What each position is worth to the mover (seat 0): its score times the number of
+    opponents, less theirs."""
+    worth = scores(pawns)
+    return (config.players - 1) * worth[0].astype(np.int32) - worth[1:].sum(axis=0, dtype=np.int32)
 
 
 def _greedy_of_lanes(config: Config, games: Games, lanes: Array) -> Array:
@@ -78,8 +86,7 @@ def _greedy_of_lanes(config: Config, games: Games, lanes: Array) -> Array:
     if not rows.size:
         return chosen
     after, _ = play(config, Games(*(np.asarray(field)[..., rows] for field in games)), actions, advance=False)
-    worth = scores(after.pawns)
-    value = (config.players - 1) * worth[0].astype(np.int32) - worth[1:].sum(axis=0, dtype=np.int32)
+    value = _worth_to_mover(config, after.pawns)
     tie = random_bits(games.seed[rows], games.drawn[rows] * ACTIONS + actions, STREAM_CHOICE + 1) >> np.uint32(20)
     key = value.astype(np.int64) * 4096 + tie.astype(np.int64)
     starts = np.flatnonzero(np.r_[True, rows[1:] != rows[:-1]])
@@ -101,8 +108,7 @@ def _greedy_whole_moves(config: Config, games: Games) -> Array:
     others = _greedy_of_lanes(config, games, lanes)
 
     def best(moves: WholeMoves, rows: np.ndarray, offsets: np.ndarray, counts: np.ndarray) -> np.ndarray:
-        worth = scores(moves.pawns)
-        value = (config.players - 1) * worth[0].astype(np.int32) - worth[1:].sum(axis=0, dtype=np.int32)
+        value = _worth_to_mover(config, moves.pawns)
         game = rows[moves.row]
         nth = np.arange(moves.row.size) - offsets[moves.row]
         tie = random_bits(games.seed[game], games.drawn[game] * 4096 + nth, STREAM_CHOICE + 1) >> np.uint32(20)

@@ -22,7 +22,7 @@ from pardon.batch.actions import (
     SORRY as SORRY_LANE,
 )
 from pardon.batch.backend import Array, any0, column, cumsum0, namespace, select
-from pardon.batch.config import I16, STREAM_CHOICE, Config, Games, tables
+from pardon.batch.config import I16, STREAM_CHOICE, Config, Games, splits_any, tables
 from pardon.batch.deal import random_bits
 from pardon.batch.distinct import (
     _eleven_found,
@@ -97,7 +97,7 @@ def _random_choice(config: Config, games: Games, distinct: bool) -> Array:
     xp = namespace(games.pawns)
     bits = random_bits(games.seed, choice_counter(config, games), STREAM_CHOICE)
     if not _is_fast(xp, games.card) or config.rules.hand or config.rules.partners or games.extras.shape[0]:
-        if distinct and config.rules.partners and config.rules.partner_split == "any":
+        if distinct and splits_any(config.rules):
             from pardon.batch.split_any import lanes_but_sevens, random_parts
 
             # a 7: the whole move chosen among the turn's, then its parts; the others as below

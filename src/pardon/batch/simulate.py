@@ -33,10 +33,11 @@ from typing import Any, Final, TextIO
 import numpy as np
 
 from pardon.batch.backend import Array
+from pardon.batch.config import splits_any
 from pardon.batch.engine import Config, Games, draw, new_games, play, points
 from pardon.batch.players import check_players, choose, described
 from pardon.batch.runs import ENGINE, check_engine
-from pardon.batch.split_any import in_any_split, splitting
+from pardon.batch.split_any import splitting
 from pardon.core.board import COLOUR_NAMES, START
 from pardon.core.cards import CARD_NAMES, CARDS
 from pardon.core.errors import InvalidError
@@ -117,7 +118,7 @@ def play_games(config: Config, simulation: Simulation, numbers: range) -> list[d
     while (games.winner < 0).any() and int(games.drawn.max()) < CARD_LIMIT:
         playing = games.winner < 0
         after, played = play(config, games, choose(config, games, players))
-        whole = playing & ~splitting(after) if in_any_split(config) else playing  # a split 7 is one move
+        whole = playing & ~splitting(after) if splits_any(config.rules) else playing  # a split 7 is one move
         tally.decisions += whole
         rows = np.flatnonzero(playing & (played.card != 0))  # a card played (not the Fire's jump, nor going on)
         tally.bumps += played.bumps

@@ -61,10 +61,14 @@ from pardon.batch.config import (
     Games,
     Played,
     Tables,
+    games_at,
     numpy_only,
+    one_axis,
+    shaped,
+    splits_any,
     tables,
 )
-from pardon.batch.distinct import _rank
+from pardon.batch.distinct import position_keys
 from pardon.batch.partners import (
     MIXED,
     PARTNER_SEAT,
@@ -242,29 +246,16 @@ def _first_parts(splits: Splits) -> np.ndarray:
     return first
 
 
-def outcome_keys(pawns: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Two uint64 keys of each position (``(players, 4, n)`` pawns): a seat's pawns as a set."""
-    ranks = [_rank(list(pawns[seat])).astype(np.uint64) for seat in range(pawns.shape[0])]
-    ranks += [np.zeros(pawns.shape[-1], dtype=np.uint64)] * (SLOTS - len(ranks))
-    twenty = np.uint64(20)
-    return (ranks[0] << twenty) | ranks[1], (ranks[2] << twenty) | ranks[3]
-
-
 def splitting(games: Games) -> np.ndarray:
     """Whether each game is in the middle of a split 7."""
     within: np.ndarray = np.asarray(games.extras[STAGE]) == SPLITTING
     return within
 
 
-def in_any_split(config: Config) -> bool:
-    """Whether ``config``'s partners split a 7 among any team pawns, part by part."""
-    return bool(config.rules.partners and config.rules.partner_split == "any")
-
-
 def in_split(config: Config, games: Games) -> bool:
     """Whether the first game of ``games`` is in the middle of a split 7 made part by part
     (never, under rules without one)."""
-    if not in_any_split(config):
+    if not splits_any(config.rules):
         return False
     return bool(np.asarray(splitting(games)).reshape(-1)[0])
 
@@ -314,14 +305,12 @@ def any_lanes(config: Config, games: Games, parts: bool = True) -> np.ndarray:
     chooses those itself: :func:`random_parts`), and no split is searched."""
     numpy_only(games, "the partners' split 7 among any team pawns")
     if games.card.ndim != 1:
-        from pardon.batch.config import one_axis
-
         return any_lanes(config, one_axis(games), parts).reshape((ANY_ACTIONS, *games.card.shape))
     if not parts:
         lanes = np.zeros((ANY_ACTIONS, games.card.size), dtype=bool)
         others = np.flatnonzero(games.card != SPLIT_CARD)
         if others.size:
-            lanes[:FIRST_PART, others] = team_lanes(config, _games_at(games, others))
+            lanes[:FIRST_PART, others] = team_lanes(config, games_at(games, others))
         return lanes
     whole = team_lanes(config, games) & _WHOLE_LANES[:, None]
     count = games.card.size
@@ -344,11 +333,9 @@ def lanes_but_sevens(config: Config, games: Games) -> np.ndarray:
     lanes = any_lanes(config, games, parts=False)
     if not config.rules.doubling:
         return lanes
-    from pardon.batch.doubling import _at_card, _decision_lanes
+    from pardon.batch.doubling import doubling_lanes
 
-    stage = np.asarray(games.extras[STAGE])
-    lanes &= _at_card(stage)[None]
-    return np.concatenate([lanes, _decision_lanes(stage, np.asarray(games.winner) < 0)])
+    return np.asarray(doubling_lanes(config, games, lanes))
 
 
 def any_distinct_lanes(config: Config, games: Games, lanes: Array | None = None) -> np.ndarray:
@@ -358,8 +345,6 @@ def any_distinct_lanes(config: Config, games: Games, lanes: Array | None = None)
         lanes = any_lanes(config, games)
     lanes = np.asarray(lanes)
     if games.card.ndim != 1:
-        from pardon.batch.config import one_axis
-
         flat = lanes.reshape((ANY_ACTIONS, -1))
         return any_distinct_lanes(config, one_axis(games), flat).reshape(lanes.shape)
     head = team_distinct_lanes(config, games, lanes[:FIRST_PART])
@@ -371,7 +356,6 @@ def play_any(config: Config, games: Games, actions: Array, advance: bool = True)
     keeps the turn (and the 7) until the parts add up to 7; the rest as
     :func:`~pardon.batch.partners.play_team`.  A split's 7 counts as played once, on its last
     part (``Played.card`` is 0 on the others), its bumps and slides part by part."""
-    from pardon.batch.config import one_axis, shaped
     from pardon.batch.play import _action_index, _advance
 
     numpy_only(games, "the partners' split 7 among any team pawns")
@@ -438,20 +422,20 @@ def whole_moves(config: Config, games: Games, rows: np.ndarray) -> WholeMoves:
     found_rows, found_first, found_pawns = [splits.root[finals]], [first], [splits.pawns[..., finals]]
     within = splitting(games)[rows]
     if (~within).any():
-        some = _games_at(games, rows)
+        some = games_at(games, rows)
         whole = team_lanes(config, some) & _WHOLE_LANES[:, None]
         whole[:, within] = False
         whole[0] = False
         lane, at = np.nonzero(whole)
         if lane.size:
-            after, _ = play_team(config, _games_at(some, at), lane.astype(np.int32), advance=False)
+            after, _ = play_team(config, games_at(some, at), lane.astype(np.int32), advance=False)
             found_rows.append(at)
             found_first.append(lane.astype(np.intp))
             found_pawns.append(np.asarray(after.pawns))
     row = np.concatenate(found_rows)
     first_action = np.concatenate(found_first)
     pawns = np.concatenate(found_pawns, axis=-1)
-    high, low = outcome_keys(pawns)
+    high, low = position_keys(pawns)
     if not row.size:
         return WholeMoves(row, first_action, (high, low), pawns)
     order = np.lexsort((first_action, low, high, row))  # alike positions together, the lowest first action first
@@ -463,12 +447,6 @@ def whole_moves(config: Config, games: Games, rows: np.ndarray) -> WholeMoves:
     kept = order[np.r_[True, ~same]]
     kept = kept[np.lexsort((low[kept], high[kept], first_action[kept], row[kept]))]
     return WholeMoves(row[kept], first_action[kept], (high[kept], low[kept]), pawns[..., kept])
-
-
-def _games_at(games: Games, rows: np.ndarray) -> Games:
-    from pardon.batch.config import games_at
-
-    return games_at(games, rows)
 
 
 def random_parts(config: Config, games: Games, bits: np.ndarray, actions: np.ndarray) -> np.ndarray:
@@ -497,15 +475,13 @@ def toward_whole_move(config: Config, games: Games, actions: np.ndarray, pick: P
     if not rows.size:
         return actions
     chosen = np.array(actions, copy=True)
-    start = _games_at(games, rows)
-    start = start._replace(pawns=before_split(start), extras=_at_card(start.extras))
+    start = games_at(games, rows)
+    start = start._replace(pawns=before_split(start), extras=_before_any_part(start.extras))
     moves = whole_moves(config, start, np.arange(rows.size))
     if not moves.row.size:  # no whole move anywhere: each passes
         chosen[rows] = 0
         return chosen
-    counts = np.bincount(moves.row, minlength=rows.size)
-    offsets = np.concatenate([[0], np.cumsum(counts)[:-1]])
-    pick_at = np.minimum(pick(moves, rows, offsets, counts), moves.row.size - 1)
+    counts, pick_at = _picked(moves, rows, pick)
     target = (moves.keys[0][pick_at], moves.keys[1][pick_at])
     within = splitting(games)[rows]
     chosen[rows] = np.where(within | (counts == 0), 0, moves.first[pick_at])
@@ -517,15 +493,21 @@ def toward_whole_move(config: Config, games: Games, actions: np.ndarray, pick: P
         if astray.size:
             lost = rows[inside[astray]]
             moves = whole_moves(config, games, lost)
-            counts = np.bincount(moves.row, minlength=lost.size)
-            offsets = np.concatenate([[0], np.cumsum(counts)[:-1]])
-            again = np.minimum(pick(moves, lost, offsets, counts), moves.row.size - 1)
+            _, again = _picked(moves, lost, pick)
             part[astray] = _part_toward(config, games, lost, (moves.keys[0][again], moves.keys[1][again]))
         chosen[rows[inside]] = FIRST_PART + part
     return chosen
 
 
-def _at_card(extras: np.ndarray) -> np.ndarray:
+def _picked(moves: WholeMoves, rows: np.ndarray, pick: Pick) -> tuple[np.ndarray, np.ndarray]:
+    """How many whole moves each game of ``rows`` has, and the one ``pick`` names (an index
+    into ``moves``)."""
+    counts = np.bincount(moves.row, minlength=rows.size)
+    offsets = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    return counts, np.minimum(pick(moves, rows, offsets, counts), moves.row.size - 1)
+
+
+def _before_any_part(extras: np.ndarray) -> np.ndarray:
     """The extras of games put back at the start of their turn's card (no split begun)."""
     extras = np.array(extras, copy=True)
     extras[STAGE], extras[LEFT], extras[MOVED] = CARD_STAGE, 0, 0
@@ -537,7 +519,7 @@ def _part_toward(config: Config, games: Games, rows: np.ndarray, target: tuple[n
     position ``target`` (its keys)."""
     splits = _roots(config, games, rows)
     finals = np.flatnonzero(splits.left == 0)
-    high, low = outcome_keys(splits.pawns[..., finals])
+    high, low = position_keys(splits.pawns[..., finals])
     root = splits.root[finals]
     aimed = (high == target[0][root]) & (low == target[1][root])
     first = np.full(rows.size, PARTS, dtype=np.intp)  # PARTS: it cannot
@@ -548,12 +530,5 @@ def _part_toward(config: Config, games: Games, rows: np.ndarray, target: tuple[n
 def part_toward(config: Config, games: Games, index: int, pawns: np.ndarray) -> int | None:
     """The lowest part of game ``index`` (holding a 7) that can still make the position of
     ``pawns`` (``(players, 4)``, turned as the mover sees them), or None if none can."""
-    rows = np.array([index])
-    high, low = outcome_keys(pawns[..., None])
-    splits = _roots(config, games, rows)
-    finals = np.flatnonzero(splits.left == 0)
-    f_high, f_low = outcome_keys(splits.pawns[..., finals])
-    aimed = (f_high == high[0]) & (f_low == low[0])
-    if not aimed.any():
-        return None
-    return FIRST_PART + int(_first_parts(splits)[finals[aimed]].min())
+    part = int(_part_toward(config, games, np.array([index]), position_keys(pawns[..., None]))[0])
+    return None if part == PARTS else FIRST_PART + part
