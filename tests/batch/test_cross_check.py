@@ -49,6 +49,10 @@ CASES = [
     ("modern", 2, 50),  # Fire and Ice
     ("modern", 4, 12),
     ("classic(tokens=true,draw_again_on_2=true)", 3, 12),
+    ("modern(hand=5)", 2, 30),  # Fire and Ice with hands of five: 11 blocks of 1,105 actions, then 2
+    ("adult(tokens=true)", 4, 8),
+    ("modern(scoring=1939,doubling=true)", 3, 100),  # Fire and Ice with doubling
+    ("classic(scoring=1939,doubling=true,hand=5,tokens=true)", 3, 60),
 ]
 
 
@@ -112,7 +116,7 @@ def test_the_cross_check_command_reports_the_games_that_agree(capsys: pytest.Cap
         (["--games", "2", "--seed", "4294967295"], "plays seeds 4294967295 to 4294967296"),  # an OverflowError
         (["--games", "2", "--seed", "-1"], "seeds are whole numbers from 0 to 4294967295"),
         (["--players", "5"], "the batch engine plays 2, 3 or 4 players, not 5"),  # tracebacks, status 1
-        (["--rules", "adult(tokens=true)"], "the batch engine does not play Fire and Ice"),
+        (["--rules", "modern(partners=true)"], "Fire and Ice are not played with partners"),
     ],
 )
 def test_the_cross_check_command_refuses_bad_arguments_with_status_2(

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pardon.batch.config import ANSWERING, BEFORE_DRAW, CARD_STAGE, DOUBLINGS, OUT, STAGE
+from pardon.batch.config import ACCEPTED, ANSWERING, BEFORE_DRAW, CARD_STAGE, DOUBLINGS, OUT, STAGE
 from pardon.batch.convert import core_state
 from pardon.batch.doubling import (
     ACCEPT,
@@ -133,7 +133,7 @@ def test_a_stake_doubled_on_and_on_plays_on_and_its_points_beyond_int64_are_refu
     for _ in range(MOST_DOUBLINGS + 1):  # the same player doubles, the other accepts, on and on
         games = decide(config, decide(config, games, DOUBLE), ACCEPT)
         games = games._replace(extras=games.extras.copy())
-        games.extras[STAGE] = BEFORE_DRAW
+        games.extras[STAGE], games.extras[ACCEPTED] = BEFORE_DRAW, 0  # the next turn of the same player
     assert int(games.extras[DOUBLINGS, 0]) == MOST_DOUBLINGS + 1
     assert core_state(config, games, 0).position.stake == 2**57
     finished = games._replace(winner=games.turn.copy())

@@ -212,8 +212,6 @@ def test_games_take_little_memory() -> None:
     [
         ("partners(partner_split=any,hand=5)", 4, "among any team pawns .partner_split=any. without hands of five"),
         ("partners", 2, "partners game is played by 4 players, not 2"),
-        ("modern(hand=5)", 2, "does not play Fire and Ice with hands of five"),
-        ("classic(tokens=true,scoring=1939,doubling=true)", 2, "does not play Fire and Ice with doubling"),
         ("classic-1939(doubling=true)", 2, "doubling belongs to Point Scoring"),
         ("classic", 1, "plays 2, 3 or 4 players"),
         ("classic", 5, "plays 2, 3 or 4 players"),

@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from batch_positions import holding
 from pardon.batch.actions import ACTIONS, PASS, SWITCH
 from pardon.batch.config import tables
 from pardon.batch.convert import core_state
@@ -23,28 +24,6 @@ from pardon.core.cards import CARDS, DECKS, SORRY
 from pardon.core.errors import IllegalError, InvalidError
 
 KIND = {card: kind for kind, card in enumerate(CARDS)}
-
-
-def holding(config: Config, games: Games, seat: int, cards: list[int]) -> Games:
-    """``games`` (a batch of one) with ``seat`` holding ``cards``, the pack made up so that
-    the deck still adds up (the cards come out of the pack or another hand's place)."""
-    hands = np.array(games.hands, copy=True)
-    pack = np.array(games.pack, copy=True)
-    pack[:, 0] += hands[seat, :, 0]
-    hands[seat, :, 0] = 0
-    for card in cards:
-        kind = KIND[card]
-        hands[seat, kind, 0] += 1
-        pack[kind, 0] -= 1
-        if pack[kind, 0] < 0:  # another seat holds it: that seat takes a card of another kind instead
-            other = next(row for row in range(hands.shape[0]) if row != seat and hands[row, kind, 0])
-            spare = next(row for row in range(len(CARDS)) if pack[row, 0] > 0 and CARDS[row] not in cards)
-            hands[other, kind, 0] -= 1
-            hands[other, spare, 0] += 1
-            pack[kind, 0] += 1
-            pack[spare, 0] -= 1
-    assert (pack >= 0).all()
-    return games._replace(hands=hands, pack=pack, left=pack.sum(axis=0).astype(np.int8))
 
 
 def one_game(rules: str, players: int = 2, seed: int = 5) -> tuple[Config, Games]:

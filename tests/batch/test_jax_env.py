@@ -45,6 +45,8 @@ def seen_by_decider(config: Config, games: Games) -> np.ndarray:
         ("classic-1939(partners=true,scoring=1939,doubling=true)", 4),
         ("modern", 2),  # Fire and Ice
         ("modern(deck=44,draw_again_on_2=false)", 3),
+        ("modern(hand=5)", 2),  # Fire and Ice with hands of five
+        ("modern(scoring=1939,doubling=true)", 3),  # Fire and Ice with doubling
     ],
 )
 def test_the_jax_environment_plays_the_numpy_engines_games_to_their_ends(rules: str, players: int) -> None:
@@ -156,7 +158,7 @@ def test_one_game_a_batch_and_a_batch_of_batches_agree() -> None:
     ("rules", "players", "said"),
     [
         ("partners(partner_split=any)", 4, "partner_split=two"),
-        ("modern(hand=5)", 2, "does not play Fire and Ice with hands of five"),
+        ("modern(partners=true)", 4, "Fire and Ice are not played with partners"),
         ("classic", 5, "2, 3 or 4 players"),
     ],
 )

@@ -2,7 +2,7 @@
 :func:`~pardon.batch.engine.points` equal the core's :func:`~pardon.core.scoring.points_of`
 for the same final position, on many finished games and on positions made for each bonus;
 the cross-check compares them; JAX gives NumPy's; simulations write them as the core's do;
-Fire and Ice with hands of five are still refused (doubling: tests/batch/test_doubling.py)."""
+Fire and Ice with hands of five scored as the core scores them (doubling: tests/batch/test_doubling.py)."""
 
 from __future__ import annotations
 
@@ -159,15 +159,9 @@ def test_the_cross_check_command_says_the_points_agree(capsys: pytest.CaptureFix
     assert "decisions and the points of 6 games agree with the core" in out
 
 
-@pytest.mark.parametrize(
-    ("rules", "players", "message"),
-    [
-        ("classic(scoring=1992,hand=5,tokens=true)", 3, "does not play Fire and Ice"),
-    ],
-)
-def test_points_with_what_the_batch_does_not_play_are_refused(rules: str, players: int, message: str) -> None:
-    with pytest.raises(InvalidError, match=message):
-        Config.parse(rules, players)
+def test_points_with_fire_and_ice_and_hands_of_five_agree_with_the_core() -> None:
+    report = verify.cross_check(Config.parse("classic(scoring=1992,hand=5,tokens=true)", 3), range(40, 46))
+    assert report.games == report.scored == 6 and report.decisions > 6 * 50
 
 
 def test_jax_scores_as_numpy_does() -> None:

@@ -100,7 +100,7 @@ def test_a_run_kept_while_random_chose_among_actions_is_not_resumed(
     ("arguments", "message"),
     [
         (["--bots", "mcts"], "plays the computer players random and greedy"),
-        (["--rules", "modern(hand=5)"], "does not play Fire and Ice with hands of five"),
+        (["--rules", "modern(partners=true)"], "Fire and Ice are not played with partners"),
         (["--jobs", "2"], "plays its games in one process"),
     ],
 )
@@ -165,6 +165,8 @@ def test_a_solo_run_has_the_core_engine_s_rows(tmp_path: Path, capsys: pytest.Ca
         ("partners(partner_split=any)", 4),  # a split 7's parts: one move, one card
         pytest.param("adult", 2, marks=pytest.mark.slow),
         pytest.param("modern", 3, marks=pytest.mark.slow),
+        ("modern(scoring=1939,doubling=true)", 3),  # the Fire pawn's move before or after a double
+        pytest.param("modern(hand=5)", 2, marks=pytest.mark.slow),
     ],
 )
 def test_each_row_counts_what_the_core_counts_over_the_same_games(rules: str, players: int) -> None:

@@ -83,7 +83,6 @@ def test_one_player_plays_the_solo_challenge_as_the_core_s_red() -> None:
 @pytest.mark.parametrize(
     ("rules", "message"),
     [
-        ("modern(solo=true,hand=5)", "the batch engine does not play Fire and Ice with hands of five"),
         ("partners(solo=true)", "played alone, not with partners"),  # the core's own refusals
         ("classic-1939(solo=true,scoring=1939,doubling=true)", "nobody to double against"),
     ],

@@ -1,6 +1,7 @@
 """Fire and Ice in the batch engine: the Ice put by a 1 and the squares it blocks, the Fire put
 by a 2, its jump before the draw and the pawn it sends Home; positions of every kind against the
-core's moves."""
+core's moves; with hands of five, the Fire pawn's jump comes before the hand is played; with
+doubling, the jump and the double in either order, each once a turn."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from batch_positions import positions, random_positions
+from batch_positions import holding, positions, random_positions
 from pardon.batch import verify
 from pardon.batch.config import BEFORE_DRAW, CARD_STAGE, FIRE, ICE, STAGE
 from pardon.batch.convert import core_state, move_key, outcomes
@@ -26,9 +27,11 @@ from pardon.batch.engine import (
     random_moves,
     step,
 )
+from pardon.batch.hands import describe_move, hand_action
 from pardon.batch.observe import TOKENS, features, observe
 from pardon.batch.tokens import (
     BONUS_BLOCK,
+    CARD_MOVES,
     FIRE_BLOCK,
     FIRE_JUMP,
     GO_ON,
@@ -164,3 +167,98 @@ def test_pardon_sim_plays_fire_and_ice_with_the_batch_engine(tmp_path: Path) -> 
     for row in rows:  # as the core counts them: the cards played, and every decision (the Fire's jumps too)
         assert sum(played for played, _ in row["cards"].values()) == row["draws"] <= row["turns"]
     assert any(row["turns"] > row["draws"] for row in rows)
+
+
+HANDS = Config.parse("modern(hand=5)", 2)
+
+
+def test_with_hands_of_five_each_card_has_the_token_actions_then_the_two_decisions() -> None:
+    assert HANDS.actions == 11 * CARD_MOVES + 2 == 12_157
+    ice_then_move = hand_action(1, ICE_BLOCK + 5 * 2 + 1, CARD_MOVES)
+    assert (
+        describe_move(HANDS, ice_then_move) == "play a 1: put the Ice on slot 2 of the next player, then: move slot 0"
+    )
+    assert describe_move(HANDS, hand_action(12, 0, CARD_MOVES)) == "discard a 12"
+    assert describe_move(HANDS, HANDS.actions - 2) == "go on to the draw"
+    assert describe_move(HANDS, HANDS.actions - 1) == "move the Fire pawn to the next corner"
+
+
+def test_with_hands_of_five_a_1_bringing_the_ice_back_frees_the_pawn_and_must_be_played() -> None:
+    # Red's one pawn out is iced and Blue has none on the track: the 1 brings the Ice back to the
+    # centre, then moves the pawn it freed; the 3, 4, 5 and 12 have no move
+    games = positions(HANDS, [[40, HOME, HOME, HOME], [START, START, START, HOME]], card=0, copies=1)
+    games = with_tokens(holding(HANDS, games, 0, [1, 3, 4, 5, 12]), ice=0)
+    lanes = np.flatnonzero(legal_lanes(HANDS, games)[:, 0]).tolist()
+    assert lanes == [hand_action(1, 1, CARD_MOVES)]  # slot 0 forward 1; no discard: the 1 must be played
+    assert_as_core(HANDS, games)
+    after, played = step(HANDS, games, np.array(lanes, dtype=np.int32), check=True)
+    assert int(after.extras[ICE, 0]) == -1 and int(after.pawns[-1, 0, 0]) == 39 and int(played.card[0]) == 1
+
+
+def test_with_hands_of_five_the_fire_pawn_jumps_before_a_card_is_played() -> None:
+    games = positions(HANDS, [[40, START, START, HOME], [START, START, START, HOME]], card=0, copies=1)
+    games = with_tokens(games, fire=0, stage=BEFORE_DRAW)
+    assert np.flatnonzero(legal_lanes(HANDS, games)[:, 0]).tolist() == [HANDS.actions - 2, HANDS.actions - 1]
+    assert_as_core(HANDS, games)
+    corner = int(fire_jump(HANDS, games)[2][0])
+    after, _ = step(HANDS, games, np.array([HANDS.actions - 1], dtype=np.int32), check=True)
+    assert int(after.pawns[0, 0, 0]) == corner < 40 and int(after.extras[STAGE, 0]) == CARD_STAGE
+    assert np.array_equal(after.hands, games.hands) and int(after.turn[0]) == 0  # the same player, the same hand
+    assert legal_lanes(HANDS, after)[: HANDS.actions - 2, 0].any()
+
+
+DOUBLING = Config.parse("modern(scoring=1939,doubling=true)", 2)
+
+
+def decisions(games: Games) -> list[int]:
+    return [int(lane) - DOUBLING.card_actions for lane in np.flatnonzero(legal_lanes(DOUBLING, games)[:, 0])]
+
+
+def decided(games: Games, decision: int) -> Games:
+    after, _ = step(DOUBLING, games, np.array([DOUBLING.card_actions + decision], dtype=np.int32), check=True)
+    assert_as_core(DOUBLING, after)
+    return after
+
+
+def test_with_doubling_the_fire_pawn_may_move_before_or_after_a_double_once_each() -> None:
+    from pardon.batch.doubling import ACCEPT, DOUBLE, FIRE_MOVE, GO_ON
+
+    assert DOUBLING.actions == CARD_MOVES + 5 and features(DOUBLING) == 1098 + 10 + 33
+    assert describe_move(DOUBLING, DOUBLING.card_actions + FIRE_MOVE) == "move the Fire pawn to the next corner"
+    games = positions(DOUBLING, [[40, START, START, HOME], [30, START, START, HOME]], card=0, copies=1)
+    games = with_tokens(games, fire=0, stage=BEFORE_DRAW)
+    assert decisions(games) == [GO_ON, DOUBLE, FIRE_MOVE]
+    assert_as_core(DOUBLING, games)
+    jumped = decided(games, FIRE_MOVE)  # the jump first: the double is still to be made, not the jump
+    assert int(jumped.pawns[0, 0, 0]) < 40 and decisions(jumped) == [GO_ON, DOUBLE]
+    assert int(decided(decided(jumped, DOUBLE), ACCEPT).card[0]) > 0  # then the card is drawn
+    accepted = decided(decided(games, DOUBLE), ACCEPT)  # the double first: then the jump, not a double
+    assert int(accepted.card[0]) == 0 and decisions(accepted) == [GO_ON, FIRE_MOVE]
+    after = decided(accepted, FIRE_MOVE)
+    assert int(after.card[0]) > 0 and int(after.extras[STAGE, 0]) == CARD_STAGE
+    seen = observe(DOUBLING, games)[0]
+    assert np.flatnonzero(seen[1098 + 10 :]).tolist() == [16, 32]  # the Fire on Red's slot 0; before the draw
+
+
+def test_with_doubling_long_games_replay_exactly_through_the_core() -> None:
+    # random moves, a double now and then, always accepted: long games, Fire pawns moved before
+    # and after doubles (random players drop out of half the doubles: such games end soon)
+    from pardon.batch.doubling import ACCEPT, DOUBLE, FIRE_MOVE, GO_ON
+
+    config = Config.parse("modern(scoring=1939,doubling=true)", 3)
+    base = config.card_actions
+    moved_after_double = 0
+
+    def mostly_going_on(config: Config, games: Games) -> np.ndarray:
+        nonlocal moved_after_double
+        actions = np.array(random_moves(config, games))
+        lanes = legal_lanes(config, games)
+        now_and_then = (games.seed.astype(np.int64) + games.drawn) % 16 == 0
+        actions[(actions == base + DOUBLE) & ~now_and_then] = base + GO_ON
+        actions[lanes[base + ACCEPT]] = base + ACCEPT
+        moved_after_double += int(((actions == base + FIRE_MOVE) & ~lanes[base + DOUBLE]).sum())
+        return actions
+
+    report = verify.cross_check(config, range(20), choose=mostly_going_on)
+    assert report.games == report.scored == 20 and report.decisions > 20 * 100
+    assert moved_after_double > 0

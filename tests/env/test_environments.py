@@ -89,8 +89,8 @@ def test_aec_illegal_action_is_refused_and_changes_nothing() -> None:
 
 
 def test_aec_refuses_rules_the_batch_does_not_play() -> None:
-    with pytest.raises(InvalidError, match="Fire and Ice with hands of five"):
-        SorryAECEnv(rules="modern(hand=5)", players=4)
+    with pytest.raises(InvalidError, match="Fire and Ice are not played with partners"):
+        SorryAECEnv(rules="modern(partners=true)", players=4)
 
 
 def test_the_environments_refuse_the_solo_challenge_which_has_no_one_to_win_against() -> None:

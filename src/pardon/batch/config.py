@@ -31,9 +31,10 @@ U32 = np.uint32
 #: mover, 1–3; 0 for none), whether a player has accepted it, how many times the stake has
 #: doubled, the seats that dropped out (bit ``s`` for seat ``s``); with Fire and Ice
 #: (:mod:`pardon.batch.tokens`) the pawns the Ice and the Fire sit on (``4 * seat + slot``, by
-#: seat, not from the mover; -1 in the centre).
-STAGE, DECIDED, ANSWERER, ACCEPTED, DOUBLINGS, OUT, ICE, FIRE = range(8)
-EXTRA_ROWS: Final = 8
+#: seat, not from the mover; -1 in the centre) and whether the Fire pawn has moved before the
+#: draw this turn (with doubling too, a double may come after it).
+STAGE, DECIDED, ANSWERER, ACCEPTED, DOUBLINGS, OUT, ICE, FIRE, FIRED = range(9)
+EXTRA_ROWS: Final = 9
 #: With the partners' split 7 among any team pawns (:mod:`pardon.batch.split_any`), 10 rows
 #: more: the count of the 7 left to move in a split being made, the pawns it moved (bit
 #: ``4 m + i``: member m, 0 the player and 1 the partner, slot i), and from ``BEFORE`` on the
@@ -45,7 +46,8 @@ SPLIT_ROWS: Final = EXTRA_ROWS + 10
 CARD_STAGE, BEFORE_DRAW, ANSWERING, SPLITTING = range(4)
 
 #: The decisions of doubling, after the card's actions: go on to the draw, double, accept,
-#: drop out (:mod:`pardon.batch.doubling`).
+#: drop out (:mod:`pardon.batch.doubling`; with Fire and Ice the Fire pawn's move after them:
+#: :func:`decisions`).
 DECISIONS: Final = 4
 
 #: The relative square of a pawn that is not on the track, and of a landing that is not:
@@ -119,13 +121,18 @@ class Config:
         """How many actions the games' moves are numbered among: 141 (:mod:`pardon.batch.actions`),
         with hands of five 11 × 141, one block of 141 per kind of card played from the hand
         (:mod:`pardon.batch.hands`), with partners 474 (:mod:`pardon.batch.partners`), both
-        11 × 474; with
-        doubling 4 more, the decisions without a card (:mod:`pardon.batch.doubling`); with Fire
-        and Ice 1,107 (:mod:`pardon.batch.tokens`)."""
-        if self.rules.tokens:
-            from pardon.batch.tokens import TOKEN_ACTIONS
+        11 × 474; with Fire and Ice 1,105 (:mod:`pardon.batch.tokens`), with hands of five as
+        well 11 × 1,105; then the decisions without a card (:func:`decisions`): with doubling 4
+        more (:mod:`pardon.batch.doubling`), 5 with Fire and Ice too, with Fire and Ice alone 2."""
+        return self.card_actions + decisions(self.rules)
 
-            return TOKEN_ACTIONS
+    @property
+    def card_actions(self) -> int:
+        """How many of the actions play a card (the decisions without a card come after them)."""
+        if self.rules.tokens:
+            from pardon.batch.tokens import CARD_MOVES
+
+            return CARD_MOVES * (len(CARDS) if self.rules.hand else 1)
         card_actions = ACTIONS
         if self.rules.partners:
             from pardon.batch.partners import TEAM_ACTIONS
@@ -137,7 +144,7 @@ class Config:
                 card_actions = ANY_ACTIONS
         if self.rules.hand:
             card_actions *= len(CARDS)
-        return card_actions + (DECISIONS if self.rules.doubling else 0)
+        return card_actions
 
     @classmethod
     def parse(cls, rules: str, players: int | None = None) -> Config:
@@ -147,6 +154,15 @@ class Config:
         return cls(parsed, default_players(parsed) if players is None else players)
 
 
+def decisions(rules: Rules) -> int:
+    """How many decisions without a card are numbered after the card's actions: doubling's 4
+    (go on to the draw, double, accept, drop out), with Fire and Ice a 5th, the Fire pawn's
+    move before the draw; Fire and Ice alone 2 (go on, the Fire pawn's move); else none."""
+    if rules.doubling:
+        return DECISIONS + (1 if rules.tokens else 0)
+    return 2 if rules.tokens else 0
+
+
 def splits_any(rules: Rules) -> bool:
     """Whether ``rules`` split a partners' 7 among any team pawns, which the batch makes part
     by part (:mod:`pardon.batch.split_any`)."""
@@ -154,8 +170,8 @@ def splits_any(rules: Rules) -> bool:
 
 
 def extra_rows(rules: Rules) -> int:
-    """How many rows ``Games.extras`` has under ``rules``: 8 with doubling or Fire and Ice,
-    18 with the partners' split 7 among any team pawns, else none."""
+    """How many rows ``Games.extras`` has under ``rules``: 9 with doubling or Fire and Ice,
+    19 with the partners' split 7 among any team pawns, else none."""
     if splits_any(rules):
         return SPLIT_ROWS
     return EXTRA_ROWS if rules.doubling or rules.tokens else 0
@@ -183,10 +199,6 @@ def check_rules(rules: Rules) -> Rules:
         from pardon.batch.partners import check_team_rules
 
         check_team_rules(rules)
-    if rules.tokens:
-        from pardon.batch.tokens import check_token_rules
-
-        check_token_rules(rules)
     return rules
 
 
@@ -360,12 +372,12 @@ class Games(NamedTuple):
     #: With hands of five, ``(players, 11, *batch)`` int8: how many cards of each kind (``CARDS``
     #: order) each seat holds, seat 0 the player to move, as ``pawns``; else ``(0, *batch)``.
     hands: Array
-    #: With doubling or Fire and Ice, ``(8, *batch)`` int16 (rows :data:`STAGE` to :data:`FIRE`):
+    #: With doubling or Fire and Ice, ``(9, *batch)`` int16 (rows :data:`STAGE` to :data:`FIRED`):
     #: the stage of the turn, the decisions made since the last card, who answers a double,
-    #: whether one has accepted, the doublings of the stake, the seats that dropped out, and
-    #: where the Ice and the Fire are; with the partners' split 7 among any team pawns
-    #: ``(18, *batch)``, the split being made too (:data:`LEFT`, :data:`MOVED`, :data:`BEFORE`);
-    #: else ``(0, *batch)``.
+    #: whether one has accepted, the doublings of the stake, the seats that dropped out,
+    #: where the Ice and the Fire are, and whether the Fire pawn has moved before this draw;
+    #: with the partners' split 7 among any team pawns ``(19, *batch)``, the split being made
+    #: too (:data:`LEFT`, :data:`MOVED`, :data:`BEFORE`); else ``(0, *batch)``.
     extras: Array
 
 

@@ -25,9 +25,9 @@ from pardon.batch.config import (
     ANSWERER,
     ANSWERING,
     BEFORE_DRAW,
-    DECISIONS,
     DOUBLINGS,
     FIRE,
+    FIRED,
     ICE,
     OUT,
     STAGE,
@@ -35,13 +35,11 @@ from pardon.batch.config import (
     splits_any,
 )
 from pardon.batch.doubling import ACCEPT as ACCEPT_LANE
-from pardon.batch.doubling import DECISION_NAMES, GO_ON
+from pardon.batch.doubling import DECISION_NAMES, FIRE_MOVE, GO_ON
 from pardon.batch.doubling import DOUBLE as DOUBLE_LANE
 from pardon.batch.doubling import DROP as DROP_LANE
 from pardon.batch.engine import Config, Games, legal_lanes, play
 from pardon.batch.hands import card_moves
-from pardon.batch.tokens import FIRE_JUMP
-from pardon.batch.tokens import GO_ON as GO_ON_TOKENS
 from pardon.core import turn as core_turn
 from pardon.core.cards import CARDS, DECKS, NO_CARD, Pack
 from pardon.core.hands import with_hand
@@ -162,12 +160,13 @@ def _doubling_stage(config: Config, games: Games, index: int, state: GameState) 
     answered (by the player answering and those after it still in, whether one has accepted)."""
     doubling = np.asarray(games.extras)[:, index]
     stage, accepted = int(doubling[STAGE]), bool(doubling[ACCEPTED])
-    if config.rules.tokens:  # before the draw: the Fire pawn's move, or going on
+    state = state._replace(fired=bool(doubling[FIRED]))  # the Fire pawn moved before this draw
+    if not config.rules.doubling:  # Fire and Ice alone: before the draw, or at the card
         return state._replace(stage=core_turn.BEFORE_DRAW) if stage == BEFORE_DRAW else state
-    if stage == BEFORE_DRAW:
-        return state._replace(stage=core_turn.BEFORE_DRAW)
-    if stage != ANSWERING:  # at the card: a double accepted this turn is remembered
-        return state._replace(accepted=accepted, doubled=accepted)
+    if stage != ANSWERING:  # a double accepted this turn is remembered (then, with Fire and Ice,
+        # the turn may be before the draw again, for the Fire pawn's move)
+        state = state._replace(accepted=accepted, doubled=accepted)
+        return state._replace(stage=core_turn.BEFORE_DRAW) if stage == BEFORE_DRAW else state
     turn, players, out = int(games.turn[index]), config.players, int(doubling[OUT])
     answering = tuple(
         config.seats[(turn + ahead) % players]
@@ -219,16 +218,18 @@ def outcomes(config: Config, games: Games, lanes: Any | None = None) -> dict[tup
 
 
 #: The Fire pawn's move before the draw, as a decision is named.
-FIRE_JUMP_NAME = "move the Fire pawn"
+FIRE_JUMP_NAME = DECISION_NAMES[FIRE_MOVE]
 
 
 def _decision_name(config: Config, action: int) -> str | None:
     """The name of a decision without a card (doubling's, the Fire pawn's before the draw),
     else None."""
-    if config.rules.tokens:
-        return {GO_ON_TOKENS: DECISION_NAMES[GO_ON], FIRE_JUMP: FIRE_JUMP_NAME}.get(action)
-    decisions = config.actions - DECISIONS if config.rules.doubling else config.actions
-    return DECISION_NAMES[action - decisions] if action >= decisions else None
+    base = config.card_actions
+    if action < base:
+        return None
+    if config.rules.tokens and not config.rules.doubling:  # going on, or the Fire pawn's move
+        return (DECISION_NAMES[GO_ON], FIRE_JUMP_NAME)[action - base]
+    return DECISION_NAMES[action - base]
 
 
 def move_key(config: Config, move: Move) -> Any:

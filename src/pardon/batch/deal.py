@@ -84,7 +84,7 @@ def new_games(config: Config, seeds: Array) -> Games:
     hands = xp.zeros((*held, *shape), dtype=xp.int8)
     extras = xp.zeros((extra_rows(config.rules), *shape), dtype=xp.int16)
     if extras.shape[0]:  # with doubling a turn begins before the draw (a double, or going on); the tokens in the centre
-        first = [BEFORE_DRAW if config.rules.doubling else CARD_STAGE, 0, 0, 0, 0, 0, -1, -1]
+        first = [BEFORE_DRAW if config.rules.doubling else CARD_STAGE, 0, 0, 0, 0, 0, -1, -1, 0]
         first += [0] * (extras.shape[0] - EXTRA_ROWS)  # no split 7 being made
         extras = extras + column(np.array(first), batch, np.int16)
     games = Games(pawns, turn, zero8, pack, left, seeds, drawn, zero8 - I8(1), turn, hands, extras)

@@ -53,6 +53,7 @@ from pardon.batch.config import (
     DECIDED,
     DECISIONS,
     DOUBLINGS,
+    FIRED,
     I8,
     I16,
     OUT,
@@ -61,16 +62,17 @@ from pardon.batch.config import (
     Config,
     Games,
     Played,
-    games_at,
     one_axis,
     shaped,
     with_rows,
 )
 from pardon.batch.editions import card_edition
+from pardon.batch.stages import nothing_played, play_stages
 
-#: The decisions without a card, as offsets after the card's actions.
-GO_ON, DOUBLE, ACCEPT, DROP = range(DECISIONS)
-DECISION_NAMES: Final = ("go on to the draw", "double", "accept", "drop out")
+#: The decisions without a card, as offsets after the card's actions; with Fire and Ice the
+#: Fire pawn's move before the draw after them.
+GO_ON, DOUBLE, ACCEPT, DROP, FIRE_MOVE = range(DECISIONS + 1)
+DECISION_NAMES: Final = ("go on to the draw", "double", "accept", "drop out", "move the Fire pawn")
 #: The most doublings of a stake whose points the batch gives (int64): beyond, :func:`points
 #: <pardon.batch.scoring.points>` refuses (the game plays on: a stake's doublings are counted up
 #: to 32,767, more than a game has turns).
@@ -78,8 +80,9 @@ MOST_DOUBLINGS: Final = 56
 
 
 def card_actions(config: Config) -> int:
-    """The actions of the card, before the decisions (141, or with hands or partners theirs)."""
-    return config.actions - DECISIONS
+    """The actions of the card, before the decisions (141, or with hands, partners or Fire and
+    Ice theirs)."""
+    return config.card_actions
 
 
 def describe_decision(config: Config, action: int) -> str:
@@ -125,11 +128,10 @@ def doubling_lanes(config: Config, games: Games, card_lanes: Array | None = None
     (accept, drop out)."""
     xp = namespace(games.pawns)
     stage = games.extras[STAGE]
-    playing = games.winner < 0
     if card_lanes is None:
         card_lanes = card_edition(config).lanes(config, games)
     lanes = card_lanes & _at_card(stage)[None]
-    return xp.concatenate([lanes, _decision_lanes(stage, playing)])
+    return xp.concatenate([lanes, _decision_lanes(config, games)])
 
 
 def _at_card(stage: Array) -> Array:
@@ -138,10 +140,25 @@ def _at_card(stage: Array) -> Array:
     return (stage == CARD_STAGE) | (stage == SPLITTING)
 
 
-def _decision_lanes(stage: Array, playing: Array) -> Array:
-    xp = namespace(stage)
+def _decision_lanes(config: Config, games: Games) -> Array:
+    """Going on and the double before the draw (not once a double is accepted this turn: with
+    Fire and Ice the turn is before the draw again, for the Fire pawn's move), the answers,
+    and with Fire and Ice the Fire pawn's move (:func:`may_move_fire`)."""
+    xp = namespace(games.pawns)
+    stage, playing = games.extras[STAGE], games.winner < 0
     before, answering = (stage == BEFORE_DRAW) & playing, (stage == ANSWERING) & playing
-    return xp.stack([before, before, answering, answering])
+    rows = [before, before & (games.extras[ACCEPTED] == 0), answering, answering]
+    if config.rules.tokens:
+        rows.append(before & may_move_fire(config, games))
+    return xp.stack(rows)
+
+
+def may_move_fire(config: Config, games: Games) -> Array:
+    """With Fire and Ice, whether the player to move may move the Fire pawn before the draw:
+    it can (:func:`~pardon.batch.tokens.fire_jump`) and has not this turn."""
+    from pardon.batch.tokens import fire_jump
+
+    return fire_jump(config, games)[0] & (games.extras[FIRED] == 0)
 
 
 def doubling_distinct_lanes(config: Config, games: Games, lanes: Array | None = None) -> Array:
@@ -165,39 +182,20 @@ def play_doubling(config: Config, games: Games, actions: Array, advance: bool = 
 
     xp = namespace(games.pawns)
     index = _action_index(xp, games.card, actions, config.actions)
-    base = card_actions(config)
-    playing = games.winner < 0
-    at_card = playing & _at_card(games.extras[STAGE])
-    if not is_numpy(xp):
-        moved, what = _card_played(config, games, select(index < base, index, 0), advance)
-        decided = _decided(config, games, index - base)
-        after = Games(
-            *(select(at_card, m, select(playing, d, g)) for m, d, g in zip(moved, decided, games, strict=True))
-        )
-        nothing = Played(*(xp.zeros_like(field) for field in what))
-        return after, Played(*(select(at_card, w, n) for w, n in zip(what, nothing, strict=True)))
-    if games.card.ndim != 1:
+    if is_numpy(xp) and games.card.ndim != 1:
         return shaped(*play_doubling(config, one_axis(games), index.reshape(-1), advance), games.card.shape)
-    after = Games(*(np.array(field, copy=True) for field in games))
-    zeros = np.zeros(games.card.shape, dtype=np.int8)
-    played = Played(np.zeros_like(games.card), zeros.copy(), zeros.copy(), np.zeros(games.card.shape, dtype=bool))
-    rows = np.flatnonzero(at_card)
-    if rows.size:
-        actions_there = np.where(index[rows] < base, index[rows], 0)
-        _written(after, played, rows, *_card_played(config, games_at(games, rows), actions_there, advance))
-    rows = np.flatnonzero(playing & ~at_card)
-    if rows.size:
-        _written(after, None, rows, _decided(config, games_at(games, rows), index[rows] - base), None)
-    return after, played
+    at_card = _at_card(games.extras[STAGE])
 
+    def card_played(some: Games, chosen: Array) -> tuple[Games, Played]:
+        return _card_played(config, some, chosen, advance)
 
-def _written(after: Games, played: Played | None, rows: Array, games: Games, what: Played | None) -> None:
-    """NumPy: the games of ``rows`` (and what they played) written into ``after`` (and ``played``)."""
-    for whole, part in zip(after, games, strict=True):
-        whole[..., rows] = part
-    if played is not None and what is not None:
-        for whole, part in zip(played, what, strict=True):
-            whole[rows] = part
+    def decided(some: Games, decision: Array) -> tuple[Games, Played]:
+        made = _decided(config, some, decision)
+        if config.rules.tokens:
+            return _fire_moved(config, made, decision == FIRE_MOVE)
+        return made, nothing_played(some)
+
+    return play_stages(games, index, card_actions(config), at_card, card_played, decided)
 
 
 def _card_played(config: Config, games: Games, actions: Array, advance: bool) -> tuple[Games, Played]:
@@ -218,7 +216,7 @@ def _card_played(config: Config, games: Games, actions: Array, advance: bool) ->
     new_turn = (moved.turn != mover) & (moved.winner < 0)
     stage = select(new_turn, I16(BEFORE_DRAW), moved.extras[STAGE])
     zero = xp.zeros_like(moved.extras[DECIDED])
-    extras = with_rows(moved.extras, {STAGE: stage, DECIDED: zero, ACCEPTED: zero})
+    extras = with_rows(moved.extras, {STAGE: stage, DECIDED: zero, ACCEPTED: zero, FIRED: zero})
     return moved._replace(extras=extras, card=select(new_turn, I8(0), moved.card)), what
 
 
@@ -245,10 +243,14 @@ def _decided(config: Config, games: Games, decision: Array) -> Games:
     asking = (doubles | answering) & (following > 0)
     done = (doubles | answering) & (following == 0)  # every player has answered
     taken = done & (accepted == 1)
+    answered = I16(CARD_STAGE)
+    if config.rules.tokens:  # accepted: the Fire pawn may still move before the draw
+        answered = select(taken & may_move_fire(config, games), I16(BEFORE_DRAW), answered)
+    stage = select(going_on, I16(CARD_STAGE), select(done, answered, select(asking, I16(ANSWERING), stage)))
     extras = with_rows(
         doubling,
         {
-            STAGE: select(going_on | done, I16(CARD_STAGE), select(asking, I16(ANSWERING), stage)),
+            STAGE: stage,
             ANSWERER: select(asking, following, I16(0)),
             ACCEPTED: select(doubles, I16(0), accepted),  # kept until a card is played, as the core keeps it
             DOUBLINGS: doubling[DOUBLINGS] + taken.astype(xp.int16),
@@ -258,3 +260,20 @@ def _decided(config: Config, games: Games, decision: Array) -> Games:
     )
     nobody = done & (accepted == 0)  # everybody dropped out: the doubler wins
     return games._replace(extras=extras, winner=select(nobody, games.turn, games.winner))
+
+
+def _fire_moved(config: Config, games: Games, moving: Array) -> tuple[Games, Played]:
+    """With Fire and Ice, the games whose decision (``moving``) moved the Fire pawn (any
+    opponent on its corner bumped): then before the draw again while the double is still to
+    be made (none accepted this turn), else at the card."""
+    from pardon.batch.tokens import with_fire_moved
+
+    xp = namespace(games.pawns)
+    pawns, bumps = with_fire_moved(config, games, moving)
+    extras = games.extras
+    stage = select(moving & (extras[ACCEPTED] != 0), I16(CARD_STAGE), extras[STAGE])
+    fired = select(moving, I16(1), extras[FIRED])
+    nothing = nothing_played(games)
+    return games._replace(pawns=pawns, extras=with_rows(extras, {STAGE: stage, FIRED: fired})), nothing._replace(
+        bumps=bumps.astype(xp.int8)
+    )

@@ -5,11 +5,13 @@ distinct lanes and its play, so that :func:`~pardon.batch.legal.legal_lanes`,
 edition alike.
 
 * The turn (:func:`edition`): doubling's decisions before the draw and the answers to a double
-  (:mod:`pardon.batch.doubling`, around the card's), Fire and Ice (:mod:`pardon.batch.tokens`),
+  (:mod:`pardon.batch.doubling`), or the Fire pawn's move before the draw
+  (:mod:`pardon.batch.tokens`), each around the card's moves (:mod:`pardon.batch.stages`);
   else the card's moves alone.
-* The card's moves (:func:`card_edition`): a card of a hand of five (:mod:`pardon.batch.hands`),
-  the partners' team (:mod:`pardon.batch.partners`; its split 7 among any team pawns part
-  by part, :mod:`pardon.batch.split_any`), or the card in hand
+* The card's moves (:func:`card_edition`): a card of a hand of five (:mod:`pardon.batch.hands`,
+  each card's moves as below), the partners' team (:mod:`pardon.batch.partners`; its split 7
+  among any team pawns part by part, :mod:`pardon.batch.split_any`), a card with Fire and Ice
+  (:mod:`pardon.batch.tokens`), or the card in hand
   (:func:`~pardon.batch.legal.card_lanes`, :func:`~pardon.batch.distinct.card_distinct_lanes`,
   :func:`~pardon.batch.play.play_card`).
 """
@@ -58,6 +60,10 @@ def card_edition(config: Config) -> Edition:
         from pardon.batch import partners
 
         return Edition(partners.team_lanes, partners.team_distinct_lanes, partners.play_team)
+    if config.rules.tokens:
+        from pardon.batch import tokens
+
+        return Edition(tokens.token_card_lanes, tokens.token_card_distinct_lanes, tokens.play_token_card)
     from pardon.batch.distinct import card_distinct_lanes
     from pardon.batch.legal import card_lanes
     from pardon.batch.play import play_card

@@ -36,7 +36,7 @@ import numpy as np
 
 from pardon.batch.actions import ACTIONS, PASS, describe_action
 from pardon.batch.backend import Array, all0, any0, namespace, select
-from pardon.batch.config import DECISIONS, I8, Config, Games, Played, games_at, tables
+from pardon.batch.config import I8, Config, Games, Played, games_at, tables
 from pardon.batch.fast_path import _is_fast
 from pardon.core.board import HOME
 from pardon.core.cards import CARDS, SORRY
@@ -65,6 +65,12 @@ def card_moves(config: Config) -> CardMoves:
         from pardon.batch import partners
 
         return CardMoves(partners.team_lanes, partners.team_distinct_lanes, partners.play_team, partners.TEAM_ACTIONS)
+    if config.rules.tokens:
+        from pardon.batch import tokens
+
+        return CardMoves(
+            tokens.token_card_lanes, tokens.token_card_distinct_lanes, tokens.play_token_card, tokens.CARD_MOVES
+        )
     from pardon.batch.distinct import card_distinct_lanes
     from pardon.batch.legal import card_lanes
     from pardon.batch.play import play_card
@@ -78,9 +84,10 @@ def hand_action(card: int, action: int, block: int = ACTIONS) -> int:
     return CARDS.index(card) * block + action
 
 
-def describe_hand_action(action: int, partners: bool = False) -> str:
-    """A hand game's action in words: the card, then what it does (with ``partners``, for the team)."""
-    block = _team_actions() if partners else ACTIONS
+def describe_hand_action(action: int, partners: bool = False, tokens: bool = False) -> str:
+    """A hand game's action in words: the card, then what it does (with ``partners``, for the
+    team; with Fire and Ice, ``tokens``, the tokens placed too)."""
+    block = _team_actions() if partners else _token_card_actions() if tokens else ACTIONS
     if not 0 <= action < len(CARDS) * block:
         raise ValueError(f"no action {action}: with hands of five actions are numbered 0 to {len(CARDS) * block - 1}")
     kind, move = divmod(action, block)
@@ -92,7 +99,17 @@ def describe_hand_action(action: int, partners: bool = False) -> str:
         from pardon.batch.partners import describe_team_action
 
         return f"play {name}: {describe_team_action(move)}"
+    if tokens:
+        from pardon.batch.tokens import describe_token_action
+
+        return f"play {name}: {describe_token_action(move)}"
     return f"play {name}: {describe_action(move)}"
+
+
+def _token_card_actions() -> int:
+    from pardon.batch.tokens import CARD_MOVES
+
+    return CARD_MOVES
 
 
 def _team_actions() -> int:
@@ -105,17 +122,23 @@ def describe_move(config: Config, action: int) -> str:
     """An action of ``config``'s games in words (:func:`~pardon.batch.actions.describe_action`,
     with hands of five :func:`describe_hand_action`, with partners
     :func:`~pardon.batch.partners.describe_team_action` and a part of a split 7
-    :func:`~pardon.batch.split_any.describe_part`; with doubling a decision by its name)."""
+    :func:`~pardon.batch.split_any.describe_part`, with Fire and Ice
+    :func:`~pardon.batch.tokens.describe_token_action`; a decision without a card by its name)."""
+    if not 0 <= action < config.actions:
+        raise ValueError(f"no action {action}: under these rules actions are numbered 0 to {config.actions - 1}")
+    if action >= config.card_actions:
+        from pardon.batch.doubling import DECISION_NAMES, FIRE_MOVE, GO_ON
+
+        decision = action - config.card_actions
+        if config.rules.tokens and (decision == FIRE_MOVE or (not config.rules.doubling and decision == 1)):
+            return "move the Fire pawn to the next corner"
+        return DECISION_NAMES[decision if config.rules.doubling else GO_ON]
+    if config.rules.hand:
+        return describe_hand_action(action, config.rules.partners, config.rules.tokens)
     if config.rules.tokens:
         from pardon.batch.tokens import describe_token_action
 
         return describe_token_action(action)
-    if config.rules.doubling and action >= config.actions - DECISIONS:
-        from pardon.batch.doubling import DECISION_NAMES
-
-        return DECISION_NAMES[action - (config.actions - DECISIONS)]
-    if config.rules.hand:
-        return describe_hand_action(action, config.rules.partners)
     if config.rules.partners:
         from pardon.batch.partners import describe_team_action
         from pardon.batch.split_any import FIRST_PART, describe_part
@@ -162,7 +185,9 @@ def _held_only(
 
 def _discards_if_dead(xp: ModuleType, blocks: list[Array]) -> Array:
     """The blocks of lanes as one array, each card's pass cleared where another card (or
-    it) has a use and no pass: a card in hand that must be played."""
+    it) has a use and no pass: a card in hand that must be played.  (With Fire and Ice a
+    token placed is a use, in its own lanes; a 1 bringing the Ice back to the centre frees the
+    mover's own pawn, which then has a move: its pass is never legal.)"""
     compulsory = any0(xp.stack([any0(block[1:]) & ~block[PASS] for block in blocks]))
     cleared = [xp.concatenate([(block[PASS] & ~compulsory)[None], block[1:]], axis=0) for block in blocks]
     return xp.concatenate(cleared, axis=0)

@@ -58,6 +58,8 @@ DOUBLING: Final = slice(FEATURES, FEATURES + 10)
 #: (each a one-hot over the 4 × 4 pawns, players counted clockwise from the observer, as in
 #: ``pawns``; zeros in the centre), and whether the turn is before the draw (the Fire pawn may move).
 TOKENS: Final = slice(FEATURES, FEATURES + 2 * SEATS * SLOTS + 1)
+#: Both (doubling's first).
+DOUBLING_TOKENS: Final = slice(DOUBLING.stop, DOUBLING.stop + TOKENS.stop - TOKENS.start)
 
 
 #: With the partners' split 7 among any team pawns (:mod:`pardon.batch.split_any`), 14 numbers
@@ -70,11 +72,11 @@ DOUBLING_SPLIT: Final = slice(DOUBLING.stop, DOUBLING.stop + 6 + 2 * SLOTS)
 
 def features(config: Config) -> int:
     """How many numbers an observation of ``config``'s games has: 1,098, or 1,108 with doubling,
-    1,131 with Fire and Ice, 1,112 with the partners' split 7 among any team pawns."""
+    1,131 with Fire and Ice, 1,141 with both, 1,112 with the partners' split 7 among any team pawns."""
     if splits_any(config.rules):
         return DOUBLING_SPLIT.stop if config.rules.doubling else SPLIT.stop
     if config.rules.tokens:
-        return TOKENS.stop
+        return DOUBLING_TOKENS.stop if config.rules.doubling else TOKENS.stop
     return DOUBLING.stop if config.rules.doubling else FEATURES
 
 
@@ -140,7 +142,7 @@ def observe(config: Config, games: Games, observer: Array = 0) -> Array:
         if config.rules.doubling:
             out[:, DOUBLING] = _doubling_planes(config, games, observer)
         if config.rules.tokens:
-            out[:, TOKENS] = _token_planes(config, games, observer)
+            out[:, DOUBLING_TOKENS if config.rules.doubling else TOKENS] = _token_planes(config, games, observer)
         if splits_any(config.rules):
             out[:, DOUBLING_SPLIT if config.rules.doubling else SPLIT] = _split_planes(games)
     else:

@@ -31,8 +31,8 @@ import numpy as np
 import numpy.typing as npt
 
 from pardon.batch.backend import Array
-from pardon.batch.config import ANSWERING, BEFORE_DRAW, DOUBLINGS, OUT, STAGE, Config, Games, games_at
-from pardon.batch.doubling import ACCEPT, DOUBLE, DROP, GO_ON, card_actions, decider
+from pardon.batch.config import ACCEPTED, ANSWERING, BEFORE_DRAW, DOUBLINGS, OUT, STAGE, Config, Games, games_at
+from pardon.batch.doubling import ACCEPT, DOUBLE, DROP, GO_ON, card_actions, decider, may_move_fire
 from pardon.bots.doubling import DOUBLE_AT, LEAD, MOST_STAKE, TAKE_SHARE
 from pardon.bots.evaluation import MIN_REMAINING, SEARCHED, Evaluator
 from pardon.core.board import COLOURS, FIRST_TRACK, HOME, LAST_TRACK, SQUARE, START, partner
@@ -181,7 +181,9 @@ def _win_chances(config: Config, games: Games, rows: Array, seat: Array) -> Arra
 def doubling_actions(config: Config, games: Games) -> Array:
     """Each game's decision where the turn is before the draw (double, or go on to the draw)
     or a double is being answered (accept, or drop out), as every computer player of pardon
-    makes it (:func:`pardon.bots.doubling.doubling_move`); -1 for the others."""
+    makes it (:func:`pardon.bots.doubling.doubling_move`); -1 for the others, and with Fire and
+    Ice where the player does not double but may move the Fire pawn: its own choice then,
+    between going on and the Fire pawn's move (the double left out)."""
     stage = np.asarray(games.extras[STAGE])
     rows = np.flatnonzero((games.winner < 0) & ((stage == BEFORE_DRAW) | (stage == ANSWERING)))
     actions = np.full(games.turn.shape, -1, dtype=np.int32)
@@ -190,12 +192,16 @@ def doubling_actions(config: Config, games: Games) -> Array:
         seat, pawns = decider(config, some), by_seat(config, some)
         playing = ~((some.extras[OUT][None] >> np.arange(config.players)[:, None]) & 1).astype(bool)
         outlook = _outlook(config, pawns, seat, _win_chances(config, some, pawns, seat), playing)
+        doubles = _doubles(*outlook, some.extras[DOUBLINGS]) & (some.extras[ACCEPTED] == 0)  # once a turn
         decided = np.where(
             some.extras[STAGE] == ANSWERING,
             np.where(_accepts(*outlook), ACCEPT, DROP),
-            np.where(_doubles(*outlook, some.extras[DOUBLINGS]), DOUBLE, GO_ON),
+            np.where(doubles, DOUBLE, GO_ON),
         )
         actions[rows] = card_actions(config) + decided
+        if config.rules.tokens:  # not doubling, the Fire pawn movable: the player's own choice
+            fire = (some.extras[STAGE] == BEFORE_DRAW) & ~doubles & may_move_fire(config, some)
+            actions[rows[fire]] = -1
     return actions
 
 

@@ -21,7 +21,18 @@ import numpy as np
 from pardon.batch.actions import ACTIONS, SLOTS
 from pardon.batch.backend import Array
 from pardon.batch.config import splits_any
-from pardon.batch.engine import STREAM_CHOICE, Config, Games, decider, distinct_lanes, play, random_bits, random_moves
+from pardon.batch.doubling import DOUBLE, card_actions, choice_counter
+from pardon.batch.engine import (
+    STREAM_CHOICE,
+    Config,
+    Games,
+    choose_uniform,
+    decider,
+    distinct_lanes,
+    play,
+    random_bits,
+    random_moves,
+)
 from pardon.batch.outlook import doubling_actions
 from pardon.core.board import FIRST_TRACK, HOME, START
 from pardon.core.errors import InvalidError
@@ -134,22 +145,34 @@ def choose(config: Config, games: Games, players: Sequence[str]) -> Array:
     """Each game's action by the player of the seat to decide (``players[seat]``: the player
     to move, or with doubling the player answering a double).  Doubles are decided as every
     computer player of pardon decides them (:mod:`pardon.batch.outlook`)."""
-    actions = _card_choices(config, games, players)
-    if config.rules.doubling:
-        decided = np.asarray(doubling_actions(config, games))
-        actions = np.where(decided >= 0, decided, np.asarray(actions)).astype(np.int32)
-    return actions
+    if not config.rules.doubling:
+        return _card_choices(config, games, players)
+    decided = np.asarray(doubling_actions(config, games))
+    lanes = None
+    if config.rules.tokens:  # a player not doubling chooses among the rest: the double left out
+        lanes = np.array(distinct_lanes(config, games), copy=True)
+        lanes[card_actions(config) + DOUBLE] = False
+    actions = _card_choices(config, games, players, lanes)
+    return np.where(decided >= 0, decided, np.asarray(actions)).astype(np.int32)
 
 
-def _card_choices(config: Config, games: Games, players: Sequence[str]) -> Array:
+def _card_choices(config: Config, games: Games, players: Sequence[str], lanes: Array | None = None) -> Array:
+    """Each game's action by its player: among ``lanes`` (the distinct lanes if None)."""
+
+    def random_player(config: Config, games: Games, lanes: Array | None) -> Array:
+        if lanes is None:
+            return random_moves(config, games)
+        return choose_uniform(lanes, random_bits(games.seed, choice_counter(config, games), STREAM_CHOICE))
+
     kinds = set(players)
     if kinds == {"random"}:
-        return random_moves(config, games)
+        return random_player(config, games, lanes)
     if kinds == {"greedy"}:
-        return greedy_actions(config, games)
+        return greedy_actions(config, games, lanes)
     greedy_seat = np.array([name == "greedy" for name in players])[decider(config, games)]
     actions = np.zeros(games.card.shape, dtype=np.int32)
-    for chooser, rows in ((random_moves, np.flatnonzero(~greedy_seat)), (greedy_actions, np.flatnonzero(greedy_seat))):
+    for chooser, rows in ((random_player, np.flatnonzero(~greedy_seat)), (greedy_actions, np.flatnonzero(greedy_seat))):
         if rows.size:  # each player chooses only its own games' actions (a split 7 is its own to finish)
-            actions[rows] = chooser(config, Games(*(np.asarray(field)[..., rows] for field in games)))
+            some = Games(*(np.asarray(field)[..., rows] for field in games))
+            actions[rows] = chooser(config, some, None if lanes is None else lanes[:, rows])
     return actions

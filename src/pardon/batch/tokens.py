@@ -58,7 +58,9 @@ from pardon.batch.config import (
     CARD_STAGE,
     DECIDED,
     FIRE,
+    FIRED,
     I8,
+    I16,
     ICE,
     STAGE,
     Config,
@@ -73,6 +75,7 @@ from pardon.batch.config import (
 )
 from pardon.batch.distinct import distinct_by_outcome
 from pardon.batch.squares import _on_track, _relative_squares, _sides, _square, _wrapped
+from pardon.batch.stages import nothing_played, play_stages
 from pardon.core.board import FIRST_TRACK, HOME, START
 from pardon.core.errors import InvalidError
 from pardon.core.rules import Rules
@@ -86,7 +89,9 @@ FIRE_BLOCK: Final = ICE_BLOCK + ICE_TARGETS * PER_TOKEN  # 201
 #: The moves without a pawn sent straight Home (each may have up to four with one).
 MOVES: Final = FIRE_BLOCK + SLOTS * PER_TOKEN  # 221
 BONUS_BLOCK: Final = MOVES
-GO_ON: Final = BONUS_BLOCK + MOVES * SLOTS  # 1105
+#: A card's actions: its 221 moves, then those sending a pawn straight Home.
+CARD_MOVES: Final = BONUS_BLOCK + MOVES * SLOTS  # 1105
+GO_ON: Final = CARD_MOVES
 FIRE_JUMP: Final = GO_ON + 1
 TOKEN_ACTIONS: Final = FIRE_JUMP + 1  # 1107
 _KIND, _SLOT, _SECOND, _PART, _OPPONENT, _TARGET = range(6)
@@ -129,9 +134,8 @@ def describe_token_action(action: int) -> str:
 
 def check_token_rules(rules: Rules) -> None:
     """InvalidError for what the batch's Fire and Ice do not play with."""
-    for present, what in ((rules.doubling, "doubling"), (rules.hand, "hands of five")):
-        if present:
-            raise InvalidError(f"the batch engine does not play Fire and Ice with {what}")
+    if rules.doubling:
+        raise InvalidError("the batch engine does not play Fire and Ice with doubling")
 
 
 # --- where the tokens are ------------------------------------------------------------------
@@ -293,18 +297,39 @@ def _with_passes(legal: Array, candidates: Array, card: Array) -> Array:
     return xp.concatenate(rows)
 
 
-def token_lanes(config: Config, games: Games) -> Array:
-    """``(1107, games)``: the legal actions of each game's player to move (one axis)."""
+def token_card_lanes(config: Config, games: Games) -> Array:
+    """``(1105, *batch)``: the legal moves of each game's card (none where it has none), the
+    tokens placed and followed: its 221 moves, then those sending a pawn straight Home."""
     xp = namespace(games.pawns)
     if games.card.ndim != 1:
-        flat = one_axis(games)
-        return token_lanes(config, flat).reshape((TOKEN_ACTIONS, *games.card.shape))
-    at_card = (games.extras[STAGE] == CARD_STAGE) & (games.winner < 0)
-    before = (games.extras[STAGE] == BEFORE_DRAW) & (games.winner < 0)
-    candidates = _candidates(config, games) & at_card[None]
+        lanes = token_card_lanes(config, one_axis(games))
+        return xp.reshape(lanes, (CARD_MOVES, *games.card.shape))
     tried = _tried_everywhere if not is_numpy(xp) else _tried_where_candidates
-    legal, bonus = tried(config, games, candidates)
-    return xp.concatenate([legal, bonus, before[None], before[None]])
+    legal, bonus = tried(config, games, _candidates(config, games))
+    return xp.concatenate([legal, bonus])
+
+
+def token_lanes(config: Config, games: Games) -> Array:
+    """``(config.actions, *batch)``: the legal actions of each game's player to move: the
+    card's moves (:func:`token_card_lanes`, or with hands of five the hand's) where the turn is
+    at its card, then going on and the Fire pawn's move where it is before the draw."""
+    from pardon.batch.editions import card_edition
+
+    xp = namespace(games.pawns)
+    playing = games.winner < 0
+    at_card = (games.extras[STAGE] == CARD_STAGE) & playing
+    before = (games.extras[STAGE] == BEFORE_DRAW) & playing
+    lanes = card_edition(config).lanes
+    base = config.card_actions
+    if is_numpy(xp) and not at_card.all():  # the card's lanes of the games at their card only
+        card = np.zeros((base, *games.card.shape), dtype=bool)
+        rows = np.flatnonzero(at_card.reshape(-1))
+        if rows.size:
+            flat = card.reshape((base, -1))
+            flat[:, rows] = lanes(config, games_at(one_axis(games), rows))
+    else:
+        card = lanes(config, games) & at_card[None]
+    return xp.concatenate([card, before[None], before[None]])
 
 
 def _tried_where_candidates(config: Config, games: Games, candidates: Array) -> tuple[Array, Array]:
@@ -376,68 +401,86 @@ def _jumped(config: Config, games: Games) -> tuple[Games, Array]:
 # --- playing ----------------------------------------------------------------------------------
 
 
-def play_tokens(config: Config, games: Games, actions: Array, advance: bool = True) -> tuple[Games, Played]:
-    """Each game's action (0–1106) played (trusted: one of :func:`token_lanes`): its move, the
-    tokens placed and followed, a pawn sent Home; then the turn passed on, the next player's
-    turn beginning before the draw where it may move the Fire pawn.  Before the draw: going on,
-    or the Fire pawn to its corner.  With ``advance=False`` only the pawns and tokens move."""
+def play_token_card(config: Config, games: Games, actions: Array, advance: bool = True) -> tuple[Games, Played]:
+    """Each game's card played with its action (0–1104, trusted: one of
+    :func:`token_card_lanes`): its move, the tokens placed and followed, a pawn sent Home;
+    then the turn passed on.  With ``advance=False`` only the pawns and tokens move."""
     from pardon.batch.play import _action_index, _advance
 
     xp = namespace(games.pawns)
-    index = _action_index(xp, games.card, actions, TOKEN_ACTIONS)
+    index = _action_index(xp, games.card, actions, CARD_MOVES)
     if games.card.ndim != 1:
-        return shaped(*play_tokens(config, one_axis(games), index.reshape(-1), advance), games.card.shape)
+        return shaped(*play_token_card(config, one_axis(games), index.reshape(-1), advance), games.card.shape)
     playing = games.winner < 0
-    stage = games.extras[STAGE]
-    at_card = playing & (stage == CARD_STAGE)
-    move = xp.where(index < MOVES, index, xp.where(index < GO_ON, (index - BONUS_BLOCK) // SLOTS, 0))
-    bonus = xp.where((index >= BONUS_BLOCK) & (index < GO_ON), (index - BONUS_BLOCK) % SLOTS, -1)
-    move = xp.where(at_card, move, 0)
-    card_games = games._replace(card=select(at_card, games.card, I8(0)))
-    moved, played, _, _ = _made(config, card_games, move, xp.where(at_card, bonus, -1))
-    jumping = playing & (stage == BEFORE_DRAW) & (index == FIRE_JUMP)
-    pawns, bumps = _with_jumps(config, moved, played.bumps, jumping)
-    deciding = playing & (stage == BEFORE_DRAW)
-    decided = moved.extras[DECIDED]
-    extras = with_rows(
-        moved.extras,
-        {STAGE: xp.where(deciding, CARD_STAGE, moved.extras[STAGE]), DECIDED: xp.where(deciding, decided + 1, decided)},
-    )
-    moved = moved._replace(pawns=pawns, extras=extras, card=games.card)
+    move = xp.where(index < MOVES, index, (index - BONUS_BLOCK) // SLOTS)
+    bonus = xp.where(index >= BONUS_BLOCK, (index - BONUS_BLOCK) % SLOTS, -1)
+    moved, played, _, _ = _made(config, games, move, bonus)
     # a card that moves no pawn but places a token, or brings the Ice back from a pawn, is used
     # (the core's move has the token's action: it is no pass)
-    token_used = ((index >= ACTIONS) & (index < GO_ON)) | ((games.card == 1) & (games.extras[ICE] >= 0))
-    forfeit = played.forfeit & at_card & ~token_used
-    played = played._replace(bumps=bumps, forfeit=forfeit, card=select(at_card, played.card, I8(0)))
+    token_used = (index >= ACTIONS) | ((games.card == 1) & (games.extras[ICE] >= 0))
+    played = played._replace(forfeit=played.forfeit & ~token_used)
     if not advance:
         return moved, played
     again = (games.card == 2) if config.rules.draw_again_on_2 else xp.zeros_like(playing)
-    after = _advance(config, moved._replace(card=select(at_card, games.card, I8(0))), at_card, again)
-    new_turn = at_card & (after.turn != games.turn) & (after.winner < 0)
-    able, _, _ = fire_jump(config, after)
-    extras = with_rows(
-        after.extras,
-        {
-            STAGE: xp.where(new_turn & able, BEFORE_DRAW, after.extras[STAGE]),
-            DECIDED: xp.where(at_card, 0, after.extras[DECIDED]),
-        },
-    )
-    after = after._replace(extras=extras, card=select(at_card | deciding, I8(0), after.card))
-    return after, played
+    return _advance(config, moved, playing, again), played
 
 
-def _with_jumps(config: Config, moved: Games, bumps: Array, jumping: Array) -> tuple[Array, Array]:
-    """The pawns and bumps of ``moved`` with the Fire pawn jumped to its corner where
-    ``jumping``: NumPy jumps only there, JAX everywhere and selects."""
-    xp = namespace(moved.pawns)
+def play_tokens(config: Config, games: Games, actions: Array, advance: bool = True) -> tuple[Games, Played]:
+    """Each game's action played (trusted: one of :func:`token_lanes`): at its card, the card's
+    (:func:`play_token_card`, or with hands of five the hand's), then the turn passed on, the
+    next player's turn beginning before the draw where it may move the Fire pawn.  Before the
+    draw: going on, or the Fire pawn to its corner.  With ``advance=False`` only the pawns and
+    tokens move."""
+    from pardon.batch.editions import card_edition
+    from pardon.batch.play import _action_index
+
+    xp = namespace(games.pawns)
+    index = _action_index(xp, games.card, actions, config.actions)
+    if games.card.ndim != 1:
+        return shaped(*play_tokens(config, one_axis(games), index.reshape(-1), advance), games.card.shape)
+    at_card = games.extras[STAGE] == CARD_STAGE
+
+    def card_played(some: Games, chosen: Array) -> tuple[Games, Played]:
+        moved, played = card_edition(config).play(config, some, chosen, advance)
+        if not advance:
+            return moved, played
+        new_turn = (moved.turn != some.turn) & (moved.winner < 0)
+        able, _, _ = fire_jump(config, moved)
+        before = new_turn & able
+        zero = xp.zeros_like(moved.extras[DECIDED])
+        extras = with_rows(
+            moved.extras,
+            {STAGE: xp.where(before, BEFORE_DRAW, moved.extras[STAGE]), DECIDED: zero, FIRED: zero},
+        )
+        return moved._replace(extras=extras, card=xp.zeros_like(moved.card)), played
+
+    def decided(some: Games, decision: Array) -> tuple[Games, Played]:
+        jumping = decision == 1
+        pawns, bumps = with_fire_moved(config, some, jumping)
+        stage = xp.full_like(some.extras[STAGE], CARD_STAGE)
+        extras = with_rows(
+            some.extras,
+            {STAGE: stage, DECIDED: some.extras[DECIDED] + 1, FIRED: select(jumping, I16(1), some.extras[FIRED])},
+        )
+        nothing = nothing_played(some)
+        return some._replace(pawns=pawns, extras=extras), nothing._replace(bumps=bumps)
+
+    return play_stages(games, index, config.card_actions, at_card, card_played, decided)
+
+
+def with_fire_moved(config: Config, games: Games, moving: Array) -> tuple[Array, Array]:
+    """The pawns of ``games`` with the Fire pawn moved to its corner where ``moving``, and the
+    pawns bumped there (NumPy moves only those games, JAX every game and selects)."""
+    xp = namespace(games.pawns)
+    bumps = xp.zeros(games.card.shape, dtype=xp.int8)
     if not is_numpy(xp):
-        jumped, bumped = _jumped(config, moved)
-        return select(jumping, jumped.pawns, moved.pawns), select(jumping, bumped.astype(xp.int8), bumps)
-    if not jumping.any():
-        return moved.pawns, bumps
-    rows = np.flatnonzero(jumping)
-    jumped, bumped = _jumped(config, games_at(moved, rows))
-    pawns, bumps = np.array(moved.pawns), np.where(jumping, 0, bumps).astype(np.int8)
+        jumped, bumped = _jumped(config, games)
+        return select(moving, jumped.pawns, games.pawns), select(moving, bumped.astype(xp.int8), bumps)
+    if not moving.any():
+        return games.pawns, bumps
+    rows = np.flatnonzero(moving)
+    jumped, bumped = _jumped(config, games_at(games, rows))
+    pawns = np.array(games.pawns)
     pawns[..., rows] = jumped.pawns
     bumps[rows] = bumped
     return pawns, bumps
@@ -446,24 +489,40 @@ def _with_jumps(config: Config, moved: Games, bumps: Array, jumping: Array) -> t
 # --- distinct moves -----------------------------------------------------------------------------
 
 
-def token_distinct_lanes(config: Config, games: Games, lanes: Array | None = None) -> Array:
-    """``(1107, games)``: the legal lanes (or ``lanes``), only the lowest of those that leave the
-    same pawns and tokens (found by making each): one lane for each of the core's legal moves."""
+def token_card_distinct_lanes(config: Config, games: Games, lanes: Array | None = None) -> Array:
+    """``(1105, games)``: the card's legal lanes (or ``lanes``), only the lowest of those that
+    leave the same pawns and tokens (found by making each): one lane for each of the core's
+    legal moves of the card."""
     numpy_only(games, "Fire and Ice")
     if lanes is None:
-        lanes = token_lanes(config, games)
+        lanes = token_card_lanes(config, games)
     if games.card.ndim != 1:
-        flat = np.reshape(lanes, (TOKEN_ACTIONS, -1))
-        return token_distinct_lanes(config, one_axis(games), flat).reshape(np.shape(lanes))
-    kept = np.array(lanes, dtype=bool)  # the decisions before the draw are never alike: both kept
+        flat = np.reshape(lanes, (CARD_MOVES, -1))
+        return token_card_distinct_lanes(config, one_axis(games), flat).reshape(np.shape(lanes))
 
     def made(tried: Games, actions: Array) -> Games:
-        return play_tokens(config, tried, actions, advance=False)[0]
+        return play_token_card(config, tried, actions, advance=False)[0]
 
     def tokens(after: Games) -> list[Array]:
         return [_token_key(config, after, row).astype(np.uint64) for row in (ICE, FIRE)]
 
-    kept[:GO_ON] = distinct_by_outcome(games, kept[:GO_ON], made, tokens)
+    return distinct_by_outcome(games, np.asarray(lanes, dtype=bool), made, tokens)
+
+
+def token_distinct_lanes(config: Config, games: Games, lanes: Array | None = None) -> Array:
+    """``(config.actions, games)``: the legal lanes (or ``lanes``), only the lowest of those
+    that make the same move: the card's (:func:`token_card_distinct_lanes`, or the hand's),
+    the two decisions before the draw each its own (never alike)."""
+    from pardon.batch.editions import card_edition
+
+    numpy_only(games, "Fire and Ice")
+    if lanes is None:
+        lanes = token_lanes(config, games)
+    base = config.card_actions
+    kept = np.array(lanes, dtype=bool)
+    at_card = kept[:base].any(axis=0)
+    if at_card.any():
+        kept[:base] = card_edition(config).distinct(config, games, kept[:base])
     return kept
 
 
