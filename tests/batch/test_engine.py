@@ -210,7 +210,6 @@ def test_games_take_little_memory() -> None:
 @pytest.mark.parametrize(
     ("rules", "players", "message"),
     [
-        ("partners(partner_split=any,hand=5)", 4, "among any team pawns .partner_split=any. without hands of five"),
         ("partners", 2, "partners game is played by 4 players, not 2"),
         ("classic-1939(doubling=true)", 2, "doubling belongs to Point Scoring"),
         ("classic", 1, "plays 2, 3 or 4 players"),

@@ -166,7 +166,6 @@ def test_a_solo_run_has_the_core_engine_s_rows(tmp_path: Path, capsys: pytest.Ca
         pytest.param("adult", 2, marks=pytest.mark.slow),
         pytest.param("modern", 3, marks=pytest.mark.slow),
         ("modern(scoring=1939,doubling=true)", 3),  # the Fire pawn's move before or after a double
-        pytest.param("modern(hand=5)", 2, marks=pytest.mark.slow),
     ],
 )
 def test_each_row_counts_what_the_core_counts_over_the_same_games(rules: str, players: int) -> None:

@@ -9,7 +9,6 @@ from collections import Counter
 from pathlib import Path
 
 import numpy as np
-import pytest
 
 from batch_positions import positions
 from pardon.batch.config import LEFT, MOVED, SPLITTING, STAGE, games_at
@@ -166,10 +165,3 @@ def test_with_doubling_a_split_is_made_at_the_card_and_checked_against_the_core(
 
     report = cross_check(config, range(6), choose=going_on)
     assert report.games == 6 and report.decisions > 6 * 300
-
-
-def test_hands_of_five_are_refused_with_a_message() -> None:
-    from pardon.core.errors import InvalidError
-
-    with pytest.raises(InvalidError, match=r"partner_split=any\) without hands of five"):
-        Config.parse("partners(partner_split=any,hand=5)")

@@ -195,10 +195,6 @@ def check_rules(rules: Rules) -> Rules:
         raise InvalidError(
             f"Config takes a Rules value, not {reprlib.repr(rules)}: Config.parse({text}, players) reads rules text"
         )
-    if rules.partners:
-        from pardon.batch.partners import check_team_rules
-
-        check_team_rules(rules)
     return rules
 
 

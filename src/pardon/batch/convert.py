@@ -40,6 +40,7 @@ from pardon.batch.doubling import DOUBLE as DOUBLE_LANE
 from pardon.batch.doubling import DROP as DROP_LANE
 from pardon.batch.engine import Config, Games, legal_lanes, play
 from pardon.batch.hands import card_moves
+from pardon.batch.split_any import ANY_ACTIONS, FIRST_PART
 from pardon.core import turn as core_turn
 from pardon.core.cards import CARDS, DECKS, NO_CARD, Pack
 from pardon.core.hands import with_hand
@@ -259,20 +260,34 @@ def action_of(config: Config, games: Games, index: int, move: Move) -> int:
     if part_actions(config).stop:
         from pardon.batch.split_any import part_toward
 
-        found = part_toward(config, one, 0, batch_pawns(config, move.result.pawns, int(one.turn[0])))
+        first = int(part_actions(config).start) - FIRST_PART  # the 7's block (with hands of five)
+        pawns = batch_pawns(config, move.result.pawns, int(one.turn[0]))
+        found = part_toward(config, _holding_seven(config, one), 0, pawns)
         if found is not None:
-            return found
+            return first + found
     raise ValueError("no batch action makes this move")
 
 
 def part_actions(config: Config) -> slice:
-    """The actions that are parts of a split 7 (:mod:`pardon.batch.split_any`): 474–521, or
-    none (an empty slice at 0)."""
+    """The actions that are parts of a split 7 (:mod:`pardon.batch.split_any`): 474–521 (with
+    hands of five those of the 7's block, :mod:`pardon.batch.split_hands`), or none (an empty
+    slice at 0)."""
     if splits_any(config.rules):
-        from pardon.batch.split_any import ANY_ACTIONS, FIRST_PART
+        if config.rules.hand:
+            from pardon.batch.split_hands import part_actions as hand_parts
 
+            return hand_parts()
         return slice(FIRST_PART, ANY_ACTIONS)
     return slice(0, 0)
+
+
+def _holding_seven(config: Config, games: Games) -> Games:
+    """The games with the 7 as their card where a hand game's card is 0 (its 7 is in the hand)."""
+    if not config.rules.hand:
+        return games
+    from pardon.batch.split_hands import with_seven
+
+    return with_seven(games)
 
 
 def batch_pawns(config: Config, pawns: tuple[tuple[int, ...], ...], turn: int) -> np.ndarray:
@@ -291,7 +306,7 @@ def whole_keys(config: Config, games: Games, index: int) -> set[tuple[tuple[int,
     (holding a 7) can still make, part by part (:mod:`pardon.batch.split_any`)."""
     from pardon.batch.split_any import whole_moves
 
-    moves = whole_moves(config, games, np.array([index]))
+    moves = whole_moves(config, _holding_seven(config, games), np.array([index]))
     turn = int(games.turn[index])
-    splits = moves.first >= part_actions(config).start
+    splits = moves.first >= FIRST_PART
     return {core_pawns(config, moves.pawns[..., at], turn) for at in np.flatnonzero(splits).tolist()}

@@ -36,7 +36,7 @@ import numpy as np
 
 from pardon.batch.actions import ACTIONS, PASS, describe_action
 from pardon.batch.backend import Array, all0, any0, namespace, select
-from pardon.batch.config import I8, Config, Games, Played, games_at, tables
+from pardon.batch.config import I8, SPLITTING, STAGE, Config, Games, Played, games_at, splits_any, tables
 from pardon.batch.fast_path import _is_fast
 from pardon.core.board import HOME
 from pardon.core.cards import CARDS, SORRY
@@ -61,6 +61,10 @@ class CardMoves(NamedTuple):
 
 def card_moves(config: Config) -> CardMoves:
     """The moves of a card played from the hand in ``config``'s games."""
+    if splits_any(config.rules):
+        from pardon.batch import split_any
+
+        return CardMoves(split_any.any_lanes, split_any.any_distinct_lanes, split_any.play_any, split_any.ANY_ACTIONS)
     if config.rules.partners:
         from pardon.batch import partners
 
@@ -84,10 +88,11 @@ def hand_action(card: int, action: int, block: int = ACTIONS) -> int:
     return CARDS.index(card) * block + action
 
 
-def describe_hand_action(action: int, partners: bool = False, tokens: bool = False) -> str:
+def describe_hand_action(action: int, partners: bool = False, tokens: bool = False, any_split: bool = False) -> str:
     """A hand game's action in words: the card, then what it does (with ``partners``, for the
-    team; with Fire and Ice, ``tokens``, the tokens placed too)."""
-    block = _team_actions() if partners else _token_card_actions() if tokens else ACTIONS
+    team, and with ``any_split`` a part of the split 7 among any team pawns; with Fire and Ice,
+    ``tokens``, the tokens placed too)."""
+    block = _block(partners, tokens, any_split)
     if not 0 <= action < len(CARDS) * block:
         raise ValueError(f"no action {action}: with hands of five actions are numbered 0 to {len(CARDS) * block - 1}")
     kind, move = divmod(action, block)
@@ -97,8 +102,9 @@ def describe_hand_action(action: int, partners: bool = False, tokens: bool = Fal
         return f"discard {name}"
     if partners:
         from pardon.batch.partners import describe_team_action
+        from pardon.batch.split_any import FIRST_PART, describe_part
 
-        return f"play {name}: {describe_team_action(move)}"
+        return f"play {name}: {describe_part(move) if move >= FIRST_PART else describe_team_action(move)}"
     if tokens:
         from pardon.batch.tokens import describe_token_action
 
@@ -106,16 +112,21 @@ def describe_hand_action(action: int, partners: bool = False, tokens: bool = Fal
     return f"play {name}: {describe_action(move)}"
 
 
-def _token_card_actions() -> int:
-    from pardon.batch.tokens import CARD_MOVES
+def _block(partners: bool, tokens: bool, any_split: bool) -> int:
+    """How many actions a card of the hand has."""
+    if any_split:
+        from pardon.batch.split_any import ANY_ACTIONS
 
-    return CARD_MOVES
+        return ANY_ACTIONS
+    if partners:
+        from pardon.batch.partners import TEAM_ACTIONS
 
+        return TEAM_ACTIONS
+    if tokens:
+        from pardon.batch.tokens import CARD_MOVES
 
-def _team_actions() -> int:
-    from pardon.batch.partners import TEAM_ACTIONS
-
-    return TEAM_ACTIONS
+        return CARD_MOVES
+    return ACTIONS
 
 
 def describe_move(config: Config, action: int) -> str:
@@ -134,7 +145,7 @@ def describe_move(config: Config, action: int) -> str:
             return "move the Fire pawn to the next corner"
         return DECISION_NAMES[decision if config.rules.doubling else GO_ON]
     if config.rules.hand:
-        return describe_hand_action(action, config.rules.partners, config.rules.tokens)
+        return describe_hand_action(action, config.rules.partners, config.rules.tokens, splits_any(config.rules))
     if config.rules.tokens:
         from pardon.batch.tokens import describe_token_action
 
@@ -227,6 +238,8 @@ def play_from_hand(config: Config, games: Games, actions: Array, advance: bool =
     playing = games.winner < 0
     card = select(playing, xp.take(xp.asarray(_CARD_OF_KIND), kind.astype(xp.int32)), I8(0))
     moved, played = moves.play(config, games._replace(card=card), index % moves.actions, advance=False)
+    if splits_any(config.rules):  # a split 7 being made part by part: its 7 leaves the hand once whole
+        playing = playing & (moved.extras[STAGE] != SPLITTING)
     moved = moved._replace(hands=into_hand(moved.hands, 0, select(playing, kind, I8(-1)), -1))  # out of it
     if not advance:
         return moved, played

@@ -70,8 +70,6 @@ from pardon.batch.distinct import distinct_by_outcome
 from pardon.batch.squares import _relative_squares, _sides, _square, _wrapped
 from pardon.core.board import HOME, START
 from pardon.core.cards import SORRY as SORRY_CARD
-from pardon.core.errors import InvalidError
-from pardon.core.rules import Rules
 
 #: The first lane of each block: the player's own 141, the partner's 141, the mixed splits.
 OWN: Final = 0
@@ -134,16 +132,6 @@ def _team_splits() -> np.ndarray:
 TEAM_SPLITS: Final = _team_splits()
 _SPLIT_OF_LANE: Final = np.full(TEAM_ACTIONS, -1, dtype=np.int32)
 _SPLIT_OF_LANE[TEAM_SPLITS[:, 0]] = np.arange(len(TEAM_SPLITS), dtype=np.int32)
-
-
-def check_team_rules(rules: Rules) -> None:
-    """InvalidError for what the batch's partners game does not play: its split 7 among any
-    team pawns (made part by part, :mod:`pardon.batch.split_any`) with hands of five."""
-    if rules.partner_split == "any" and rules.hand:
-        raise InvalidError(
-            "the batch engine plays the partners' split 7 among any team pawns (partner_split=any) "
-            "without hands of five: play partner_split=two, or the core (pardon sim without --engine batch)"
-        )
 
 
 def turned(games: Games) -> Games:

@@ -112,11 +112,10 @@ def _greedy_of_lanes(config: Config, games: Games, lanes: Array) -> Array:
 def _greedy_whole_moves(config: Config, games: Games) -> Array:
     """Greedy with the partners' split 7 among any team pawns: a 7 is judged by the whole
     moves it makes (each split whole, not its parts), and followed part by part
-    (:func:`~pardon.batch.split_any.toward_whole_move`); other cards as :func:`greedy_actions`."""
+    (:func:`~pardon.batch.split_any.toward_whole_move`; with hands of five among the hand's
+    other moves, :func:`~pardon.batch.split_hands.hand_toward_whole_move`); other cards as
+    :func:`greedy_actions`."""
     from pardon.batch.split_any import WholeMoves, lanes_but_sevens, toward_whole_move
-
-    lanes = distinct_lanes(config, games, lanes_but_sevens(config, games))
-    others = _greedy_of_lanes(config, games, lanes)
 
     def best(moves: WholeMoves, rows: np.ndarray, offsets: np.ndarray, counts: np.ndarray) -> np.ndarray:
         value = _worth_to_mover(config, moves.pawns)
@@ -131,6 +130,14 @@ def _greedy_whole_moves(config: Config, games: Games) -> Array:
         np.minimum.at(first, moves.row[at], at)
         return first
 
+    if config.rules.hand:  # every card of the hand judged, the 7 by its whole moves
+        from pardon.batch.split_hands import hand_toward_whole_move, part_actions
+
+        lanes = np.array(distinct_lanes(config, games), copy=True)
+        lanes[part_actions()] = False  # at the card the hand's whole moves are judged instead
+        return hand_toward_whole_move(config, games, _greedy_of_lanes(config, games, lanes), best)
+    lanes = distinct_lanes(config, games, lanes_but_sevens(config, games))
+    others = _greedy_of_lanes(config, games, lanes)
     return toward_whole_move(config, games, np.asarray(others), best)
 
 

@@ -97,6 +97,12 @@ def _random_choice(config: Config, games: Games, distinct: bool) -> Array:
     xp = namespace(games.pawns)
     bits = random_bits(games.seed, choice_counter(config, games), STREAM_CHOICE)
     if not _is_fast(xp, games.card) or config.rules.hand or config.rules.partners or games.extras.shape[0]:
+        if distinct and splits_any(config.rules) and config.rules.hand:
+            from pardon.batch.split_hands import random_hand_parts
+
+            # at the card, the whole move chosen among the turn's, then its parts; decisions as below
+            lanes = distinct_lanes(config, games)
+            return random_hand_parts(config, games, np.asarray(bits), np.asarray(choose_uniform(lanes, bits)))
         if distinct and splits_any(config.rules):
             from pardon.batch.split_any import lanes_but_sevens, random_parts
 

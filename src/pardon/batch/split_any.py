@@ -44,7 +44,7 @@ its random bits stay the same until the 7 is used, and the pawns it began from a
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Final, NamedTuple
+from typing import Any, Final, NamedTuple, Protocol
 
 import numpy as np
 
@@ -461,7 +461,19 @@ def random_parts(config: Config, games: Games, bits: np.ndarray, actions: np.nda
     return toward_whole_move(config, games, actions, numbered)
 
 
-Pick = Callable[[WholeMoves, np.ndarray, np.ndarray, np.ndarray], np.ndarray]
+class Moves(Protocol):
+    """Whole moves as a player picks among them: each one's game (an index into the games
+    asked about) and the pawns after it (:class:`WholeMoves`, or with hands of five
+    :class:`~pardon.batch.split_hands.HandMoves`)."""
+
+    @property
+    def row(self) -> np.ndarray: ...
+
+    @property
+    def pawns(self) -> np.ndarray: ...
+
+
+Pick = Callable[[Any, np.ndarray, np.ndarray, np.ndarray], np.ndarray]
 
 
 def toward_whole_move(config: Config, games: Games, actions: np.ndarray, pick: Pick) -> np.ndarray:
@@ -499,7 +511,7 @@ def toward_whole_move(config: Config, games: Games, actions: np.ndarray, pick: P
     return chosen
 
 
-def _picked(moves: WholeMoves, rows: np.ndarray, pick: Pick) -> tuple[np.ndarray, np.ndarray]:
+def _picked(moves: Moves, rows: np.ndarray, pick: Pick) -> tuple[np.ndarray, np.ndarray]:
     """How many whole moves each game of ``rows`` has, and the one ``pick`` names (an index
     into ``moves``)."""
     counts = np.bincount(moves.row, minlength=rows.size)

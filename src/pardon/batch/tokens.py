@@ -77,8 +77,6 @@ from pardon.batch.distinct import distinct_by_outcome
 from pardon.batch.squares import _on_track, _relative_squares, _sides, _square, _wrapped
 from pardon.batch.stages import nothing_played, play_stages
 from pardon.core.board import FIRST_TRACK, HOME, START
-from pardon.core.errors import InvalidError
-from pardon.core.rules import Rules
 
 CENTRE: Final = -1
 #: A token's move: the pass, or one of the four pawns forward (a 1's and a 2's moves).
@@ -130,12 +128,6 @@ def describe_token_action(action: int) -> str:
     elif fire >= 0:
         said = f"put the Fire on slot {fire}, then: {said}"
     return said if bonus < 0 else f"{said}; then slot {bonus} straight Home"
-
-
-def check_token_rules(rules: Rules) -> None:
-    """InvalidError for what the batch's Fire and Ice do not play with."""
-    if rules.doubling:
-        raise InvalidError("the batch engine does not play Fire and Ice with doubling")
 
 
 # --- where the tokens are ------------------------------------------------------------------

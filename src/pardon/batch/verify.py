@@ -52,6 +52,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from pardon.batch.config import CARD_STAGE, SPLITTING, STAGE
 from pardon.batch.convert import (
     core_hands,
     core_position,
@@ -137,6 +138,8 @@ def cross_check(
             actions = uniform = np.asarray(choose(config, games))
         after, played = play(config, games, actions)
         parts = part_actions(config)
+        outside_parts = np.ones(lanes.shape[0], dtype=bool)
+        outside_parts[parts] = False
         for index in np.flatnonzero(games.winner < 0).tolist():
             where = f"game of seed {int(seed_array[index])}, card {int(games.drawn[index])}"
             state = states[index]
@@ -145,14 +148,14 @@ def cross_check(
             mine = set(by_game[index].values())
             counted = pending.pop(index, (0, 0))
             counted = (counted[0] + int(played.bumps[index]), counted[1] + int(played.slides[index]))
-            if parts.stop and int(games.card[index]) == SPLIT_CARD:
+            if parts.stop and _holds_seven(config, games, index):
                 action = int(actions[index])
                 made, splits = _check_splits(where, config, games, index, mine, results)
                 compared += splits
                 if not np.array_equal(kept[parts, index], lanes[parts, index]):
                     raise MismatchError(f"{where}: the distinct lanes leave out a legal part of a split")
-                if not made:  # the moves of one pawn: the lowest lane of each position
-                    _check_choices(where, kept[: parts.start, index], lowest[: parts.start, index], None)
+                if not made:  # the other moves: the lowest lane of each position
+                    _check_choices(where, kept[outside_parts, index], lowest[outside_parts, index], None)
                 if not lanes[action, index]:
                     raise MismatchError(f"{where}: the random player chose action {action}, which is not legal")
                 made_key = position_key(core_position(config, after, index))
@@ -162,7 +165,9 @@ def cross_check(
                     pending[index] = counted
                     decisions += 1
                     continue
-                chosen: Any = made_key
+                chosen: Any = found.get((index, action), made_key)  # else a split's last part: the 7 played
+                if config.rules.hand and (index, action) not in found:
+                    chosen = (SPLIT_CARD, made_key)
             else:
                 if mine != results:
                     raise MismatchError(_describe_sets(where, config, games, index, mine, results))
@@ -225,10 +230,14 @@ def _check_splits(
     moves (the moves of one pawn, ``mine``, and every whole split) are the core's
     (``results``); in a split, the splits it can still make are core moves, at least one.
     Returns whether a split was being made, and how many splits were compared."""
-    splits = whole_keys(config, games, index)
-    core = {key[0] for key in results}
+    splits: set[Any] = set(whole_keys(config, games, index))
+    if config.rules.hand:  # each move by its card and pawns; the splits are the 7's
+        core, splits = {(key[0], key[1][0]) for key in results}, {(SPLIT_CARD, pawns) for pawns in splits}
+        mine = {(key[0], key[1][0]) for key in mine}
+    else:
+        core, mine = {key[0] for key in results}, {key[0] for key in mine}
     if not splitting(games)[index]:
-        found = {key[0] for key in mine} | splits
+        found = mine | splits
         if found != core:
             raise MismatchError(
                 f"{where}: position {core_position(config, games, index)} with a 7: only the batch reaches "
@@ -238,6 +247,16 @@ def _check_splits(
     if not splits or not splits <= core:
         raise MismatchError(f"{where}: in a split the batch can still make {sorted(splits - core)}, not core moves")
     return True, len(splits)
+
+
+def _holds_seven(config: Config, games: Games, index: int) -> bool:
+    """Whether game ``index`` is at a 7 (its card, or with hands of five a 7 in the mover's
+    hand at the card, or a split being made)."""
+    if not config.rules.hand:
+        return int(games.card[index]) == SPLIT_CARD
+    stage = int(np.asarray(games.extras)[STAGE, index])
+    at_card = stage in (CARD_STAGE, SPLITTING)
+    return at_card and int(np.asarray(games.hands)[0, CARDS.index(SPLIT_CARD), index]) > 0
 
 
 def _check_points(config: Config, state: GameState, scores: np.ndarray, seed: int) -> int:
