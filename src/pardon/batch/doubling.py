@@ -273,7 +273,5 @@ def _fire_moved(config: Config, games: Games, moving: Array) -> tuple[Games, Pla
     extras = games.extras
     stage = select(moving & (extras[ACCEPTED] != 0), I16(CARD_STAGE), extras[STAGE])
     fired = select(moving, I16(1), extras[FIRED])
-    nothing = nothing_played(games)
-    return games._replace(pawns=pawns, extras=with_rows(extras, {STAGE: stage, FIRED: fired})), nothing._replace(
-        bumps=bumps.astype(xp.int8)
-    )
+    played = nothing_played(games)._replace(bumps=bumps.astype(xp.int8))
+    return games._replace(pawns=pawns, extras=with_rows(extras, {STAGE: stage, FIRED: fired})), played

@@ -35,7 +35,7 @@ from typing import Final, NamedTuple
 import numpy as np
 
 from pardon.batch.actions import ACTIONS, PASS, describe_action
-from pardon.batch.backend import Array, all0, any0, namespace, select
+from pardon.batch.backend import Array, all0, any0, is_numpy, namespace, select
 from pardon.batch.config import I8, SPLITTING, STAGE, Config, Games, Played, games_at, splits_any, tables
 from pardon.batch.fast_path import _is_fast
 from pardon.core.board import HOME
@@ -170,38 +170,46 @@ def hand_lanes(config: Config, games: Games) -> Array:
     (discards) only where no card's use is compulsory."""
     xp = namespace(games.pawns)
     moves = card_moves(config)
-    blocks = [
-        _held_only(xp, games, kind, moves.actions, lambda some, _: moves.lanes(config, some))
-        for kind in range(len(CARDS))
-    ]
-    return _discards_if_dead(xp, blocks)
+    lanes = _by_kind(xp, games, moves.actions, lambda kind: lambda some, _: moves.lanes(config, some))
+    return _discards_if_dead(xp, lanes, moves.actions)
 
 
-def _held_only(
-    xp: ModuleType, games: Games, kind: int, actions: int, lanes: Callable[[Games, Array | None], Array]
+def _by_kind(
+    xp: ModuleType, games: Games, actions: int, lanes: Callable[[int], Callable[[Games, Array | None], Array]]
 ) -> Array:
-    """``(actions, *batch)``: ``lanes(games, rows)`` of each game with its card of ``kind`` in
-    hand as its card (none for a game whose player does not hold one); on NumPy worked out
-    for the games holding it only, ``rows`` (most games hold 4 or 5 of the 11 kinds), on JAX
-    for every game (``rows`` None)."""
-    card = _card_held(games, kind)
+    """``(11 * actions, *batch)``: each kind's block, ``lanes(kind)(games, rows)`` of each game
+    with its card of that kind in hand as its card (none for a game whose player does not hold
+    one); on NumPy worked out for the games holding it only, ``rows`` (most games hold 4 or 5
+    of the 11 kinds) and written into one array, on JAX for every game (``rows`` None)."""
     if not _is_fast(xp, games.card):
-        return lanes(games._replace(card=card), None)
-    rows = np.flatnonzero(card)
-    block = np.zeros((actions, *card.shape), dtype=bool)
-    if rows.size:
-        block[:, rows] = lanes(games_at(games, rows)._replace(card=card[rows]), rows)
-    return block
+        blocks = []
+        for kind in range(len(CARDS)):
+            held = _card_held(games, kind)
+            blocks.append(lanes(kind)(games._replace(card=held), None))
+        return xp.concatenate(blocks, axis=0)
+    out = np.zeros((len(CARDS) * actions, *games.card.shape), dtype=bool)
+    for kind in range(len(CARDS)):
+        held = _card_held(games, kind)
+        rows = np.flatnonzero(held)
+        if rows.size:
+            found = lanes(kind)(games_at(games, rows)._replace(card=held[rows]), rows)
+            out[kind * actions : (kind + 1) * actions, rows] = found
+    return out
 
 
-def _discards_if_dead(xp: ModuleType, blocks: list[Array]) -> Array:
-    """The blocks of lanes as one array, each card's pass cleared where another card (or
-    it) has a use and no pass: a card in hand that must be played.  (With Fire and Ice a
-    token placed is a use, in its own lanes; a 1 bringing the Ice back to the centre frees the
-    mover's own pawn, which then has a move: its pass is never legal.)"""
-    compulsory = any0(xp.stack([any0(block[1:]) & ~block[PASS] for block in blocks]))
-    cleared = [xp.concatenate([(block[PASS] & ~compulsory)[None], block[1:]], axis=0) for block in blocks]
-    return xp.concatenate(cleared, axis=0)
+def _discards_if_dead(xp: ModuleType, lanes: Array, actions: int) -> Array:
+    """The lanes of the 11 blocks, each card's pass cleared where another card (or it) has a
+    use and no pass: a card in hand that must be played.  (With Fire and Ice a token placed is
+    a use, in its own lanes; a 1 bringing the Ice back to the centre frees the mover's own
+    pawn, which then has a move: its pass is never legal.)"""
+    blocks = xp.reshape(lanes, (len(CARDS), actions, *lanes.shape[1:]))
+    passes = blocks[:, PASS]
+    compulsory = any0(xp.any(blocks[:, 1:], axis=1) & ~passes)
+    if is_numpy(xp):  # in place: no copy of every lane
+        passes &= ~compulsory[None]
+        return lanes
+    cleared = xp.concatenate([(passes & ~compulsory[None])[:, None], blocks[:, 1:]], axis=1)
+    return xp.reshape(cleared, lanes.shape)
 
 
 def hand_distinct_lanes(config: Config, games: Games, lanes: Array | None = None) -> Array:
@@ -213,14 +221,11 @@ def hand_distinct_lanes(config: Config, games: Games, lanes: Array | None = None
         lanes = hand_lanes(config, games)
     moves = card_moves(config)
 
-    def distinct(block: Array) -> Callable[[Games, Array | None], Array]:
+    def distinct(kind: int) -> Callable[[Games, Array | None], Array]:
+        block = lanes[kind * moves.actions : (kind + 1) * moves.actions]
         return lambda some, rows: moves.distinct(config, some, block if rows is None else block[:, rows])
 
-    blocks = [
-        _held_only(xp, games, kind, moves.actions, distinct(lanes[kind * moves.actions : (kind + 1) * moves.actions]))
-        for kind in range(len(CARDS))
-    ]
-    return xp.concatenate(blocks, axis=0)
+    return _by_kind(xp, games, moves.actions, distinct)
 
 
 def play_from_hand(config: Config, games: Games, actions: Array, advance: bool = True) -> tuple[Games, Played]:

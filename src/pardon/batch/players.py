@@ -133,9 +133,12 @@ def _greedy_whole_moves(config: Config, games: Games) -> Array:
     if config.rules.hand:  # every card of the hand judged, the 7 by its whole moves
         from pardon.batch.split_hands import hand_toward_whole_move, part_actions
 
-        lanes = np.array(distinct_lanes(config, games), copy=True)
-        lanes[part_actions()] = False  # at the card the hand's whole moves are judged instead
-        return hand_toward_whole_move(config, games, _greedy_of_lanes(config, games, lanes), best)
+        others = np.zeros(games.card.shape, dtype=np.int32)  # without doubling every game is at its card
+        if config.rules.doubling:
+            lanes = np.array(distinct_lanes(config, games), copy=True)
+            lanes[part_actions()] = False  # at the card the hand's whole moves are judged instead
+            others = _greedy_of_lanes(config, games, lanes)
+        return hand_toward_whole_move(config, games, others, best)
     lanes = distinct_lanes(config, games, lanes_but_sevens(config, games))
     others = _greedy_of_lanes(config, games, lanes)
     return toward_whole_move(config, games, np.asarray(others), best)

@@ -21,7 +21,7 @@ from pardon.batch.actions import OPPONENTS, SLOTS, SPLIT, SPLIT_COUNTS, SWITCH
 from pardon.batch.actions import (
     SORRY as SORRY_LANE,
 )
-from pardon.batch.backend import Array, any0, column, cumsum0, namespace, select
+from pardon.batch.backend import Array, any0, column, cumsum0, is_numpy, namespace, select
 from pardon.batch.config import I16, STREAM_CHOICE, Config, Games, splits_any, tables
 from pardon.batch.deal import random_bits
 from pardon.batch.distinct import (
@@ -53,10 +53,28 @@ def choose_uniform(lanes: Array, bits: Array) -> Array:
     """The legal lane numbered ``bits`` modulo the game's number of legal lanes, in lane
     order: with random ``bits``, a uniform choice among the legal actions."""
     xp = namespace(lanes)
+    if is_numpy(xp) and lanes.ndim == 2 and lanes.shape[0] > MANY_LANES:
+        return _choose_among_many(np.asarray(lanes), np.asarray(bits))
     counts = xp.sum(lanes, axis=0, dtype=xp.int16)
     pick = (bits % xp.maximum(counts, I16(1)).astype(xp.uint32)).astype(xp.int16)
     before = cumsum0(lanes.astype(xp.int16)) <= pick
     return xp.sum(before, axis=0, dtype=xp.int16).astype(xp.int32) % lanes.shape[0]
+
+
+#: Beyond this many lanes (hands of five with Fire and Ice: 12,157) NumPy finds each game's
+#: legal lanes rather than summing every lane of every game.
+MANY_LANES: Final = 2_000
+
+
+def _choose_among_many(lanes: np.ndarray, bits: np.ndarray) -> np.ndarray:
+    """:func:`choose_uniform` on NumPy for many lanes (one axis of games): the same lanes."""
+    game, lane = np.nonzero(lanes.T)  # game by game, in lane order
+    counts = np.bincount(game, minlength=lanes.shape[1])
+    pick = bits % np.maximum(counts, 1).astype(np.uint32)
+    chosen = np.zeros(lanes.shape[1], dtype=np.int32)
+    has = counts > 0
+    chosen[has] = lane[(np.cumsum(counts) - counts)[has] + pick[has]]
+    return chosen
 
 
 #: ``_NTH_BIT[byte * 8 + n]``: the position of the n-th set bit of ``byte`` (0 if none).
@@ -101,8 +119,10 @@ def _random_choice(config: Config, games: Games, distinct: bool) -> Array:
             from pardon.batch.split_hands import random_hand_parts
 
             # at the card, the whole move chosen among the turn's, then its parts; decisions as below
-            lanes = distinct_lanes(config, games)
-            return random_hand_parts(config, games, np.asarray(bits), np.asarray(choose_uniform(lanes, bits)))
+            others = np.zeros(games.card.shape, dtype=np.int32)  # without doubling every game is at its card
+            if config.rules.doubling:
+                others = np.asarray(choose_uniform(distinct_lanes(config, games), bits))
+            return random_hand_parts(config, games, np.asarray(bits), others)
         if distinct and splits_any(config.rules):
             from pardon.batch.split_any import lanes_but_sevens, random_parts
 

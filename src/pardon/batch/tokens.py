@@ -311,16 +311,9 @@ def token_lanes(config: Config, games: Games) -> Array:
     playing = games.winner < 0
     at_card = (games.extras[STAGE] == CARD_STAGE) & playing
     before = (games.extras[STAGE] == BEFORE_DRAW) & playing
-    lanes = card_edition(config).lanes
-    base = config.card_actions
-    if is_numpy(xp) and not at_card.all():  # the card's lanes of the games at their card only
-        card = np.zeros((base, *games.card.shape), dtype=bool)
-        rows = np.flatnonzero(at_card.reshape(-1))
-        if rows.size:
-            flat = card.reshape((base, -1))
-            flat[:, rows] = lanes(config, games_at(one_axis(games), rows))
-    else:
-        card = lanes(config, games) & at_card[None]
+    # the card's lanes of the games at their card only: the others as if over (none worked out)
+    at_card_only = games._replace(winner=select(at_card | ~playing, games.winner, I8(0)))
+    card = card_edition(config).lanes(config, at_card_only)
     return xp.concatenate([card, before[None], before[None]])
 
 
@@ -447,7 +440,7 @@ def play_tokens(config: Config, games: Games, actions: Array, advance: bool = Tr
         return moved._replace(extras=extras, card=xp.zeros_like(moved.card)), played
 
     def decided(some: Games, decision: Array) -> tuple[Games, Played]:
-        jumping = decision == 1
+        jumping = decision == FIRE_JUMP - GO_ON  # else going on to the draw
         pawns, bumps = with_fire_moved(config, some, jumping)
         stage = xp.full_like(some.extras[STAGE], CARD_STAGE)
         extras = with_rows(
