@@ -6,7 +6,8 @@ wins (scoring 5 times the stake); otherwise the stake doubles and the player dra
 who dropped out takes no more turns and scores 0; its pawns stay on the board.
 
 The decisions without a card are four actions after the card's own (``config.actions``: 141 +
-4, or with hands of five or partners their actions + 4):
+4, or with hands of five, partners or Fire and Ice their actions + 4; with Fire and Ice a fifth,
+``base+4``, moves the Fire pawn before the draw, before or after a double, once a turn):
 
 ==========  =================================================
 ``base``    go on to the draw (no double this turn)

@@ -30,8 +30,11 @@ a pawn keeps its slot all game, so a token follows its pawn).  An action is one 
 Fire and Ice are worked out by making every candidate move with the classic rules and keeping
 those the tokens allow, as the core does: NumPy makes only each game's candidates, JAX
 (:class:`~pardon.batch.jax_env.SorryJax`) all 221 moves in every game.  The distinct moves
-(NumPy) are found by comparing what the legal moves make, tokens included.  Fire and Ice are played without
-doubling and without hands of five in the batch.
+(NumPy) are found by comparing what the legal moves make, tokens included.  The card's moves
+(:func:`token_card_lanes`, :func:`play_token_card`: 0–1104) are an edition of the card, which a
+hand of five plays in each of its 11 blocks; the decisions before the draw come after the
+card's actions (:func:`token_lanes`, :func:`play_tokens`: 1105 and 1106; with doubling the jump
+is doubling's fifth decision, :mod:`pardon.batch.doubling`).
 
 >>> import numpy as np
 >>> from pardon.batch.engine import Config, new_games, random_moves, step
