@@ -50,10 +50,10 @@ CASES = [
     ("modern", 4, 12),
     ("classic(tokens=true,draw_again_on_2=true)", 3, 12),
     ("modern(hand=5)", 2, 16),  # Fire and Ice with hands of five: 11 blocks of 1,105 actions, then 2
-    ("adult(tokens=true)", 4, 4),
+    ("adult(tokens=true)", 4, 2),
     ("modern(scoring=1939,doubling=true)", 3, 100),  # Fire and Ice with doubling
     ("classic(scoring=1939,doubling=true,hand=5,tokens=true)", 3, 30),
-    ("partners(hand=5,partner_split=any)", 4, 4),  # the split 7 among any team pawns from the hand
+    ("partners(hand=5,partner_split=any)", 4, 2),  # the split 7 among any team pawns from the hand
 ]
 
 
