@@ -41,9 +41,10 @@ DB ?=
 play: $(PLAY_STAMP)
 	$(BIN)/pardon serve --host $(HOST) --port $(PORT)$(if $(DB), --db $(DB)) || test $$? -eq 130
 
-# The tests run on every core at once (pytest-xdist: each worker its own servers and browser),
-# and name the slowest (the suite's time is watched).
-WORKERS ?= auto
+# The tests run on every core at once and one worker more (pytest-xdist: each worker its own
+# servers and browser; a browser test spends much of its time waiting on the page, so one worker
+# a core leaves a core idle), and name the slowest (the suite's time is watched).
+WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
 test: setup
 	$(BIN)/ruff check src tests benchmarks scripts examples
 	$(BIN)/ruff format --check src tests benchmarks scripts examples
