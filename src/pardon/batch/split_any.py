@@ -486,28 +486,49 @@ def toward_whole_move(config: Config, games: Games, actions: np.ndarray, pick: P
     rows = np.flatnonzero((np.asarray(games.card) == SPLIT_CARD) & (np.asarray(games.winner) < 0))
     if not rows.size:
         return actions
+    return follow_whole_move(
+        config, games, actions, pick, rows, lambda start: whole_moves(config, start, np.arange(rows.size)), games, rows
+    )
+
+
+def follow_whole_move(
+    config: Config,
+    games: Games,
+    actions: np.ndarray,
+    pick: Pick,
+    rows: np.ndarray,
+    moves_of: Callable[[Games], Any],
+    sevens: Games,
+    seven_rows: np.ndarray,
+    offset: int = 0,
+) -> np.ndarray:
+    """``actions`` with a player's choice in the games ``rows``: ``pick`` names one of the
+    whole moves ``moves_of`` lists from the turn's start (the games of ``rows`` put back
+    there), and its first action is played (``offset`` on, where the 7's block begins), or
+    in a split being made the lowest part that can still make it; a split begun toward
+    another move: one it can make.  ``sevens[seven_rows]`` are those games as the 7's own
+    functions read them (their card the 7)."""
     chosen = np.array(actions, copy=True)
-    start = games_at(games, rows)
-    start = start._replace(pawns=before_split(start), extras=_before_any_part(start.extras))
-    moves = whole_moves(config, start, np.arange(rows.size))
+    some = games_at(games, rows)
+    start = some._replace(pawns=before_split(some), extras=_before_any_part(some.extras))
+    moves = moves_of(start)
     if not moves.row.size:  # no whole move anywhere: each passes
         chosen[rows] = 0
         return chosen
     counts, pick_at = _picked(moves, rows, pick)
-    target = (moves.keys[0][pick_at], moves.keys[1][pick_at])
-    within = splitting(games)[rows]
+    within = splitting(some)
     chosen[rows] = np.where(within | (counts == 0), 0, moves.first[pick_at])
     inside = np.flatnonzero(within)
-    if inside.size:
-        aimed = (target[0][inside], target[1][inside])
-        part = _part_toward(config, games, rows[inside], aimed)
-        astray = np.flatnonzero(part == PARTS)  # a split begun toward another move: one it can still make
-        if astray.size:
-            lost = rows[inside[astray]]
-            moves = whole_moves(config, games, lost)
-            _, again = _picked(moves, lost, pick)
-            part[astray] = _part_toward(config, games, lost, (moves.keys[0][again], moves.keys[1][again]))
-        chosen[rows[inside]] = FIRST_PART + part
+    if inside.size:  # the whole move picked is the 7's: the same bits, the same turn's start
+        target = (moves.keys[0][pick_at][inside], moves.keys[1][pick_at][inside])
+        part = _part_toward(config, sevens, seven_rows[inside], target)
+        lost = part == PARTS  # a split begun toward another move: one it can still make
+        if lost.any():
+            astray = inside[lost]
+            again = whole_moves(config, sevens, seven_rows[astray])
+            _, at = _picked(again, rows[astray], pick)
+            part[lost] = _part_toward(config, sevens, seven_rows[astray], (again.keys[0][at], again.keys[1][at]))
+        chosen[rows[inside]] = offset + FIRST_PART + part
     return chosen
 
 

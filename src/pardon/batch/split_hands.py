@@ -17,6 +17,7 @@ which it then follows part by part, as without hands.
 
 from __future__ import annotations
 
+import functools
 from typing import Final, NamedTuple
 
 import numpy as np
@@ -26,13 +27,8 @@ from pardon.batch.distinct import position_keys
 from pardon.batch.split_any import (
     ANY_ACTIONS,
     FIRST_PART,
-    PARTS,
     Pick,
-    _before_any_part,
-    _part_toward,
-    _picked,
-    before_split,
-    splitting,
+    follow_whole_move,
     whole_moves,
 )
 from pardon.core.cards import CARDS
@@ -91,30 +87,11 @@ def hand_toward_whole_move(config: Config, games: Games, actions: np.ndarray, pi
     lowest part that can still make it (a split begun toward another move: one it can make)."""
     stage = np.asarray(games.extras[STAGE])
     rows = np.flatnonzero(((stage == CARD_STAGE) | (stage == SPLITTING)) & (np.asarray(games.winner) < 0))
-    chosen = np.array(actions, copy=True)
     if not rows.size:
-        return chosen
-    some = games_at(games, rows)
-    start = some._replace(pawns=before_split(some), extras=_before_any_part(some.extras))
-    moves = hand_whole_moves(config, start)
-    if not moves.row.size:
-        return chosen
-    counts, pick_at = _picked(moves, rows, pick)
-    within = splitting(some)
-    chosen[rows] = np.where(within | (counts == 0), 0, moves.first[pick_at])
-    inside = np.flatnonzero(within)
-    if inside.size:  # the whole move picked is the 7's: the same bits, the same turn's start
-        target = (moves.keys[0][pick_at][inside], moves.keys[1][pick_at][inside])
-        sevens = with_seven(some)
-        part = _part_toward(config, sevens, inside, target)
-        astray = np.flatnonzero(part == PARTS)
-        if astray.size:
-            lost = inside[astray]
-            again = whole_moves(config, sevens, lost)
-            _, at = _picked(again, rows[lost], pick)
-            part[astray] = _part_toward(config, sevens, lost, (again.keys[0][at], again.keys[1][at]))
-        chosen[rows[inside]] = SEVEN.start + FIRST_PART + part
-    return chosen
+        return np.array(actions, copy=True)
+    sevens = with_seven(games_at(games, rows))
+    moves_of = functools.partial(hand_whole_moves, config)
+    return follow_whole_move(config, games, actions, pick, rows, moves_of, sevens, np.arange(rows.size), SEVEN.start)
 
 
 def random_hand_parts(config: Config, games: Games, bits: np.ndarray, actions: np.ndarray) -> np.ndarray:
