@@ -11,7 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 from web_support import Player, create, token_of
 
-from pardon.web.rooms import Rooms
+from pardon.web.registry import Rooms
 
 
 def _rooms(server: TestClient) -> Rooms:

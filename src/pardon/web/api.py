@@ -36,7 +36,9 @@ from pardon.web.kept import finished_of
 from pardon.web.logs import game_created
 from pardon.web.names import clean_name, computer_name, seat_name
 from pardon.web.protocol import COLOUR_NUMBERS, Colour, client_key
-from pardon.web.rooms import BOT, HUMAN, GameBrokenError, Room, Rooms, join_cutoff, new_game
+from pardon.web.registry import Rooms
+from pardon.web.rooms import GameBrokenError, Room, new_game
+from pardon.web.seating import BOT, HUMAN, join_cutoff
 from pardon.web.settings import Settings
 from pardon.web.storage import FINISHED, WAITING, GameRow, SeatRow, Store
 from pardon.web.tokens import hash_token, new_game_id, new_token, token_matches

@@ -40,8 +40,8 @@ from pardon.web.protocol import Connections, serve_connection
 from pardon.web.proxies import ForwardedClient, HostCheck, TrustedProxies
 from pardon.web.puzzles_api import router as puzzles_router
 from pardon.web.read_limit import ReadLimit
+from pardon.web.registry import Rooms
 from pardon.web.results_api import router as results_router
-from pardon.web.rooms import Rooms
 from pardon.web.settings import Settings
 from pardon.web.storage import Store, error_reason, lock_database, make_engine, sqlite_file
 

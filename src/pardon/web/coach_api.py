@@ -33,7 +33,7 @@ from pardon.core.notation import Record
 from pardon.web.api import ERRORS, ApiError, come_back, game_room, refused_for_now
 from pardon.web.kept import Kept
 from pardon.web.protocol import Colour, client_key
-from pardon.web.rooms import BOT
+from pardon.web.seating import BOT
 from pardon.web.storage import FINISHED
 from pardon.web.views import card_text, decision_json
 

@@ -48,7 +48,7 @@ from pardon.web.storage import FINISHED, PLAYING, WAITING, games
 if TYPE_CHECKING:
     from fastapi import FastAPI
 
-    from pardon.web.rooms import Rooms
+    from pardon.web.registry import Rooms
 
 #: Seconds, from a millisecond to ten: a move on a loaded server, a commit on a slow disk.
 BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)

@@ -31,7 +31,9 @@ from pardon.core.board import COLOUR_NAMES
 from pardon.core.describe import leader_draw_words
 from pardon.web import errors, metrics
 from pardon.web.errors import CommandError
-from pardon.web.rooms import HOTSEAT, Room, Rooms
+from pardon.web.registry import Rooms
+from pardon.web.rooms import Room
+from pardon.web.seating import HOTSEAT
 from pardon.web.settings import Settings
 from pardon.web.storage import error_reason
 from pardon.web.tokens import token_matches
