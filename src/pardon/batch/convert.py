@@ -285,7 +285,7 @@ def _holding_seven(config: Config, games: Games) -> Games:
     """The games with the 7 as their card where a hand game's card is 0 (its 7 is in the hand)."""
     if not config.rules.hand:
         return games
-    from pardon.batch.split_hands import with_seven
+    from pardon.batch.split_any import with_seven
 
     return with_seven(games)
 

@@ -486,9 +486,13 @@ def toward_whole_move(config: Config, games: Games, actions: np.ndarray, pick: P
     rows = np.flatnonzero((np.asarray(games.card) == SPLIT_CARD) & (np.asarray(games.winner) < 0))
     if not rows.size:
         return actions
-    return follow_whole_move(
-        config, games, actions, pick, rows, lambda start: whole_moves(config, start, np.arange(rows.size)), games, rows
-    )
+    every = np.arange(rows.size)
+    return follow_whole_move(config, games, actions, pick, rows, lambda start: whole_moves(config, start, every))
+
+
+def with_seven(games: Games) -> Games:
+    """The games with the 7 as their card (a hand game's card is 0): the 7's own functions read it."""
+    return games._replace(card=np.full(np.shape(games.card), SPLIT_CARD, dtype=np.int8))
 
 
 def follow_whole_move(
@@ -498,16 +502,13 @@ def follow_whole_move(
     pick: Pick,
     rows: np.ndarray,
     moves_of: Callable[[Games], Any],
-    sevens: Games,
-    seven_rows: np.ndarray,
     offset: int = 0,
 ) -> np.ndarray:
     """``actions`` with a player's choice in the games ``rows``: ``pick`` names one of the
     whole moves ``moves_of`` lists from the turn's start (the games of ``rows`` put back
     there), and its first action is played (``offset`` on, where the 7's block begins), or
     in a split being made the lowest part that can still make it; a split begun toward
-    another move: one it can make.  ``sevens[seven_rows]`` are those games as the 7's own
-    functions read them (their card the 7)."""
+    another move: one it can make."""
     chosen = np.array(actions, copy=True)
     some = games_at(games, rows)
     start = some._replace(pawns=before_split(some), extras=_before_any_part(some.extras))
@@ -521,13 +522,14 @@ def follow_whole_move(
     inside = np.flatnonzero(within)
     if inside.size:  # the whole move picked is the 7's: the same bits, the same turn's start
         target = (moves.keys[0][pick_at][inside], moves.keys[1][pick_at][inside])
-        part = _part_toward(config, sevens, seven_rows[inside], target)
+        sevens = with_seven(some)  # as the 7's own functions read them (a hand game's card is 0)
+        part = _part_toward(config, sevens, inside, target)
         lost = part == PARTS  # a split begun toward another move: one it can still make
         if lost.any():
             astray = inside[lost]
-            again = whole_moves(config, sevens, seven_rows[astray])
+            again = whole_moves(config, sevens, astray)
             _, at = _picked(again, rows[astray], pick)
-            part[lost] = _part_toward(config, sevens, seven_rows[astray], (again.keys[0][at], again.keys[1][at]))
+            part[lost] = _part_toward(config, sevens, astray, (again.keys[0][at], again.keys[1][at]))
         chosen[rows[inside]] = offset + FIRST_PART + part
     return chosen
 

@@ -30,6 +30,7 @@ from pardon.batch.split_any import (
     Pick,
     follow_whole_move,
     whole_moves,
+    with_seven,
 )
 from pardon.core.cards import CARDS
 from pardon.core.kernel import SPLIT_CARD
@@ -53,11 +54,6 @@ class HandMoves(NamedTuple):
 def part_actions() -> slice:
     """The hand's actions that are parts of a split 7: the 7's block from its first part."""
     return slice(SEVEN.start + FIRST_PART, SEVEN.stop)
-
-
-def with_seven(games: Games) -> Games:
-    """The games with the 7 as their card (a hand game's card is 0): the 7's own functions read it."""
-    return games._replace(card=np.full(np.shape(games.card), SPLIT_CARD, dtype=np.int8))
 
 
 def hand_whole_moves(config: Config, games: Games) -> HandMoves:
@@ -89,9 +85,8 @@ def hand_toward_whole_move(config: Config, games: Games, actions: np.ndarray, pi
     rows = np.flatnonzero(((stage == CARD_STAGE) | (stage == SPLITTING)) & (np.asarray(games.winner) < 0))
     if not rows.size:
         return np.array(actions, copy=True)
-    sevens = with_seven(games_at(games, rows))
     moves_of = functools.partial(hand_whole_moves, config)
-    return follow_whole_move(config, games, actions, pick, rows, moves_of, sevens, np.arange(rows.size), SEVEN.start)
+    return follow_whole_move(config, games, actions, pick, rows, moves_of, SEVEN.start)
 
 
 def random_hand_parts(config: Config, games: Games, bits: np.ndarray, actions: np.ndarray) -> np.ndarray:
